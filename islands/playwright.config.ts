@@ -1,0 +1,79 @@
+// End-to-end tests against the real server binary, in Debian's Chromium (no browser download).
+//   SERVER_BIN=/path/to/target/debug/conference npm run e2e
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const serverBin = process.env.SERVER_BIN;
+// Without SERVER_BIN, `playwright test --list` still works; running tests fails at once with
+// this message instead of starting a server.
+const missingServerBin =
+  'SERVER_BIN is not set: give the path of the built server binary, e.g. ' +
+  'SERVER_BIN=../target/debug/conference npm run e2e';
+
+const port = Number(process.env.E2E_PORT || 3999);
+const baseURL = `http://127.0.0.1:${port}`;
+// A fresh database and data folder for every run. The config is evaluated again in each
+// worker process, so create the folder once and hand it down through the environment; and
+// not at all when no server will be started.
+const needsServer = !!serverBin && !process.argv.includes('--list');
+const dataDir = needsServer
+  ? (process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'conference-e2e-')))
+  : join(tmpdir(), 'conference-e2e-unused');
+
+const launchOptions = {
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-quic',
+    '--disable-sync',
+  ],
+};
+
+export default defineConfig({
+  testDir: 'e2e',
+  reporter: 'list',
+  workers: 1, // 2-core machine; the server and the browser need the rest
+  forbidOnly: !!process.env.CI,
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: { browserName: 'chromium', launchOptions },
+    },
+    {
+      name: 'phone',
+      use: {
+        browserName: 'chromium',
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+        launchOptions,
+      },
+    },
+  ],
+  webServer: {
+    command: serverBin ? `"${serverBin}" serve` : `echo "${missingServerBin}" >&2; exit 1`,
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+    timeout: 60_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      LISTEN_ADDR: `127.0.0.1:${port}`,
+      PUBLIC_URL: baseURL,
+      DATA_DIR: dataDir,
+      DATABASE_URL: `sqlite://${join(dataDir, 'conference.db')}`,
+    },
+  },
+});

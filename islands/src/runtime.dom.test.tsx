@@ -1,0 +1,124 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useEffect, useState } from 'react';
+import { mountIsland, startIslands, type IslandLoaders } from './runtime';
+
+const FALLBACK = '<p class="hello">server fallback</p>';
+
+function Hello({ who }: { who: string }) {
+  return <p className="hello">hello {who}</p>;
+}
+function Broken(): never {
+  throw new Error('boom');
+}
+function BreaksLater() {
+  const [broken, setBroken] = useState(false);
+  useEffect(() => {
+    setTimeout(() => setBroken(true), 10);
+  }, []);
+  if (broken) throw new Error('later boom');
+  return <p className="hello">fine for now</p>;
+}
+
+const loaders: IslandLoaders = {
+  './islands/Hello.tsx': async () => ({ default: Hello }),
+  './islands/Broken.tsx': async () => ({ default: Broken }),
+  './islands/BreaksLater.tsx': async () => ({ default: BreaksLater }),
+  './islands/Missing.tsx': () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')),
+  './islands/NoDefault.tsx': async () => ({}),
+};
+
+function island(attrs: Record<string, string>): HTMLElement {
+  const el = document.createElement('div');
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  el.innerHTML = FALLBACK;
+  document.body.append(el);
+  return el;
+}
+
+let errors: unknown[][];
+beforeEach(() => {
+  errors = [];
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void errors.push(args));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  document.body.replaceChildren();
+});
+
+function errorEvents(el: HTMLElement): CustomEvent[] {
+  const seen: CustomEvent[] = [];
+  el.addEventListener('island:error', (e) => seen.push(e as CustomEvent));
+  return seen;
+}
+
+describe('mountIsland', () => {
+  it('mounts the component with its props over the fallback and marks it ready', async () => {
+    const el = island({ 'data-island': 'Hello', 'data-props': '{"who":"world"}' });
+    expect(await mountIsland(el, loaders)).toBe(true);
+    expect(el.innerHTML).toBe('<p class="hello">hello world</p>');
+    expect(el.hasAttribute('data-island-ready')).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('mounts each element once', async () => {
+    const el = island({ 'data-island': 'Hello', 'data-props': '{"who":"a"}' });
+    const load = vi.fn(loaders['./islands/Hello.tsx']);
+    const [a, b] = await Promise.all([
+      mountIsland(el, { './islands/Hello.tsx': load }),
+      mountIsland(el, { './islands/Hello.tsx': load }),
+    ]);
+    expect(a).toBe(true);
+    expect(b).toBe(false); // second call saw it not yet ready, and did nothing
+    expect(load).toHaveBeenCalledOnce();
+    expect(el.querySelectorAll('p')).toHaveLength(1);
+  });
+
+  const failures: Array<[string, Record<string, string>, RegExp]> = [
+    ['an unknown island name', { 'data-island': 'Nope' }, /no component file src\/islands\/Nope\.tsx/],
+    ['an invalid island name', { 'data-island': '../x' }, /not a valid island name/],
+    ['bad JSON props', { 'data-island': 'Hello', 'data-props': '{who:1}' }, /data-props is not valid JSON/],
+    ['an unknown trigger', { 'data-island': 'Hello', 'data-hydrate': 'soon' }, /data-hydrate="soon"/],
+    ['a chunk that fails to load', { 'data-island': 'Missing' }, /could not load its chunk/],
+    ['a module without a default export', { 'data-island': 'NoDefault' }, /no default export/],
+    ['a component that throws while rendering', { 'data-island': 'Broken' }, /render error: boom/],
+  ];
+
+  it.each(failures)('keeps the fallback and reports %s', async (_what, attrs, message) => {
+    const el = island(attrs);
+    const events = errorEvents(el);
+    expect(await mountIsland(el, loaders)).toBe(false);
+    expect(el.innerHTML).toBe(FALLBACK);
+    expect(el.hasAttribute('data-island-ready')).toBe(false);
+    expect(events).toHaveLength(1);
+    expect(events[0].bubbles).toBe(true);
+    expect(events[0].detail.name).toBe(attrs['data-island']);
+    expect(String(events[0].detail.error)).toMatch(message);
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0][0])).toMatch(/^\[islands\] island ".*" failed; keeping the server fallback\./);
+    expect(String(errors[0][0])).toMatch(message);
+  });
+
+  it('puts the fallback back when a mounted island crashes later', async () => {
+    const el = island({ 'data-island': 'BreaksLater' });
+    const events = errorEvents(el);
+    expect(await mountIsland(el, loaders)).toBe(true);
+    expect(el.textContent).toBe('fine for now');
+    await vi.waitFor(() => expect(events).toHaveLength(1));
+    expect(String(events[0].detail.error)).toMatch(/render error: later boom/);
+    expect(el.innerHTML).toBe(FALLBACK);
+    expect(el.hasAttribute('data-island-ready')).toBe(false);
+  });
+});
+
+describe('startIslands', () => {
+  it('mounts every island under the root, failures apart', async () => {
+    const a = island({ 'data-island': 'Hello', 'data-props': '{"who":"a"}' });
+    const b = island({ 'data-island': 'Nope' });
+    const c = island({ 'data-island': 'Hello', 'data-props': '{"who":"c"}', 'data-hydrate': 'idle' });
+    expect(await startIslands(document, loaders)).toEqual([true, false, true]);
+    expect(a.textContent).toBe('hello a');
+    expect(b.innerHTML).toBe(FALLBACK);
+    expect(c.textContent).toBe('hello c');
+  });
+});

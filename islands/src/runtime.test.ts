@@ -1,0 +1,143 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  IDLE_FALLBACK_DELAY_MS,
+  IDLE_TIMEOUT_MS,
+  IslandError,
+  VISIBLE_ROOT_MARGIN,
+  islandModuleKey,
+  parseProps,
+  parseTrigger,
+  waitForTrigger,
+  type TriggerEnv,
+} from './runtime';
+
+describe('parseTrigger', () => {
+  it('defaults to load when data-hydrate is missing or empty', () => {
+    expect(parseTrigger(null)).toBe('load');
+    expect(parseTrigger(undefined)).toBe('load');
+    expect(parseTrigger('')).toBe('load');
+    expect(parseTrigger('  ')).toBe('load');
+  });
+
+  it('accepts load, idle and visible', () => {
+    expect(parseTrigger('load')).toBe('load');
+    expect(parseTrigger('idle')).toBe('idle');
+    expect(parseTrigger(' visible ')).toBe('visible');
+  });
+
+  it('rejects anything else with a clear message', () => {
+    expect(() => parseTrigger('visable')).toThrow(IslandError);
+    expect(() => parseTrigger('visable')).toThrow(/data-hydrate="visable"/);
+    expect(() => parseTrigger('Load')).toThrow(IslandError);
+  });
+});
+
+describe('parseProps', () => {
+  it('parses a JSON object', () => {
+    expect(parseProps('{"target":"2025-03-21T00:00:00+08:00"}')).toEqual({ target: '2025-03-21T00:00:00+08:00' });
+    expect(parseProps('{"a":{"b":[1,2]},"c":null,"d":"<&>\\""}')).toEqual({ a: { b: [1, 2] }, c: null, d: '<&>"' });
+  });
+
+  it('treats a missing or empty attribute as no props', () => {
+    expect(parseProps(null)).toEqual({});
+    expect(parseProps(undefined)).toEqual({});
+    expect(parseProps('')).toEqual({});
+  });
+
+  it('rejects invalid JSON', () => {
+    expect(() => parseProps('{target: 1}')).toThrow(IslandError);
+    expect(() => parseProps('{target: 1}')).toThrow(/data-props is not valid JSON/);
+    expect(() => parseProps('{&quot;a&quot;:1}')).toThrow(IslandError);
+  });
+
+  it('rejects JSON that is not an object', () => {
+    for (const raw of ['[]', '[1]', '1', '"x"', 'null', 'true']) {
+      expect(() => parseProps(raw)).toThrow(/must be a JSON object/);
+    }
+  });
+});
+
+describe('islandModuleKey', () => {
+  it('maps a name to its file under ./islands', () => {
+    expect(islandModuleKey('Countdown')).toBe('./islands/Countdown.tsx');
+    expect(islandModuleKey('NoticePopup2')).toBe('./islands/NoticePopup2.tsx');
+  });
+
+  it('rejects names that are not component names', () => {
+    for (const bad of [null, '', 'countdown', '../main', 'Count-down', 'Countdown.tsx', 'A/B']) {
+      expect(() => islandModuleKey(bad)).toThrow(IslandError);
+    }
+  });
+});
+
+describe('waitForTrigger', () => {
+  const el = {} as Element;
+  const settled = async (p: Promise<void>) => {
+    let done = false;
+    void p.then(() => (done = true));
+    await Promise.resolve();
+    await Promise.resolve();
+    return done;
+  };
+
+  it('load resolves at once', async () => {
+    const env: TriggerEnv = { setTimeout: vi.fn() };
+    expect(await settled(waitForTrigger('load', el, env))).toBe(true);
+  });
+
+  it('idle waits for requestIdleCallback, with a timeout', async () => {
+    let cb: (() => void) | undefined;
+    const requestIdleCallback = vi.fn((c: () => void) => (cb = c));
+    const env: TriggerEnv = { requestIdleCallback, setTimeout: vi.fn() };
+    const p = waitForTrigger('idle', el, env);
+    expect(requestIdleCallback).toHaveBeenCalledWith(expect.any(Function), { timeout: IDLE_TIMEOUT_MS });
+    expect(IDLE_TIMEOUT_MS).toBe(2000);
+    expect(await settled(p)).toBe(false);
+    cb!();
+    expect(await settled(p)).toBe(true);
+    expect(env.setTimeout).not.toHaveBeenCalled();
+  });
+
+  it('idle falls back to setTimeout without requestIdleCallback', async () => {
+    let cb: (() => void) | undefined;
+    const setTimeout = vi.fn((c: () => void) => (cb = c));
+    const p = waitForTrigger('idle', el, { setTimeout });
+    expect(setTimeout).toHaveBeenCalledWith(expect.any(Function), IDLE_FALLBACK_DELAY_MS);
+    expect(await settled(p)).toBe(false);
+    cb!();
+    expect(await settled(p)).toBe(true);
+  });
+
+  it('visible waits until the element intersects (200px margin), then disconnects', async () => {
+    const observed: Element[] = [];
+    const disconnect = vi.fn();
+    let callback: ((entries: Array<{ isIntersecting: boolean }>, o: { disconnect(): void }) => void) | undefined;
+    let options: { rootMargin?: string } | undefined;
+    class FakeIO {
+      constructor(cb: typeof callback, opts?: { rootMargin?: string }) {
+        callback = cb;
+        options = opts;
+      }
+      observe(e: Element) {
+        observed.push(e);
+      }
+      disconnect = disconnect;
+    }
+    const env: TriggerEnv = { setTimeout: vi.fn(), IntersectionObserver: FakeIO as unknown as TriggerEnv['IntersectionObserver'] };
+    const p = waitForTrigger('visible', el, env);
+    expect(observed).toEqual([el]);
+    expect(options).toEqual({ rootMargin: VISIBLE_ROOT_MARGIN });
+    expect(VISIBLE_ROOT_MARGIN).toBe('200px');
+    const observer = { disconnect };
+    callback!([{ isIntersecting: false }], observer);
+    expect(await settled(p)).toBe(false);
+    expect(disconnect).not.toHaveBeenCalled();
+    callback!([{ isIntersecting: true }], observer);
+    expect(await settled(p)).toBe(true);
+    expect(disconnect).toHaveBeenCalledOnce();
+  });
+
+  it('visible resolves at once without IntersectionObserver', async () => {
+    expect(await settled(waitForTrigger('visible', el, { setTimeout: vi.fn() }))).toBe(true);
+  });
+});

@@ -1,0 +1,161 @@
+// Islands runtime: finds `[data-island]` elements, waits for each one's hydration trigger,
+// imports the island's chunk and mounts it over the server-rendered fallback.
+//
+// Contract with the server (DESIGN.md section 7):
+//   <div data-island="Name" data-props='{"...": ...}' data-hydrate="load|idle|visible">
+//     ...server fallback of the same size and structure...
+//   </div>
+// `Name` is src/islands/Name.tsx (default export). After mounting, the element gets
+// `data-island-ready`. On any failure the fallback stays, a clear message goes to
+// console.error and an `island:error` CustomEvent (bubbling, detail { name, error }) is
+// dispatched on the element.
+
+import type { ComponentType } from 'react';
+import { render } from './mount';
+
+export type Trigger = 'load' | 'idle' | 'visible';
+export type IslandProps = Record<string, unknown>;
+export type IslandModule = { default: ComponentType<any> };
+/** Keys are `./islands/Name.tsx`, as `import.meta.glob('./islands/*.tsx')` gives them. */
+export type IslandLoaders = Record<string, () => Promise<unknown>>;
+
+/** The rIC timeout for `idle`: an island is mounted by then even on a busy page. */
+export const IDLE_TIMEOUT_MS = 2000;
+/** Delay for `idle` where requestIdleCallback does not exist (Safari). */
+export const IDLE_FALLBACK_DELAY_MS = 200;
+/** `visible` islands start loading a little before they scroll into view. */
+export const VISIBLE_ROOT_MARGIN = '200px';
+
+const NAME_RE = /^[A-Z][A-Za-z0-9]*$/;
+
+/** Thrown for every problem the runtime detects; its message is what console.error shows. */
+export class IslandError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'IslandError';
+  }
+}
+
+/** `data-hydrate` → trigger. Missing or empty means `load`; an unknown value is an error. */
+export function parseTrigger(value: string | null | undefined): Trigger {
+  const v = (value ?? '').trim();
+  if (v === '') return 'load';
+  if (v === 'load' || v === 'idle' || v === 'visible') return v;
+  throw new IslandError(`data-hydrate="${v}" is not one of load, idle, visible`);
+}
+
+/** `data-props` (already HTML-unescaped by the browser) → props object. Missing means `{}`. */
+export function parseProps(raw: string | null | undefined): IslandProps {
+  if (raw == null || raw.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    throw new IslandError(`data-props is not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new IslandError('data-props must be a JSON object');
+  }
+  return value as IslandProps;
+}
+
+/** Island name → its key in the glob map. Rejects anything that is not a component name. */
+export function islandModuleKey(name: string | null | undefined): string {
+  const n = (name ?? '').trim();
+  if (!NAME_RE.test(n)) {
+    throw new IslandError(`data-island="${n}" is not a valid island name (expected e.g. "Countdown")`);
+  }
+  return `./islands/${n}.tsx`;
+}
+
+/** What waitForTrigger needs from the browser; injectable for tests. */
+export interface TriggerEnv {
+  requestIdleCallback?: (cb: () => void, opts?: { timeout: number }) => unknown;
+  setTimeout: (cb: () => void, ms: number) => unknown;
+  IntersectionObserver?: new (
+    cb: (entries: Array<{ isIntersecting: boolean }>, observer: { disconnect(): void }) => void,
+    opts?: { rootMargin?: string },
+  ) => { observe(el: Element): void; disconnect(): void };
+}
+
+/** Resolves when the island should be loaded. */
+export function waitForTrigger(trigger: Trigger, el: Element, env: TriggerEnv = globalThis as unknown as TriggerEnv): Promise<void> {
+  return new Promise<void>((resolve) => {
+    switch (trigger) {
+      case 'load':
+        resolve();
+        return;
+      case 'idle':
+        if (typeof env.requestIdleCallback === 'function') {
+          env.requestIdleCallback(() => resolve(), { timeout: IDLE_TIMEOUT_MS });
+        } else {
+          env.setTimeout(() => resolve(), IDLE_FALLBACK_DELAY_MS);
+        }
+        return;
+      case 'visible': {
+        if (typeof env.IntersectionObserver !== 'function') {
+          resolve();
+          return;
+        }
+        const observer = new env.IntersectionObserver(
+          (entries, obs) => {
+            if (entries.some((e) => e.isIntersecting)) {
+              obs.disconnect();
+              resolve();
+            }
+          },
+          { rootMargin: VISIBLE_ROOT_MARGIN },
+        );
+        observer.observe(el);
+        return;
+      }
+    }
+  });
+}
+
+const started = new WeakSet<Element>();
+
+export function fail(el: Element, name: string, error: unknown): void {
+  const reason = error instanceof Error ? error.message : String(error);
+  console.error(`[islands] island "${name}" failed; keeping the server fallback. ${reason}`, error);
+  el.dispatchEvent(new CustomEvent('island:error', { bubbles: true, detail: { name, error } }));
+}
+
+/**
+ * Mounts one island element. Resolves to true once mounted (`data-island-ready` set), false on
+ * failure (fallback kept, error reported). Never rejects.
+ */
+export async function mountIsland(el: HTMLElement, loaders: IslandLoaders, env?: TriggerEnv): Promise<boolean> {
+  const name = el.getAttribute('data-island') ?? '';
+  if (started.has(el)) return el.hasAttribute('data-island-ready');
+  started.add(el);
+  try {
+    const key = islandModuleKey(name);
+    const load = loaders[key];
+    if (!load) throw new IslandError(`no component file src/islands/${name}.tsx`);
+    const props = parseProps(el.getAttribute('data-props'));
+    await waitForTrigger(parseTrigger(el.getAttribute('data-hydrate')), el, env);
+
+    const mod = await (load() as Promise<IslandModule>).catch((e: unknown) => {
+      throw new IslandError(`could not load its chunk: ${(e as Error)?.message ?? e}`, { cause: e });
+    });
+    const Component = mod?.default;
+    if (Component == null || (typeof Component !== 'function' && typeof Component !== 'object')) {
+      throw new IslandError(`src/islands/${name}.tsx has no default export component`);
+    }
+    const renderError = (e: unknown) => new IslandError(`render error: ${(e as Error)?.message ?? e}`, { cause: e });
+    await render(el, Component, props, (e) => fail(el, name, renderError(e))).catch((e: unknown) => {
+      throw renderError(e);
+    });
+    return true;
+  } catch (error) {
+    fail(el, name, error);
+    return false;
+  }
+}
+
+/** Finds every `[data-island]` under `root` and mounts each when its trigger fires. */
+export function startIslands(root: ParentNode, loaders: IslandLoaders, env?: TriggerEnv): Promise<boolean[]> {
+  const els = Array.from(root.querySelectorAll<HTMLElement>('[data-island]'));
+  return Promise.all(els.map((el) => mountIsland(el, loaders, env)));
+}

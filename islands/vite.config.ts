@@ -1,0 +1,33 @@
+/// <reference types="vitest/config" />
+// Builds the islands: one runtime entry (src/main.ts) plus one lazily loaded chunk per island
+// and a shared React chunk, all hashed, with .vite/manifest.json for the Rust server to read.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  // The server serves everything under dist/ at /assets/<file>.
+  base: '/assets/',
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // Files sit at the top of dist/, so their URLs are /assets/<file> (not /assets/assets/...).
+    assetsDir: '',
+    manifest: true,
+    rolldownOptions: {
+      input: fileURLToPath(new URL('src/main.ts', import.meta.url)),
+      output: {
+        // React and react-dom in one shared chunk, loaded with the first island on a page.
+        codeSplitting: {
+          groups: [{ name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ }],
+        },
+      },
+    },
+  },
+  test: {
+    // e2e/ belongs to Playwright.
+    include: ['src/**/*.test.{ts,tsx}'],
+    environment: 'node',
+  },
+});

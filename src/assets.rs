@@ -1,0 +1,156 @@
+//! Embedded files: the built islands (`islands/dist`, hashed by Vite), the site's static
+//! images and the conference materials. Also the tags a page needs for the islands,
+//! read from Vite's manifest (Vite's backend-integration guide).
+
+use std::collections::BTreeSet;
+
+use axum::body::Body;
+use axum::extract::Path;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use rust_embed::{EmbeddedFile, RustEmbed};
+use serde::Deserialize;
+
+/// Vite's build output. `.vite/manifest.json` is read at start-up, never served.
+#[derive(RustEmbed)]
+#[folder = "islands/dist/"]
+#[exclude = ".vite/*"]
+struct IslandFiles;
+
+#[derive(RustEmbed)]
+#[folder = "islands/dist/.vite/"]
+struct ViteManifest;
+
+/// Images and icons under `static/`; materials are only served by `/api/files`.
+#[derive(RustEmbed)]
+#[folder = "static/"]
+#[exclude = "materials/*"]
+struct StaticFiles;
+
+/// Conference materials (`download_buttons.link` names a file here).
+#[derive(RustEmbed)]
+#[folder = "static/materials/"]
+pub struct Materials;
+
+/// The runtime entry in `islands/vite.config.ts`.
+const ENTRY: &str = "src/main.ts";
+
+/// Cache policy for Vite's content-hashed files: they never change under a name.
+pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// Cache policy for unhashed static files: cached briefly, revalidated by ETag.
+pub const REVALIDATE: &str = "public, max-age=3600, must-revalidate";
+
+#[derive(Debug, Deserialize)]
+struct ManifestChunk {
+    file: String,
+    #[serde(default)]
+    css: Vec<String>,
+    #[serde(default)]
+    imports: Vec<String>,
+}
+
+/// Script, stylesheet and preload URLs every page writes into its `<head>`.
+#[derive(Debug, Clone, Default)]
+pub struct IslandTags {
+    /// `/assets/…` module script of the runtime entry.
+    pub script: String,
+    /// Stylesheets of the entry and of every chunk it imports, in load order.
+    pub styles: Vec<String>,
+    /// `modulepreload` targets: the chunks the entry imports (React among them).
+    pub preloads: Vec<String>,
+}
+
+impl IslandTags {
+    /// Reads the embedded manifest. Panics when the islands were not built, since the
+    /// build script guarantees they were and a page without them would be broken.
+    pub fn from_manifest() -> Self {
+        let file = ViteManifest::get("manifest.json")
+            .expect("islands/dist/.vite/manifest.json is embedded (the build script builds the islands)");
+        Self::parse(&file.data).expect("Vite manifest is valid")
+    }
+
+    fn parse(json: &[u8]) -> Result<Self, String> {
+        let manifest: std::collections::HashMap<String, ManifestChunk> =
+            serde_json::from_slice(json).map_err(|e| e.to_string())?;
+        let entry = manifest.get(ENTRY).ok_or_else(|| format!("manifest has no entry {ENTRY}"))?;
+        let mut styles = Vec::new();
+        let mut preloads = Vec::new();
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<&ManifestChunk> = vec![entry];
+        while let Some(chunk) = stack.pop() {
+            for css in &chunk.css {
+                let url = format!("/assets/{css}");
+                if !styles.contains(&url) {
+                    styles.push(url);
+                }
+            }
+            for import in &chunk.imports {
+                if seen.insert(import.clone())
+                    && let Some(imported) = manifest.get(import)
+                {
+                    preloads.push(format!("/assets/{}", imported.file));
+                    stack.push(imported);
+                }
+            }
+        }
+        Ok(IslandTags { script: format!("/assets/{}", entry.file), styles, preloads })
+    }
+}
+
+/// GET `/assets/{*path}`: a Vite output file, cached for a year.
+pub async fn island_file(Path(path): Path<String>, headers: HeaderMap) -> Response {
+    serve(IslandFiles::get(&path), IMMUTABLE, &headers)
+}
+
+/// GET `/static/{*path}`: an image or icon, revalidated hourly.
+pub async fn static_file(Path(path): Path<String>, headers: HeaderMap) -> Response {
+    serve(StaticFiles::get(&path), REVALIDATE, &headers)
+}
+
+/// Whether a static file exists (tests and the sitemap use it).
+pub fn static_exists(path: &str) -> bool {
+    StaticFiles::get(path.trim_start_matches("/static/")).is_some()
+}
+
+fn serve(file: Option<EmbeddedFile>, cache_control: &'static str, headers: &HeaderMap) -> Response {
+    let Some(file) = file else {
+        return (StatusCode::NOT_FOUND, "Not found").into_response();
+    };
+    let etag = format!("\"{}\"", hex::encode(&file.metadata.sha256_hash()[..16]));
+    let mut response = if headers.get(header::IF_NONE_MATCH).is_some_and(|v| v.as_bytes() == etag.as_bytes()) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        let mut response = Response::new(Body::from(file.data.into_owned()));
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_str(file.metadata.mimetype()).expect("mime type"));
+        response
+    };
+    let h = response.headers_mut();
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache_control));
+    h.insert(header::ETAG, HeaderValue::from_str(&etag).expect("hex etag"));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifest_gives_entry_css_and_preloads() {
+        let json = br#"{
+          "src/main.ts": {"file": "main-abc.js", "isEntry": true, "imports": ["_react-1.js"], "css": ["main-x.css"]},
+          "_react-1.js": {"file": "react-1.js", "css": ["r.css"]},
+          "src/islands/Countdown.tsx": {"file": "Countdown-2.js", "isDynamicEntry": true, "imports": ["_react-1.js"]}
+        }"#;
+        let tags = IslandTags::parse(json).unwrap();
+        assert_eq!(tags.script, "/assets/main-abc.js");
+        assert_eq!(tags.styles, vec!["/assets/main-x.css", "/assets/r.css"]);
+        assert_eq!(tags.preloads, vec!["/assets/react-1.js"]);
+    }
+
+    #[test]
+    fn manifest_without_entry_is_an_error() {
+        assert!(IslandTags::parse(br#"{"other.ts": {"file": "x.js"}}"#).is_err());
+    }
+}

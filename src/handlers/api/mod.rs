@@ -1,0 +1,5 @@
+//! JSON APIs under `/api` (DESIGN.md section 5).
+
+pub mod collections;
+pub mod files;
+pub mod health;

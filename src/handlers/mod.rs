@@ -1,0 +1,26 @@
+//! HTTP handlers, one module per area; `crate::routes` lists every route.
+
+pub mod api;
+pub mod pages;
+
+use askama::Template;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use crate::error::{AppError, anyhow_lite};
+
+/// Renders a page template as a `text/html` response that browsers revalidate.
+pub fn render(status: StatusCode, template: &impl Template) -> Result<Response, AppError> {
+    let html = template.render().map_err(|e| AppError::Internal(anyhow_lite::Error::new("template", e)))?;
+    let mut response = (status, html).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    Ok(response)
+}
+
+/// [`render`] with status 200.
+pub fn page(template: &impl Template) -> Result<Response, AppError> {
+    render(StatusCode::OK, template)
+}
+pub mod seo;

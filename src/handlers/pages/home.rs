@@ -1,0 +1,130 @@
+//! `/`: the home page (spec section 2, Home) with the Event JSON-LD of DESIGN.md section 4.
+
+use askama::Template;
+use axum::extract::State;
+use axum::response::Response;
+use serde_json::{Value, json};
+use time::OffsetDateTime;
+
+use crate::dates::{self, Remaining};
+use crate::error::AppError;
+use crate::handlers::page;
+use crate::layout::{Block, Layout, Meta, block};
+use crate::money;
+use crate::repo::content::{self, CoOrganizer, Highlight, Item, Material, Partner, Site, Statistic, TicketPlan};
+use crate::state::AppState;
+
+use super::shared::{SpeakerGroup, TimelineItem, speaker_groups, timeline};
+
+#[derive(Template)]
+#[template(path = "pages/home.html")]
+pub struct HomePage {
+    pub layout: Layout,
+    pub countdown: Remaining,
+    pub countdown_props: Value,
+    pub sponsors: Block<Vec<Partner>>,
+    pub co_organizers: Block<Vec<CoOrganizer>>,
+    pub materials: Block<Vec<Material>>,
+    pub highlights: Block<Vec<Highlight>>,
+    pub objectives: Block<Vec<Item>>,
+    pub statistics: Block<Vec<Statistic>>,
+    pub goals: Block<Vec<Item>>,
+    pub speakers: Block<Vec<SpeakerGroup>>,
+    pub timeline: Block<Vec<TimelineItem>>,
+    pub faqs: Block<Vec<Item>>,
+    pub json_ld: String,
+}
+
+pub async fn home(State(state): State<AppState>) -> Result<Response, AppError> {
+    let pool = &state.pool;
+    let layout = Layout::load(&state, |site| {
+        Meta::new(
+            format!("{} | {}, {}", site.short_name, site.city, dates::range_label(&site.start_date, &site.end_date)),
+            site.description.clone(),
+            "/",
+        )
+    })
+    .await?;
+    let now = OffsetDateTime::now_utc();
+    let (sponsors, co_organizers, materials, highlights, objectives, statistics, goals, speakers, dates, faqs, plans) = tokio::join!(
+        content::partners(pool, "sponsor"),
+        content::co_organizers(pool),
+        content::materials(pool),
+        content::highlights(pool),
+        content::objectives(pool),
+        content::statistics(pool, "home"),
+        content::goals(pool),
+        content::speakers(pool),
+        content::dates(pool),
+        content::faqs(pool),
+        content::ticket_plans(pool),
+    );
+    let plans = plans.unwrap_or_default();
+    // `<` escaped so no content can close the script element it is embedded in.
+    let json_ld = event_json_ld(&layout.site, state.config.base_url(), &plans).to_string().replace('<', "\\u003c");
+    Ok(page(&HomePage {
+        countdown: Remaining::until(&layout.site.countdown_target, now),
+        countdown_props: json!({ "target": layout.site.countdown_target }),
+        sponsors: block("sponsors", sponsors),
+        co_organizers: block("co_organizers_img", co_organizers),
+        materials: block("download_buttons", materials),
+        highlights: block("highlights", highlights),
+        objectives: block("objectives", objectives),
+        statistics: block("statistics", statistics),
+        goals: block("goals", goals),
+        speakers: block("speakers", speakers.map(speaker_groups)),
+        timeline: block("dates", dates.map(|d| timeline(d, &layout.site.utc_offset, now))),
+        faqs: block("faqs", faqs),
+        json_ld,
+        layout,
+    })?)
+}
+
+/// schema.org `Event` for Google's event rich results: dates with offset, mixed attendance,
+/// a physical `Place` and a `VirtualLocation`, organizer and one `Offer` per ticket plan.
+pub fn event_json_ld(site: &Site, public_url: &str, plans: &[TicketPlan]) -> Value {
+    let base = public_url.trim_end_matches('/');
+    let offers: Vec<Value> = plans
+        .iter()
+        .map(|plan| {
+            json!({
+                "@type": "Offer",
+                "name": plan.title,
+                "price": money::format_cents(plan.price_cents),
+                "priceCurrency": plan.currency,
+                "availability": "https://schema.org/InStock",
+                "url": format!("{base}/pricing"),
+                "validFrom": "2024-10-01T00:00:00+08:00",
+            })
+        })
+        .collect();
+    json!({
+        "@context": "https://schema.org",
+        "@type": "Event",
+        "name": site.name,
+        "description": site.description,
+        "startDate": format!("{}T09:00:00{}", site.start_date, site.utc_offset),
+        "endDate": format!("{}T18:00:00{}", site.end_date, site.utc_offset),
+        "eventStatus": "https://schema.org/EventScheduled",
+        "eventAttendanceMode": "https://schema.org/MixedEventAttendanceMode",
+        "location": [
+            {
+                "@type": "Place",
+                "name": site.venue_name,
+                "address": {
+                    "@type": "PostalAddress",
+                    "streetAddress": site.street_address,
+                    "addressLocality": site.city,
+                    "addressRegion": site.region,
+                    "postalCode": site.postal_code,
+                    "addressCountry": site.country_code,
+                }
+            },
+            { "@type": "VirtualLocation", "url": site.virtual_url }
+        ],
+        "image": [format!("{base}{}", site.og_image)],
+        "organizer": { "@type": "Organization", "name": site.organizer_name, "url": site.organizer_url },
+        "offers": offers,
+        "url": format!("{base}/"),
+    })
+}

@@ -1,0 +1,10 @@
+//! Server-rendered pages: one module per page or group of similar pages, each with its
+//! template struct and handler.
+
+pub mod about;
+pub mod errors;
+pub mod home;
+pub mod info;
+pub mod payment_result;
+pub mod policies;
+pub mod shared;

@@ -1,0 +1,49 @@
+//! View models more than one page uses.
+
+use time::OffsetDateTime;
+
+use crate::dates;
+use crate::repo::content::{DateItem, SPEAKER_CATEGORIES, Speaker};
+
+/// Speakers of one category with the spec's label (Guest of Honor, ...).
+pub struct SpeakerGroup {
+    pub category: &'static str,
+    pub label: &'static str,
+    pub speakers: Vec<Speaker>,
+}
+
+/// Groups speakers by category in tab order; empty categories are dropped.
+pub fn speaker_groups(speakers: Vec<Speaker>) -> Vec<SpeakerGroup> {
+    SPEAKER_CATEGORIES
+        .iter()
+        .map(|(category, label)| SpeakerGroup {
+            category,
+            label,
+            speakers: speakers.iter().filter(|s| s.category == *category).cloned().collect(),
+        })
+        .filter(|g| !g.speakers.is_empty())
+        .collect()
+}
+
+/// One entry of the important-dates timeline.
+pub struct TimelineItem {
+    pub date: String,
+    pub label: String,
+    pub title: String,
+    pub description: String,
+    /// The day is over in the venue's time zone: shown greyed and struck through.
+    pub passed: bool,
+}
+
+pub fn timeline(dates: Vec<DateItem>, utc_offset: &str, now: OffsetDateTime) -> Vec<TimelineItem> {
+    dates
+        .into_iter()
+        .map(|d| TimelineItem {
+            label: dates::long(&d.date),
+            passed: dates::has_passed(&d.date, utc_offset, now),
+            date: d.date,
+            title: d.title,
+            description: d.description,
+        })
+        .collect()
+}

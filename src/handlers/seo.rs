@@ -1,0 +1,186 @@
+//! Files for crawlers and calendars: `/sitemap.xml`, `/robots.txt`, `/calendar.ics`.
+
+use axum::extract::State;
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use time::OffsetDateTime;
+use time::macros::format_description;
+
+use crate::error::AppError;
+use crate::repo::content;
+use crate::state::AppState;
+
+/// Indexable pages; payment results and the not-found page are left out on purpose.
+const STATIC_PATHS: [&str; 15] = [
+    "/",
+    "/AboutUs",
+    "/AboutConference",
+    "/committee",
+    "/gallery",
+    "/schedule",
+    "/pricing",
+    "/submission",
+    "/awards",
+    "/sponsorship",
+    "/venue",
+    "/cancellation-policy",
+    "/Terms-&-Conditions",
+    "/Privacy-Policy",
+    "/cookie-policy",
+];
+
+fn with_type(body: String, content_type: &'static str) -> Response {
+    let mut response = body.into_response();
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600"));
+    response
+}
+
+fn xml_escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// GET `/sitemap.xml`: every indexable page with absolute URLs from `PUBLIC_URL`.
+pub async fn sitemap(State(state): State<AppState>) -> Result<Response, AppError> {
+    let highlights = content::highlights(&state.pool).await?;
+    let paths = STATIC_PATHS
+        .iter()
+        .map(|p| p.to_string())
+        .chain(highlights.iter().map(|h| format!("/highlights/{}", h.slug)));
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for path in paths {
+        xml.push_str(&format!("  <url><loc>{}</loc></url>\n", xml_escape(&state.config.absolute(&path))));
+    }
+    xml.push_str("</urlset>\n");
+    Ok(with_type(xml, "application/xml; charset=utf-8"))
+}
+
+/// GET `/robots.txt`: everything may be crawled but the APIs and payment pages.
+pub async fn robots(State(state): State<AppState>) -> Response {
+    let body = format!(
+        "User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /Success\nDisallow: /Failed\nDisallow: /test-gateway\n\nSitemap: {}\n",
+        state.config.absolute("/sitemap.xml")
+    );
+    with_type(body, "text/plain; charset=utf-8")
+}
+
+/// GET `/calendar.ics`: the conference and its important dates as all-day events
+/// (RFC 5545), so visitors can subscribe or import them.
+pub async fn calendar(State(state): State<AppState>) -> Result<Response, AppError> {
+    let site = content::site(&state.pool).await?;
+    let dates = content::dates(&state.pool).await?;
+    let host = state.config.base_url().split("://").nth(1).unwrap_or("localhost").split('/').next().unwrap_or("localhost").to_string();
+    let stamp = OffsetDateTime::now_utc()
+        .format(format_description!("[year][month][day]T[hour][minute][second]Z"))
+        .expect("timestamp formats");
+    let mut cal = Calendar::default();
+    cal.line("BEGIN:VCALENDAR");
+    cal.line("VERSION:2.0");
+    cal.line(&format!("PRODID:-//{}//Conference website//EN", ical_text(&site.short_name)));
+    cal.line("CALSCALE:GREGORIAN");
+    cal.line("METHOD:PUBLISH");
+    cal.line(&format!("X-WR-CALNAME:{}", ical_text(&site.short_name)));
+    cal.event(
+        &format!("conference@{host}"),
+        &stamp,
+        &site.start_date,
+        &next_day(&site.end_date),
+        &site.name,
+        &format!("{} {}", site.tagline, state.config.absolute("/")),
+        Some(&format!("{}, {}, {}, {}", site.venue_name, site.street_address, site.city, site.country)),
+    );
+    for date in &dates {
+        cal.event(
+            &format!("date-{}@{host}", date.id),
+            &stamp,
+            &date.date,
+            &next_day(&date.date),
+            &format!("{}: {}", site.short_name, date.title),
+            &date.description,
+            None,
+        );
+    }
+    cal.line("END:VCALENDAR");
+    let mut response = with_type(cal.0, "text/calendar; charset=utf-8");
+    response.headers_mut().insert(
+        header::CONTENT_DISPOSITION,
+        HeaderValue::from_static("inline; filename=\"conference.ics\""),
+    );
+    Ok(response)
+}
+
+/// `YYYY-MM-DD` of the following day, as iCalendar's exclusive all-day `DTEND` needs.
+fn next_day(date: &str) -> String {
+    crate::dates::parse(date)
+        .and_then(|d| d.next_day())
+        .map(|d| format!("{:04}-{:02}-{:02}", d.year(), d.month() as u8, d.day()))
+        .unwrap_or_else(|| date.to_string())
+}
+
+/// Escapes TEXT values (RFC 5545 section 3.3.11).
+fn ical_text(text: &str) -> String {
+    text.replace('\\', "\\\\").replace(';', "\\;").replace(',', "\\,").replace("\r\n", "\\n").replace('\n', "\\n")
+}
+
+#[derive(Default)]
+struct Calendar(String);
+
+impl Calendar {
+    /// Appends a content line, folded at 75 octets with CRLF + space (RFC 5545 section 3.1).
+    fn line(&mut self, line: &str) {
+        let mut count = 0;
+        for ch in line.chars() {
+            let len = ch.len_utf8();
+            if count + len > 75 {
+                self.0.push_str("\r\n ");
+                count = 1;
+            }
+            self.0.push(ch);
+            count += len;
+        }
+        self.0.push_str("\r\n");
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn event(&mut self, uid: &str, stamp: &str, start: &str, end: &str, summary: &str, description: &str, location: Option<&str>) {
+        self.line("BEGIN:VEVENT");
+        self.line(&format!("UID:{uid}"));
+        self.line(&format!("DTSTAMP:{stamp}"));
+        self.line(&format!("DTSTART;VALUE=DATE:{}", start.replace('-', "")));
+        self.line(&format!("DTEND;VALUE=DATE:{}", end.replace('-', "")));
+        self.line(&format!("SUMMARY:{}", ical_text(summary)));
+        self.line(&format!("DESCRIPTION:{}", ical_text(description)));
+        if let Some(location) = location {
+            self.line(&format!("LOCATION:{}", ical_text(location)));
+        }
+        self.line("END:VEVENT");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_fold_at_75_octets() {
+        let mut cal = Calendar::default();
+        cal.line(&format!("SUMMARY:{}", "é".repeat(60)));
+        for line in cal.0.split("\r\n") {
+            assert!(line.len() <= 75, "{line:?} is {} octets", line.len());
+        }
+        assert_eq!(cal.0.replace("\r\n ", ""), format!("SUMMARY:{}\r\n", "é".repeat(60)));
+    }
+
+    #[test]
+    fn text_values_are_escaped() {
+        assert_eq!(ical_text("a, b; c\\d\ne"), "a\\, b\\; c\\\\d\\ne");
+    }
+
+    #[test]
+    fn all_day_end_is_exclusive() {
+        assert_eq!(next_day("2025-03-23"), "2025-03-24");
+        assert_eq!(next_day("2025-12-31"), "2026-01-01");
+    }
+}

@@ -1,0 +1,21 @@
+//! The conference website: one axum server that renders every page and owns every API.
+//!
+//! `routes::app` builds the router; `server` runs it. Content comes from the database
+//! (`repo`), pages from askama templates (`handlers::pages`), islands from `islands/`.
+
+pub mod assets;
+pub mod ccavenue;
+pub mod config;
+pub mod dates;
+pub mod db;
+pub mod error;
+pub mod handlers;
+pub mod layout;
+pub mod money;
+pub mod repo;
+pub mod routes;
+pub mod security;
+pub mod server;
+pub mod state;
+
+pub use routes::app;

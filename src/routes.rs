@@ -1,0 +1,67 @@
+//! Every route of the site in one place (DESIGN.md sections 4 and 5).
+
+use axum::Router;
+use axum::middleware;
+use axum::routing::get;
+use tower_http::compression::CompressionLayer;
+use tower_http::trace::TraceLayer;
+
+use crate::assets;
+use crate::handlers::api::{collections, files, health};
+use crate::handlers::pages::{about, errors, home, info, payment_result, policies};
+use crate::handlers::seo;
+use crate::security;
+use crate::state::AppState;
+
+/// The whole application. Tests drive it with `oneshot`; `serve` binds it to a socket.
+pub fn app(state: AppState) -> Router {
+    let pages = Router::new()
+        .route("/", get(home::home))
+        .route("/AboutUs", get(about::about_us))
+        .route("/AboutConference", get(about::about_conference))
+        .route("/committee", get(info::committee))
+        .route("/gallery", get(info::gallery))
+        .route("/schedule", get(info::schedule))
+        .route("/Schedule", get(info::schedule))
+        .route("/pricing", get(info::pricing))
+        .route("/submission", get(info::submission))
+        .route("/awards", get(about::awards))
+        .route("/sponsorship", get(about::sponsorship))
+        .route("/venue", get(about::venue))
+        .route("/highlights/{slug}", get(info::highlight))
+        .route("/cancellation-policy", get(policies::cancellation))
+        .route("/Terms-&-Conditions", get(policies::terms))
+        // The same page reached with the `&` percent-encoded.
+        .route("/Terms-%26-Conditions", get(policies::terms))
+        .route("/Privacy-Policy", get(policies::privacy))
+        .route("/cookie-policy", get(policies::cookies))
+        .route("/Success", get(payment_result::success))
+        .route("/Failed", get(payment_result::failed))
+        .route("/sitemap.xml", get(seo::sitemap))
+        .route("/robots.txt", get(seo::robots))
+        .route("/calendar.ics", get(seo::calendar))
+        .fallback(errors::not_found)
+        .layer(middleware::from_fn_with_state(state.clone(), errors::render_page_errors));
+
+    let api = Router::new()
+        .route("/health", get(health::health))
+        .route("/collections/{name}/records", get(collections::records))
+        .route("/files/{collection_id}/{id}/{filename}", get(files::file))
+        .fallback(api_not_found);
+
+    let csp = security::content_security_policy(None);
+    let mut router = Router::new()
+        .nest("/api", api)
+        .route("/assets/{*path}", get(assets::island_file))
+        .route("/static/{*path}", get(assets::static_file))
+        .merge(pages)
+        .with_state(state);
+    for layer in security::header_layers(&csp) {
+        router = router.layer(layer);
+    }
+    router.layer(CompressionLayer::new().br(true).gzip(true)).layer(TraceLayer::new_for_http())
+}
+
+async fn api_not_found() -> crate::error::ApiError {
+    crate::error::AppError::NotFound("Not found".into()).into()
+}

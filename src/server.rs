@@ -1,0 +1,66 @@
+//! Start-up: the subcommands of DESIGN.md section 2 and serving with graceful shutdown.
+
+use tokio::net::TcpListener;
+
+use crate::config::{Cli, Command, Config};
+use crate::state::AppState;
+use crate::{db, routes};
+
+/// Runs the chosen subcommand to completion.
+pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
+    let config = cli.config;
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Migrate => {
+            let pool = db::connect(&config.database_url).await?;
+            db::migrate(&pool).await?;
+            tracing::info!("migrations applied");
+        }
+        Command::Seed => {
+            let pool = db::connect(&config.database_url).await?;
+            db::migrate(&pool).await?;
+            db::seed(&pool).await?;
+            tracing::info!("content seed applied");
+        }
+        Command::Serve => serve(config).await?,
+    }
+    Ok(())
+}
+
+async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    std::fs::create_dir_all(&config.data_dir)?;
+    let pool = db::connect(&config.database_url).await?;
+    db::migrate(&pool).await?;
+    if db::seed_if_empty(&pool).await? {
+        tracing::info!("empty database: content seed applied");
+    }
+    let listener = TcpListener::bind(config.listen_addr).await?;
+    tracing::info!("serving on http://{}", listener.local_addr()?);
+    let app = routes::app(AppState::new(pool.clone(), config));
+    axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
+        .with_graceful_shutdown(shutdown_signal())
+        .await?;
+    pool.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Resolves on Ctrl-C or SIGTERM, so in-flight requests finish before the process exits.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        tokio::signal::ctrl_c().await.expect("Ctrl-C handler");
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("SIGTERM handler")
+            .recv()
+            .await;
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down");
+}

@@ -1,0 +1,28 @@
+//! Shared application state, handed to handlers through axum's `State`.
+
+use std::sync::Arc;
+
+use axum::extract::FromRef;
+use sqlx::SqlitePool;
+
+use crate::assets::IslandTags;
+use crate::config::Config;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub pool: SqlitePool,
+    pub config: Arc<Config>,
+    pub islands: Arc<IslandTags>,
+}
+
+impl AppState {
+    pub fn new(pool: SqlitePool, config: Config) -> Self {
+        AppState { pool, config: Arc::new(config), islands: Arc::new(IslandTags::from_manifest()) }
+    }
+}
+
+impl FromRef<AppState> for SqlitePool {
+    fn from_ref(state: &AppState) -> Self {
+        state.pool.clone()
+    }
+}
