@@ -15,14 +15,18 @@ pub struct Cli {
     pub config: Config,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Subcommand)]
+#[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
 pub enum Command {
     /// Migrate, seed an empty database, and serve (the default).
     Serve,
     /// Apply pending schema migrations and exit.
     Migrate,
-    /// Re-apply the content seed (migrations/seed/content.sql); visitors' data is untouched.
-    Seed,
+    /// Re-apply the content seed; visitors' data is untouched.
+    Seed {
+        /// The seed file to apply; when it does not exist, the copy built into the binary.
+        #[arg(long, default_value = "migrations/seed/content.sql")]
+        file: PathBuf,
+    },
 }
 
 /// Server configuration; every field reads its environment variable when the flag is absent.

@@ -15,11 +15,19 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             db::migrate(&pool).await?;
             tracing::info!("migrations applied");
         }
-        Command::Seed => {
+        Command::Seed { file } => {
             let pool = db::connect(&config.database_url).await?;
             db::migrate(&pool).await?;
-            db::seed(&pool).await?;
-            tracing::info!("content seed applied");
+            // Organisers edit the file and re-apply it without rebuilding; a binary run
+            // elsewhere falls back to the seed it was built with.
+            if file.exists() {
+                let sql = std::fs::read_to_string(&file)?;
+                db::seed_with(&pool, sql).await?;
+                tracing::info!(file = %file.display(), "content seed applied");
+            } else {
+                db::seed(&pool).await?;
+                tracing::info!(missing = %file.display(), "content seed applied from the copy built into the binary");
+            }
         }
         Command::Serve => serve(config).await?,
     }

@@ -15,14 +15,15 @@
 --      no database-specific functions.
 --   3. Images live under static/img/ and are referenced as '/static/img/...';
 --      materials (download_buttons.link) are file names under static/materials/.
---      Static files are embedded in the binary, so rebuild after adding any.
---   4. Re-apply with:   conference seed
---      (from a source checkout: cargo run --release -- seed)
---      The file is applied in one transaction: it deletes every content row and
+--   4. Rebuild and re-apply with:
+--          cargo run --release -- seed
+--      The binary embeds this file and the static/ folder at build time, so
+--      `cargo run` (which rebuilds) picks up your edits; an already built
+--      `conference seed` applies the copy it was built with.
+--      The seed runs in one transaction: it deletes every content row and
 --      inserts the rows below, so either all of it applies or nothing changes.
---      It is compiled into the binary too (used to seed an empty database), so
---      rebuild after editing it. Visitors' data (registrations, orders, paper
---      submissions, messages, newsletter subscribers) is never touched.
+--      Visitors' data (registrations, orders, paper submissions, messages,
+--      newsletter subscribers) is never touched.
 --   5. Timestamps (created, updated) are RFC 3339 UTC. Ordering that depends on
 --      them:
 --        dates              timeline in ascending `created` order

@@ -1,0 +1,40 @@
+//! Runs the islands' Vitest suite and the Playwright end-to-end suite (Debian's Chromium)
+//! against this build's server binary, so `cargo test` is the one test command.
+//!
+//! `harness = false`: this is a plain program; its exit code is the verdict. Set
+//! `BROWSER_TESTS=skip` to leave both suites out (only for quick local iteration).
+
+use std::path::Path;
+use std::process::{Command, ExitCode};
+
+fn run(title: &str, program: &str, args: &[&str], envs: &[(&str, &str)]) -> bool {
+    let islands = Path::new(env!("CARGO_MANIFEST_DIR")).join("islands");
+    println!("\n== {title}: {program} {}", args.join(" "));
+    let status = Command::new(program).args(args).envs(envs.iter().copied()).current_dir(&islands).status();
+    match status {
+        Ok(status) if status.success() => true,
+        Ok(status) => {
+            eprintln!("{title} failed ({status})");
+            false
+        }
+        Err(err) => {
+            eprintln!("{title} could not start {program}: {err} (Node.js and npm are needed)");
+            false
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    if std::env::var("BROWSER_TESTS").as_deref() == Ok("skip") {
+        println!("browser: skipped (BROWSER_TESTS=skip)");
+        return ExitCode::SUCCESS;
+    }
+    if !Path::new("/usr/bin/chromium").exists() {
+        eprintln!("browser: /usr/bin/chromium is missing; install Debian's chromium (apt-get install -y chromium)");
+        return ExitCode::FAILURE;
+    }
+    let server = env!("CARGO_BIN_EXE_conference");
+    let unit = run("islands unit tests", "npm", &["test", "--silent"], &[]);
+    let e2e = run("browser tests", "npx", &["playwright", "test"], &[("SERVER_BIN", server)]);
+    if unit && e2e { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
