@@ -27,6 +27,11 @@ pub enum Command {
         #[arg(long, default_value = "migrations/seed/content.sql")]
         file: PathBuf,
     },
+    /// Write what visitors sent as CSV to stdout.
+    Export {
+        #[arg(value_enum)]
+        kind: crate::export::ExportKind,
+    },
 }
 
 /// Server configuration; every field reads its environment variable when the flag is absent.
@@ -48,6 +53,49 @@ pub struct Config {
     /// Also the only origin allowed to POST from a browser.
     #[arg(long, env = "PUBLIC_URL", default_value = "http://127.0.0.1:3000", global = true)]
     pub public_url: String,
+
+    /// SMTP server, e.g. `smtp://user:pass@host:587`; unset writes mail as `.eml` files under
+    /// `DATA_DIR/mail`.
+    #[arg(long, env = "SMTP_URL", global = true)]
+    pub smtp_url: Option<String>,
+
+    /// Sender address of every mail; defaults to the site's contact email from the seed.
+    #[arg(long, env = "MAIL_FROM", global = true)]
+    pub mail_from: Option<String>,
+
+    /// Who receives organiser notices; defaults to the site's contact email from the seed.
+    #[arg(long, env = "ORGANISER_EMAIL", global = true)]
+    pub organiser_email: Option<String>,
+
+    /// CCAvenue merchant id; with the access code and working key set, payments go to CCAvenue
+    /// and the built-in test gateway is off.
+    #[arg(long, env = "CCAVENUE_MERCHANT_ID", global = true)]
+    pub ccavenue_merchant_id: Option<String>,
+
+    /// CCAvenue access code (sent to the gateway as `access_code`).
+    #[arg(long, env = "CCAVENUE_ACCESS_CODE", global = true)]
+    pub ccavenue_access_code: Option<String>,
+
+    /// CCAvenue working key (the AES key is its MD5); never leaves the server.
+    #[arg(long, env = "CCAVENUE_WORKING_KEY", global = true, hide_env_values = true)]
+    pub ccavenue_working_key: Option<String>,
+
+    /// Where the browser is sent to pay; defaults to CCAvenue's test initiate-transaction
+    /// address when credentials are set.
+    #[arg(long, env = "CCAVENUE_GATEWAY_URL", global = true)]
+    pub ccavenue_gateway_url: Option<String>,
+
+    /// CCAvenue's order status API; when set, a `Success` is confirmed there before it counts.
+    #[arg(long, env = "CCAVENUE_STATUS_URL", global = true)]
+    pub ccavenue_status_url: Option<String>,
+
+    /// Largest paper upload accepted, in bytes (default 20 MiB).
+    #[arg(long, env = "UPLOAD_MAX_BYTES", default_value_t = 20 * 1024 * 1024, global = true)]
+    pub upload_max_bytes: u64,
+
+    /// POST requests one client address may make per minute.
+    #[arg(long, env = "RATE_LIMIT_PER_MINUTE", default_value_t = 30, global = true)]
+    pub rate_limit_per_minute: u32,
 }
 
 impl Config {
@@ -68,6 +116,16 @@ impl Config {
             database_url: format!("sqlite://{}/conference.db", data_dir.display()),
             data_dir,
             public_url: "http://127.0.0.1:3000".into(),
+            smtp_url: None,
+            mail_from: None,
+            organiser_email: None,
+            ccavenue_merchant_id: None,
+            ccavenue_access_code: None,
+            ccavenue_working_key: None,
+            ccavenue_gateway_url: None,
+            ccavenue_status_url: None,
+            upload_max_bytes: 20 * 1024 * 1024,
+            rate_limit_per_minute: 30,
         }
     }
 }

@@ -7,8 +7,8 @@ use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::assets;
-use crate::handlers::api::{collections, files, health};
-use crate::handlers::pages::{about, errors, home, info, payment_result, policies};
+use crate::handlers::api::{collections, files, forms, health, payments};
+use crate::handlers::pages::{about, errors, home, info, payment_result, policies, test_gateway};
 use crate::handlers::seo;
 use crate::security;
 use crate::state::AppState;
@@ -40,6 +40,7 @@ pub fn app(state: AppState) -> Router {
         .route("/sitemap.xml", get(seo::sitemap))
         .route("/robots.txt", get(seo::robots))
         .route("/calendar.ics", get(seo::calendar))
+        .merge(test_gateway::router(&state))
         .fallback(errors::not_found)
         .layer(middleware::from_fn_with_state(state.clone(), errors::render_page_errors));
 
@@ -47,6 +48,8 @@ pub fn app(state: AppState) -> Router {
         .route("/health", get(health::health))
         .route("/collections/{name}/records", get(collections::records))
         .route("/files/{collection_id}/{id}/{filename}", get(files::file))
+        .merge(forms::router())
+        .merge(payments::router())
         .fallback(api_not_found);
 
     let csp = security::content_security_policy(None);

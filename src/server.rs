@@ -29,6 +29,11 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 tracing::info!(missing = %file.display(), "content seed applied from the copy built into the binary");
             }
         }
+        Command::Export { kind } => {
+            let pool = db::connect(&config.database_url).await?;
+            db::migrate(&pool).await?;
+            crate::export::export(&pool, kind, std::io::stdout().lock()).await?;
+        }
         Command::Serve => serve(config).await?,
     }
     Ok(())

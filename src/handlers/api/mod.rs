@@ -3,3 +3,5 @@
 pub mod collections;
 pub mod files;
 pub mod health;
+pub mod forms;
+pub mod payments;

@@ -8,3 +8,4 @@ pub mod info;
 pub mod payment_result;
 pub mod policies;
 pub mod shared;
+pub mod test_gateway;

@@ -1,0 +1,30 @@
+//! `conference export <kind>`: what visitors sent, as CSV on stdout, for organisers.
+
+pub mod registrations;
+pub mod visitors;
+
+use std::io::Write;
+
+use sqlx::SqlitePool;
+
+/// What can be exported (DESIGN.md section 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportKind {
+    Registrations,
+    Submissions,
+    Messages,
+    Subscribers,
+}
+
+/// Writes one kind as CSV (header row first) to `out`.
+pub async fn export(pool: &SqlitePool, kind: ExportKind, out: impl Write) -> Result<(), Box<dyn std::error::Error>> {
+    let mut writer = csv::Writer::from_writer(out);
+    match kind {
+        ExportKind::Registrations => registrations::write(pool, &mut writer).await?,
+        ExportKind::Submissions => visitors::write_submissions(pool, &mut writer).await?,
+        ExportKind::Messages => visitors::write_messages(pool, &mut writer).await?,
+        ExportKind::Subscribers => visitors::write_subscribers(pool, &mut writer).await?,
+    }
+    writer.flush()?;
+    Ok(())
+}

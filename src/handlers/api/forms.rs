@@ -1,0 +1,9 @@
+//! POST `/api/contact`, `/api/newsletter`, `/api/paper-submission` (being written).
+
+use axum::Router;
+
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+}

@@ -1,0 +1,165 @@
+//! The application under test: a fresh database per test (migrated and seeded) in a
+//! temporary folder, driven through `oneshot` without opening a port.
+
+#![allow(dead_code)]
+
+pub mod html;
+pub mod inflate;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use sqlx::SqlitePool;
+use tempfile::TempDir;
+use tower::ServiceExt;
+
+use conference::config::Config;
+use conference::state::AppState;
+
+/// `PUBLIC_URL` of `Config::for_tests`.
+pub const BASE: &str = "http://127.0.0.1:3000";
+
+/// Every route of the spec's table (section 2) plus `/cookie-policy`, with the path that is
+/// its canonical form. Aliases (`/Schedule`, `/Terms-%26-Conditions`) share a canonical.
+pub const PAGES: &[(&str, &str)] = &[
+    ("/", "/"),
+    ("/AboutUs", "/AboutUs"),
+    ("/AboutConference", "/AboutConference"),
+    ("/committee", "/committee"),
+    ("/gallery", "/gallery"),
+    ("/schedule", "/schedule"),
+    ("/Schedule", "/schedule"),
+    ("/pricing", "/pricing"),
+    ("/submission", "/submission"),
+    ("/awards", "/awards"),
+    ("/sponsorship", "/sponsorship"),
+    ("/venue", "/venue"),
+    ("/cancellation-policy", "/cancellation-policy"),
+    ("/Terms-&-Conditions", "/Terms-&-Conditions"),
+    ("/Terms-%26-Conditions", "/Terms-&-Conditions"),
+    ("/Privacy-Policy", "/Privacy-Policy"),
+    ("/cookie-policy", "/cookie-policy"),
+    ("/highlights/sustainable-technologies", "/highlights/sustainable-technologies"),
+    ("/highlights/innovation-sustainable-future", "/highlights/innovation-sustainable-future"),
+    ("/highlights/smart-future-technologies", "/highlights/smart-future-technologies"),
+    ("/Success", "/Success"),
+    ("/Failed", "/Failed"),
+];
+
+/// The three highlight slugs of the spec.
+pub const HIGHLIGHT_SLUGS: [&str; 3] =
+    ["sustainable-technologies", "innovation-sustainable-future", "smart-future-technologies"];
+
+/// The six content collections of the old backend (spec section 3).
+pub const COLLECTIONS: [&str; 6] =
+    ["dates", "committee", "schedule", "speakers", "co_organizers_img", "download_buttons"];
+
+/// A running application over its own database.
+pub struct TestApp {
+    pub router: Router,
+    pub pool: SqlitePool,
+    /// Keeps the database folder alive as long as the app.
+    pub dir: TempDir,
+}
+
+/// A fresh application: temporary folder, migrated and seeded database.
+pub async fn app() -> TestApp {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let url = format!("sqlite://{}/test.db", dir.path().display());
+    let pool = conference::db::connect(&url).await.expect("database connects");
+    conference::db::migrate(&pool).await.expect("migrations apply");
+    conference::db::seed(&pool).await.expect("content seed applies");
+    let state = AppState::new(pool.clone(), Config::for_tests(dir.path().to_path_buf()));
+    TestApp { router: conference::app(state), pool, dir }
+}
+
+/// A whole response, body collected.
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+}
+
+impl TestApp {
+    /// Sends any request and collects the answer.
+    pub async fn send(&self, request: Request<Body>) -> Reply {
+        let response = self.router.clone().oneshot(request).await.expect("the router is infallible");
+        let (parts, body) = response.into_parts();
+        let body = body.collect().await.expect("body collects").to_bytes().to_vec();
+        Reply { status: parts.status, headers: parts.headers, body }
+    }
+
+    /// GET with extra request headers.
+    pub async fn request(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
+        let mut request = Request::builder().uri(path).body(Body::empty()).expect("valid request");
+        for (name, value) in headers {
+            request.headers_mut().insert(
+                HeaderName::from_bytes(name.as_bytes()).expect("header name"),
+                HeaderValue::from_str(value).expect("header value"),
+            );
+        }
+        self.send(request).await
+    }
+
+    /// GET `path`: status, headers and the body as text.
+    pub async fn get(&self, path: &str) -> (StatusCode, HeaderMap, String) {
+        self.get_with(path, &[]).await
+    }
+
+    /// GET `path` with extra request headers.
+    pub async fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> (StatusCode, HeaderMap, String) {
+        let reply = self.request(path, headers).await;
+        let text = reply.text();
+        (reply.status, reply.headers, text)
+    }
+
+    /// GET a page that must answer 200; its HTML.
+    pub async fn page(&self, path: &str) -> String {
+        let (status, headers, body) = self.get(path).await;
+        assert_eq!(status, StatusCode::OK, "GET {path} answers 200; body: {}", excerpt(&body));
+        let content_type = headers.get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("");
+        assert!(content_type.starts_with("text/html"), "GET {path} is HTML, got {content_type:?}");
+        body
+    }
+
+    /// GET `path` and parse the body as JSON.
+    pub async fn json(&self, path: &str) -> (StatusCode, Value) {
+        let (status, headers, body) = self.get(path).await;
+        let content_type = headers.get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("");
+        assert!(content_type.starts_with("application/json"), "GET {path} answers JSON, got {content_type:?}: {body}");
+        let value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("GET {path}: invalid JSON ({e}): {body}"));
+        (status, value)
+    }
+
+    /// Runs one SQL statement on the app's database (to break or change content).
+    pub async fn exec(&self, sql: &str) {
+        sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_string()))
+            .execute(&self.pool)
+            .await
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+
+    /// `SELECT COUNT(*)` of a table.
+    pub async fn count(&self, table: &str) -> i64 {
+        let sql = format!("SELECT COUNT(*) FROM {table}");
+        let (n,): (i64,) = sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_one(&self.pool).await.expect("count");
+        n
+    }
+}
+
+/// The first characters of a body, for assertion messages.
+pub fn excerpt(body: &str) -> String {
+    body.chars().take(600).collect()
+}

@@ -1,0 +1,273 @@
+//! How the site is served: compression, caching, security headers, and the files for
+//! crawlers and calendars (`/sitemap.xml`, `/robots.txt`, `/calendar.ics`).
+
+use std::collections::BTreeSet;
+
+use axum::http::StatusCode;
+
+use conference::repo::content;
+
+use crate::common::inflate::gunzip;
+use crate::common::{BASE, HIGHLIGHT_SLUGS, PAGES, app, html};
+
+// ---------------------------------------------------------------------------------------
+// Compression and caching
+// ---------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn pages_are_compressed_as_the_browser_accepts() {
+    let app = app().await;
+    let plain = app.request("/", &[]).await;
+    assert_eq!(plain.status, StatusCode::OK);
+    assert_eq!(plain.header("content-encoding"), None, "no Accept-Encoding, no compression");
+    assert!(plain.text().starts_with("<!doctype html>"), "the plain answer is the page");
+
+    let gzip = app.request("/", &[("accept-encoding", "gzip")]).await;
+    assert_eq!(gzip.status, StatusCode::OK);
+    assert_eq!(gzip.header("content-encoding"), Some("gzip"));
+    assert!(gzip.header("vary").is_some_and(|v| v.to_ascii_lowercase().contains("accept-encoding")), "Vary");
+    let decoded = gunzip(&gzip.body);
+    assert_eq!(String::from_utf8(decoded).unwrap(), plain.text(), "gzip decodes to the page");
+    assert!(gzip.body.len() * 3 < plain.body.len(), "HTML compresses well");
+
+    let br = app.request("/", &[("accept-encoding", "br")]).await;
+    assert_eq!(br.status, StatusCode::OK);
+    assert_eq!(br.header("content-encoding"), Some("br"));
+    assert!(!br.body.is_empty() && br.body.len() * 3 < plain.body.len(), "brotli body is small");
+    assert!(!br.text().contains("<!doctype"), "the brotli body is encoded");
+
+    let preferred = app.request("/", &[("accept-encoding", "gzip, deflate, br")]).await;
+    assert!(
+        matches!(preferred.header("content-encoding"), Some("br" | "gzip")),
+        "a browser's usual header gets compression"
+    );
+    let identity = app.request("/", &[("accept-encoding", "identity")]).await;
+    assert_eq!(identity.header("content-encoding"), None);
+}
+
+#[tokio::test]
+async fn json_is_compressed_too() {
+    let app = app().await;
+    let plain = app.request("/api/collections/schedule/records?perPage=500", &[]).await;
+    let gzip = app.request("/api/collections/schedule/records?perPage=500", &[("accept-encoding", "gzip")]).await;
+    assert_eq!(gzip.header("content-encoding"), Some("gzip"));
+    assert_eq!(gunzip(&gzip.body), plain.body);
+}
+
+#[tokio::test]
+async fn html_is_revalidated_every_time() {
+    let app = app().await;
+    for (path, _) in PAGES {
+        let (_, headers, _) = app.get(path).await;
+        assert_eq!(headers.get("cache-control").and_then(|v| v.to_str().ok()), Some("no-cache"), "{path}");
+    }
+    let (_, headers, _) = app.get("/no-such-page").await;
+    assert_eq!(headers.get("cache-control").and_then(|v| v.to_str().ok()), Some("no-cache"), "404 page");
+}
+
+#[tokio::test]
+async fn hashed_island_assets_are_cached_for_a_year() {
+    let app = app().await;
+    let page = app.page("/").await;
+    let script = html::tags(&page, "script")
+        .into_iter()
+        .find(|t| t.has("type", "module"))
+        .and_then(|t| t.attr("src").map(str::to_string))
+        .expect("the islands' module script");
+    assert!(script.starts_with("/assets/"), "{script}");
+    let reply = app.request(&script, &[]).await;
+    assert_eq!(reply.status, StatusCode::OK, "{script}");
+    assert_eq!(reply.header("cache-control"), Some("public, max-age=31536000, immutable"));
+    let content_type = reply.header("content-type").unwrap_or_default();
+    assert!(content_type.contains("javascript"), "{script} is JavaScript: {content_type}");
+    assert!(!reply.body.is_empty());
+
+    let mut others: Vec<String> = html::tags(&page, "link")
+        .into_iter()
+        .filter(|t| t.has("rel", "stylesheet") || t.has("rel", "modulepreload"))
+        .filter_map(|t| t.attr("href").map(str::to_string))
+        .collect();
+    others.retain(|h| h.starts_with("/assets/"));
+    assert!(!others.is_empty(), "stylesheet and preload tags from the manifest");
+    for href in others {
+        let reply = app.request(&href, &[]).await;
+        assert_eq!(reply.status, StatusCode::OK, "{href}");
+        assert_eq!(reply.header("cache-control"), Some("public, max-age=31536000, immutable"), "{href}");
+    }
+
+    let missing = app.request("/assets/main-00000000.js", &[]).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn static_images_revalidate_with_an_etag() {
+    let app = app().await;
+    let reply = app.request("/static/img/logo.svg", &[]).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert!(reply.header("content-type").is_some_and(|c| c.starts_with("image/svg+xml")));
+    assert!(reply.header("cache-control").is_some_and(|c| c.contains("max-age")), "a Cache-Control");
+    let etag = reply.header("etag").expect("an ETag").to_string();
+
+    let again = app.request("/static/img/logo.svg", &[("if-none-match", &etag)]).await;
+    assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+    assert!(again.body.is_empty(), "304 has no body");
+    assert_eq!(again.header("etag"), Some(etag.as_str()));
+
+    let stale = app.request("/static/img/logo.svg", &[("if-none-match", "\"something-else\"")]).await;
+    assert_eq!(stale.status, StatusCode::OK);
+    let other = app.request("/static/img/favicon.svg", &[]).await;
+    assert_ne!(other.header("etag"), Some(etag.as_str()), "each file has its own ETag");
+    assert_eq!(app.request("/static/img/nope.svg", &[]).await.status, StatusCode::NOT_FOUND);
+}
+
+// ---------------------------------------------------------------------------------------
+// Security headers
+// ---------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn pages_and_apis_carry_security_headers() {
+    let app = app().await;
+    for path in [
+        "/",
+        "/pricing",
+        "/venue",
+        "/no-such-page",
+        "/api/health",
+        "/api/collections/dates/records",
+        "/api/collections/dates/records?page=0",
+        "/api/nope",
+        "/static/img/logo.svg",
+        "/sitemap.xml",
+    ] {
+        let reply = app.request(path, &[]).await;
+        let csp = reply.header("content-security-policy").unwrap_or_else(|| panic!("{path}: CSP"));
+        let directives: Vec<&str> = csp.split(';').map(str::trim).collect();
+        let script_src = directives.iter().find(|d| d.starts_with("script-src")).expect("script-src");
+        assert!(script_src.contains("'self'"), "{path}: {script_src}");
+        assert!(!script_src.contains("'unsafe-inline'") && !script_src.contains("'unsafe-eval'"), "{path}: {script_src}");
+        assert!(directives.contains(&"frame-ancestors 'none'"), "{path}: {csp}");
+        assert_eq!(reply.header("x-content-type-options"), Some("nosniff"), "{path}");
+        assert!(reply.header("referrer-policy").is_some_and(|r| !r.is_empty()), "{path}: Referrer-Policy");
+    }
+    // The venue's map embed is allowed to load.
+    let reply = app.request("/venue", &[]).await;
+    let csp = reply.header("content-security-policy").unwrap();
+    let frame_src = csp.split(';').map(str::trim).find(|d| d.starts_with("frame-src")).expect("frame-src");
+    assert!(frame_src.contains("https://www.google.com"), "{frame_src}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Sitemap, robots, calendar
+// ---------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn sitemap_lists_every_page_with_absolute_urls() {
+    let app = app().await;
+    let reply = app.request("/sitemap.xml", &[]).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert!(reply.header("content-type").is_some_and(|c| c.contains("xml")));
+    let xml = reply.text();
+    assert!(xml.starts_with("<?xml"), "an XML document");
+    assert!(xml.contains("http://www.sitemaps.org/schemas/sitemap/0.9"));
+
+    let locs: Vec<String> = xml
+        .split("<loc>")
+        .skip(1)
+        .map(|rest| html::unescape(rest.split("</loc>").next().unwrap()))
+        .collect();
+    let paths: BTreeSet<String> = locs
+        .iter()
+        .map(|loc| loc.strip_prefix(BASE).unwrap_or_else(|| panic!("{loc} is absolute on {BASE}")).to_string())
+        .collect();
+    assert_eq!(paths.len(), locs.len(), "no URL twice");
+    for (_, canonical) in PAGES.iter().filter(|(p, _)| !["/Success", "/Failed"].contains(p)) {
+        assert!(paths.contains(*canonical), "sitemap lists {canonical}");
+    }
+    for slug in HIGHLIGHT_SLUGS {
+        assert!(paths.contains(&format!("/highlights/{slug}")), "sitemap lists the {slug} highlight");
+    }
+    for excluded in ["/Success", "/Failed", "/Schedule", "/Terms-%26-Conditions"] {
+        assert!(!paths.contains(excluded), "sitemap leaves out {excluded}");
+    }
+    for path in &paths {
+        let (status, _, _) = app.get(path).await;
+        assert_eq!(status, StatusCode::OK, "sitemap entry {path} answers");
+    }
+}
+
+#[tokio::test]
+async fn robots_txt_names_the_sitemap() {
+    let app = app().await;
+    let (status, headers, body) = app.get("/robots.txt").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers["content-type"].to_str().unwrap().starts_with("text/plain"));
+    assert!(body.contains("User-agent: *"));
+    assert!(body.lines().any(|l| l.trim() == format!("Sitemap: {BASE}/sitemap.xml")), "{body}");
+    assert!(!body.lines().any(|l| l.trim() == "Disallow: /"), "the site may be crawled");
+}
+
+/// Content lines of an iCalendar text, unfolded (RFC 5545 section 3.1).
+fn unfold(ics: &str) -> Vec<String> {
+    ics.replace("\r\n ", "").replace("\r\n\t", "").split("\r\n").filter(|l| !l.is_empty()).map(str::to_string).collect()
+}
+
+#[tokio::test]
+async fn calendar_holds_the_conference_and_its_important_dates() {
+    let app = app().await;
+    let reply = app.request("/calendar.ics", &[]).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert!(reply.header("content-type").is_some_and(|c| c.starts_with("text/calendar")));
+    let ics = reply.text();
+    assert!(ics.starts_with("BEGIN:VCALENDAR\r\n"), "starts with BEGIN:VCALENDAR");
+    assert!(ics.ends_with("END:VCALENDAR\r\n"), "ends with END:VCALENDAR");
+    assert!(!ics.replace("\r\n", "").contains('\n') && !ics.replace("\r\n", "").contains('\r'), "CRLF line ends only");
+    for line in ics.split("\r\n") {
+        assert!(line.len() <= 75, "{line:?} is {} octets", line.len());
+    }
+
+    let lines = unfold(&ics);
+    assert!(lines.contains(&"VERSION:2.0".to_string()));
+    assert!(lines.iter().any(|l| l.starts_with("PRODID:")));
+
+    let mut events: Vec<Vec<String>> = Vec::new();
+    let mut current: Option<Vec<String>> = None;
+    for line in &lines {
+        match line.as_str() {
+            "BEGIN:VEVENT" => current = Some(Vec::new()),
+            "END:VEVENT" => events.push(current.take().expect("END:VEVENT after BEGIN:VEVENT")),
+            _ => {
+                if let Some(event) = current.as_mut() {
+                    event.push(line.clone());
+                }
+            }
+        }
+    }
+    assert!(current.is_none(), "every VEVENT is closed");
+
+    let dates = content::dates(&app.pool).await.unwrap();
+    assert_eq!(events.len(), 1 + dates.len(), "the conference and one event per important date");
+    let mut uids = BTreeSet::new();
+    for event in &events {
+        let uid = event.iter().find(|l| l.starts_with("UID:")).expect("every VEVENT has a UID");
+        assert!(uids.insert(uid.clone()), "UIDs are unique: {uid}");
+        let stamp = event.iter().find(|l| l.starts_with("DTSTAMP:")).expect("every VEVENT has a DTSTAMP");
+        assert!(stamp.ends_with('Z') && stamp.len() == "DTSTAMP:".len() + 16, "{stamp}");
+        assert!(event.iter().any(|l| l.starts_with("SUMMARY:")), "every VEVENT has a SUMMARY");
+    }
+
+    let conference = events
+        .iter()
+        .find(|e| e.contains(&"DTSTART;VALUE=DATE:20250321".to_string()) && e.contains(&"DTEND;VALUE=DATE:20250324".to_string()))
+        .expect("a VEVENT for the whole conference, 21-23 March 2025 (end exclusive)");
+    assert!(conference.iter().any(|l| l.starts_with("SUMMARY:") && l.contains("Sustainability")), "{conference:?}");
+    assert!(conference.iter().any(|l| l.starts_with("LOCATION:") && l.contains("Manila")), "{conference:?}");
+
+    for date in &dates {
+        let start = format!("DTSTART;VALUE=DATE:{}", date.date.replace('-', ""));
+        let event = events
+            .iter()
+            .find(|e| e.contains(&start) && e.iter().any(|l| l.starts_with("SUMMARY:") && l.contains(&date.title)))
+            .unwrap_or_else(|| panic!("a VEVENT for {} on {}", date.title, date.date));
+        assert!(event.iter().any(|l| l.starts_with("DTEND;VALUE=DATE:")), "{} has an end", date.title);
+    }
+}
