@@ -99,17 +99,27 @@ impl IslandTags {
 
 /// GET `/assets/{*path}`: a Vite output file, cached for a year.
 pub async fn island_file(Path(path): Path<String>, headers: HeaderMap) -> Response {
-    serve(IslandFiles::get(&path), IMMUTABLE, &headers)
+    serve(safe_path(&path).and_then(IslandFiles::get), IMMUTABLE, &headers)
 }
 
 /// GET `/static/{*path}`: an image or icon, revalidated hourly.
 pub async fn static_file(Path(path): Path<String>, headers: HeaderMap) -> Response {
-    serve(StaticFiles::get(&path), REVALIDATE, &headers)
+    serve(safe_path(&path).and_then(StaticFiles::get), REVALIDATE, &headers)
+}
+
+/// The path when it names a file inside the folder: no `..`, `.` or empty segments and no
+/// backslashes. Debug builds read rust-embed folders from disk, where `img/../materials/x`
+/// would otherwise reach the excluded materials.
+fn safe_path(path: &str) -> Option<&str> {
+    let clean = !path.is_empty()
+        && !path.contains(['\\', '\0'])
+        && path.split('/').all(|segment| !segment.is_empty() && segment != "." && segment != "..");
+    clean.then_some(path)
 }
 
 /// Whether a static file exists (tests and the sitemap use it).
 pub fn static_exists(path: &str) -> bool {
-    StaticFiles::get(path.trim_start_matches("/static/")).is_some()
+    safe_path(path.trim_start_matches("/static/")).and_then(StaticFiles::get).is_some()
 }
 
 fn serve(file: Option<EmbeddedFile>, cache_control: &'static str, headers: &HeaderMap) -> Response {

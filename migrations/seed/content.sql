@@ -331,20 +331,20 @@ Registration for 12 students and 5 faculty
 Stage honor
 Full-page ad
 Media coverage
-2 video bites', 'crown', 1),
+2 video bites', '/static/img/icons/crown.svg', 1),
 ('diamond', 'Diamond', 1200000, 'USD', 'Session chair
 Registration for 10 students and 3 faculty
 Full-page ad
 5-minute media slot
-1 video', 'gem', 2),
+1 video', '/static/img/icons/gem.svg', 2),
 ('gold', 'Gold', 1000000, 'USD', 'Registration for 8 students and 2 faculty
 Full-page ad
 Anchor
-Standee', 'medal', 3),
+Standee', '/static/img/icons/medal.svg', 3),
 ('silver', 'Silver', 750000, 'USD', 'Registration for 5 students and 1 faculty
 2 volunteers
 Half-page ad
-Print media', 'award', 4);
+Print media', '/static/img/icons/award.svg', 4);
 
 -- -----------------------------------------------------------------------------
 -- Highlights (three home cards, /highlights/{slug}) and their topics
@@ -380,33 +380,33 @@ INSERT INTO highlight_topics (id, highlight_slug, title, description, position) 
 -- -----------------------------------------------------------------------------
 
 INSERT INTO awards (id, kind, title, description, icon, position) VALUES
-('award-best-presentation', 'main', 'Best Paper Presentation', 'For the presenter who communicates research most clearly and engagingly, judged on structure, clarity, use of time and answers to questions. Given in each technical session, in person and online.', 'presentation', 1),
-('award-best-paper', 'main', 'Best Paper', 'For the most original, rigorous and significant full paper, selected by the technical programme committee on novelty, methodology, results and relevance to sustainability.', 'trophy', 2),
-('award-best-student', 'main', 'Best Interpretation Student Presentation', 'For the undergraduate or postgraduate student who best interprets their findings and explains what they mean for policy, industry or communities.', 'graduation-cap', 3),
-('award-green-innovation', 'sustainability', 'Green Innovation', 'For a technology, product or process that measurably reduces emissions, energy use or waste and is ready to scale.', 'leaf', 1),
-('award-community-impact', 'sustainability', 'Community Impact', 'For a project that has improved the resilience, health or livelihoods of a community through sustainable practice.', 'users', 2),
-('award-circular-economy', 'sustainability', 'Circular Economy Champion', 'For an organisation or researcher who has kept materials in use and designed waste out of a product, service or supply chain.', 'recycle', 3);
+('award-best-presentation', 'main', 'Best Paper Presentation', 'For the presenter who communicates research most clearly and engagingly, judged on structure, clarity, use of time and answers to questions. Given in each technical session, in person and online.', '/static/img/icons/presentation.svg', 1),
+('award-best-paper', 'main', 'Best Paper', 'For the most original, rigorous and significant full paper, selected by the technical programme committee on novelty, methodology, results and relevance to sustainability.', '/static/img/icons/trophy.svg', 2),
+('award-best-student', 'main', 'Best Interpretation Student Presentation', 'For the undergraduate or postgraduate student who best interprets their findings and explains what they mean for policy, industry or communities.', '/static/img/icons/graduation-cap.svg', 3),
+('award-green-innovation', 'sustainability', 'Green Innovation', 'For a technology, product or process that measurably reduces emissions, energy use or waste and is ready to scale.', '/static/img/icons/leaf.svg', 1),
+('award-community-impact', 'sustainability', 'Community Impact', 'For a project that has improved the resilience, health or livelihoods of a community through sustainable practice.', '/static/img/icons/users.svg', 2),
+('award-circular-economy', 'sustainability', 'Circular Economy Champion', 'For an organisation or researcher who has kept materials in use and designed waste out of a product, service or supply chain.', '/static/img/icons/recycle.svg', 3);
 
 -- -----------------------------------------------------------------------------
 -- Goals (the home page's draggable row of five)
 -- -----------------------------------------------------------------------------
 
 INSERT INTO goals (id, title, description, icon, position) VALUES
-('goal-climate-action', 'Climate Action', 'Turn climate research into mitigation and adaptation measures that cities and communities can use.', 'cloud-sun', 1),
-('goal-clean-energy', 'Affordable and Clean Energy', 'Speed up the shift to reliable, affordable renewable energy for homes, industry and islands.', 'sun', 2),
-('goal-circular-economy', 'Circular Economy', 'Design waste out of products and supply chains and keep materials in use for longer.', 'recycle', 3),
-('goal-partnerships', 'Partnerships for the Goals', 'Connect universities, industry, government and civil society around shared sustainability projects.', 'handshake', 4),
-('goal-education', 'Quality Education', 'Equip students and young researchers with the skills, mentors and networks for green careers.', 'graduation-cap', 5);
+('goal-climate-action', 'Climate Action', 'Turn climate research into mitigation and adaptation measures that cities and communities can use.', '/static/img/icons/cloud-sun.svg', 1),
+('goal-clean-energy', 'Affordable and Clean Energy', 'Speed up the shift to reliable, affordable renewable energy for homes, industry and islands.', '/static/img/icons/sun.svg', 2),
+('goal-circular-economy', 'Circular Economy', 'Design waste out of products and supply chains and keep materials in use for longer.', '/static/img/icons/recycle.svg', 3),
+('goal-partnerships', 'Partnerships for the Goals', 'Connect universities, industry, government and civil society around shared sustainability projects.', '/static/img/icons/handshake.svg', 4),
+('goal-education', 'Quality Education', 'Equip students and young researchers with the skills, mentors and networks for green careers.', '/static/img/icons/graduation-cap.svg', 5);
 
 -- -----------------------------------------------------------------------------
 -- Objectives (home)
 -- -----------------------------------------------------------------------------
 
 INSERT INTO objectives (id, title, description, icon, position) VALUES
-('obj-knowledge', 'Promote Knowledge Exchange', 'Provide a forum where researchers, practitioners and policymakers share findings, methods and lessons learned across disciplines and borders.', 'book-open', 1),
-('obj-collaboration', 'Foster Collaboration', 'Build lasting partnerships between academia, industry and government that lead to joint research, projects and funding.', 'users', 2),
-('obj-sustainable-practices', 'Support Sustainable Practices', 'Encourage the adoption of proven solutions for climate change, renewable energy and the circular economy in organisations and communities.', 'leaf', 3),
-('obj-visibility', 'Enhance Research Visibility', 'Give authors an international audience, with selected papers processed for Scopus indexed journals or proceedings.', 'eye', 4);
+('obj-knowledge', 'Promote Knowledge Exchange', 'Provide a forum where researchers, practitioners and policymakers share findings, methods and lessons learned across disciplines and borders.', '/static/img/icons/book-open.svg', 1),
+('obj-collaboration', 'Foster Collaboration', 'Build lasting partnerships between academia, industry and government that lead to joint research, projects and funding.', '/static/img/icons/users.svg', 2),
+('obj-sustainable-practices', 'Support Sustainable Practices', 'Encourage the adoption of proven solutions for climate change, renewable energy and the circular economy in organisations and communities.', '/static/img/icons/leaf.svg', 3),
+('obj-visibility', 'Enhance Research Visibility', 'Give authors an international audience, with selected papers processed for Scopus indexed journals or proceedings.', '/static/img/icons/eye.svg', 4);
 
 -- -----------------------------------------------------------------------------
 -- Statistics: 'home' = the home strip (spec section 3); 'impact' = /AboutUs.
