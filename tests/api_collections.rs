@@ -63,7 +63,8 @@ async fn every_collection_answers_in_the_list_shape() {
 async fn speakers_carry_a_numeric_order() {
     let app = app().await;
     let body = list(&app, "/api/collections/speakers/records?sort=order&perPage=500").await;
-    let orders: Vec<i64> = body["items"].as_array().unwrap().iter().map(|i| i["order"].as_i64().expect("order")).collect();
+    let orders: Vec<i64> =
+        body["items"].as_array().unwrap().iter().map(|i| i["order"].as_i64().expect("order")).collect();
     assert!(orders.len() >= 3);
     assert!(orders.windows(2).all(|w| w[0] <= w[1]), "sort=order is ascending: {orders:?}");
     let body = list(&app, "/api/collections/speakers/records?sort=-order&perPage=500").await;
@@ -86,11 +87,16 @@ async fn paging_walks_the_full_list() {
 
         let mut walked = Vec::new();
         for page in 1..=total.div_ceil(3) {
-            walked.extend(ids(&list(&app, &format!("/api/collections/{name}/records?perPage=3&page={page}&sort=created")).await));
+            walked.extend(ids(&list(
+                &app,
+                &format!("/api/collections/{name}/records?perPage=3&page={page}&sort=created"),
+            )
+            .await));
         }
         assert_eq!(walked, full, "{name}: pages neither overlap nor skip");
 
-        let past = list(&app, &format!("/api/collections/{name}/records?perPage=2&page={}", total.div_ceil(2) + 1)).await;
+        let past =
+            list(&app, &format!("/api/collections/{name}/records?perPage=2&page={}", total.div_ceil(2) + 1)).await;
         assert_eq!(past["items"].as_array().map(Vec::len), Some(0), "{name}: a page past the end is empty");
         assert_eq!(past["totalItems"].as_u64(), Some(total as u64));
     }
@@ -125,8 +131,11 @@ async fn per_page_defaults_and_its_maximum() {
     let default = list(&app, "/api/collections/schedule/records").await;
     assert_eq!(default["page"], 1);
     let per_page = default["perPage"].as_u64().expect("perPage");
-    assert!(per_page >= 1 && per_page <= 500);
-    assert_eq!(default["items"].as_array().unwrap().len() as u64, per_page.min(default["totalItems"].as_u64().unwrap()));
+    assert!((1..=500).contains(&per_page));
+    assert_eq!(
+        default["items"].as_array().unwrap().len() as u64,
+        per_page.min(default["totalItems"].as_u64().unwrap())
+    );
     let max = list(&app, "/api/collections/schedule/records?perPage=500").await;
     assert_eq!(max["perPage"], 500);
     let one = list(&app, "/api/collections/schedule/records?perPage=1").await;

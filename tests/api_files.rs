@@ -96,7 +96,12 @@ async fn materials_are_not_reachable_as_static_files() {
             assert!(!reply.body.starts_with(b"%PDF"), "{path} gives no file");
         }
     }
-    for path in ["/static/..%2F..%2FCargo.toml", "/static/../Cargo.toml", "/assets/..%2F.vite%2Fmanifest.json", "/assets/.vite/manifest.json"] {
+    for path in [
+        "/static/..%2F..%2FCargo.toml",
+        "/static/../Cargo.toml",
+        "/assets/..%2F.vite%2Fmanifest.json",
+        "/assets/.vite/manifest.json",
+    ] {
         let reply = app.request(path, &[]).await;
         assert_eq!(reply.status, StatusCode::NOT_FOUND, "{path}");
     }

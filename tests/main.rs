@@ -4,8 +4,15 @@
 mod common;
 
 mod api_collections;
+mod api_contact;
 mod api_files;
+mod api_newsletter;
+mod api_submission;
 mod health;
+mod mail;
 mod pages;
+mod payments;
+mod protection;
 mod seed;
 mod serving;
+mod test_gateway;

@@ -10,7 +10,7 @@ use serde_json::Value;
 use conference::repo::content;
 
 use crate::common::html::{self, by_class, by_id, href_of, labelled, links, position, tags, text, texts};
-use crate::common::{BASE, HIGHLIGHT_SLUGS, PAGES, TestApp, app, excerpt};
+use crate::common::{BASE, HIGHLIGHT_SLUGS, PAID_ORDER, app, excerpt};
 
 /// The `<main>` element: the page's own content, without header, footer and dock.
 fn main_of(page: &str) -> &str {
@@ -31,7 +31,8 @@ fn site_path(url: &str) -> &str {
 async fn every_route_answers_200_with_title_description_canonical_and_social_tags() {
     let app = app().await;
     let mut titles: BTreeMap<&str, String> = BTreeMap::new();
-    for (path, canonical_path) in PAGES {
+    let paths = app.page_paths().await;
+    for (path, canonical_path) in &paths {
         let page = app.page(path).await;
 
         let title = html::title(&page);
@@ -82,7 +83,9 @@ async fn every_page_has_the_dock_footer_and_mobile_menu() {
         ("Registration", "/pricing"),
         ("Submission", "/submission"),
     ];
-    for (path, _) in PAGES.iter().chain([&("/no-such-page", "")]) {
+    let mut paths = app.page_paths().await;
+    paths.push(("/no-such-page".into(), ""));
+    for (path, _) in &paths {
         let (_, _, page) = app.get(path).await;
 
         // The bottom dock: seven entries in the spec's order.
@@ -104,7 +107,10 @@ async fn every_page_has_the_dock_footer_and_mobile_menu() {
         let footer_links = links(footer);
         let has = |href: &str| footer_links.iter().any(|(h, _)| h == href);
         assert!(has(&format!("mailto:{}", site.contact_email)), "footer of {path} links the contact email");
-        assert!(footer_links.iter().any(|(h, t)| h.starts_with("tel:") && t == &site.contact_phone), "footer phone link on {path}");
+        assert!(
+            footer_links.iter().any(|(h, t)| h.starts_with("tel:") && t == &site.contact_phone),
+            "footer phone link on {path}"
+        );
         for network in ["Facebook", "Instagram", "Twitter", "LinkedIn", "YouTube"] {
             let (href, _) = footer_links
                 .iter()
@@ -120,7 +126,10 @@ async fn every_page_has_the_dock_footer_and_mobile_menu() {
             ("View Venue", "/venue"),
             ("Event Calendar", "/schedule"),
         ] {
-            assert!(footer_links.iter().any(|(h, t)| h == href && t == label), "footer quick link {label} -> {href} on {path}");
+            assert!(
+                footer_links.iter().any(|(h, t)| h == href && t == label),
+                "footer quick link {label} -> {href} on {path}"
+            );
         }
         for policy in ["/cancellation-policy", "/Terms-&-Conditions", "/Privacy-Policy", "/cookie-policy"] {
             assert!(has(policy), "footer legal list links {policy} on {path}");
@@ -135,7 +144,9 @@ async fn every_page_has_the_dock_footer_and_mobile_menu() {
 #[tokio::test]
 async fn no_page_carries_inline_script() {
     let app = app().await;
-    for (path, _) in PAGES.iter().chain([&("/missing", "")]) {
+    let mut paths = app.page_paths().await;
+    paths.push(("/missing".into(), ""));
+    for (path, _) in &paths {
         let (_, _, page) = app.get(path).await;
         for script in tags(&page, "script") {
             let body = html::inner(&page, &script).trim().to_string();
@@ -169,8 +180,8 @@ async fn every_image_and_internal_link_of_every_page_resolves() {
     let app = app().await;
     let mut checked = BTreeSet::new();
     let mut broken = Vec::new();
-    for (path, _) in PAGES {
-        let page = app.page(path).await;
+    for (path, _) in app.page_paths().await {
+        let page = app.page(&path).await;
         let srcs = tags(&page, "img").into_iter().filter_map(|t| t.attr("src").map(str::to_string));
         let hrefs = tags(&page, "a").into_iter().filter_map(|t| t.attr("href").map(str::to_string));
         for target in srcs.chain(hrefs) {
@@ -273,7 +284,12 @@ async fn home_has_three_highlight_cards_five_goals_and_the_objectives() {
     let objectives = labelled(&page, "objectives-title").expect("objectives");
     assert_eq!(
         texts(objectives, "h3"),
-        ["Promote Knowledge Exchange", "Foster Collaboration", "Support Sustainable Practices", "Enhance Research Visibility"]
+        [
+            "Promote Knowledge Exchange",
+            "Foster Collaboration",
+            "Support Sustainable Practices",
+            "Enhance Research Visibility"
+        ]
     );
 
     let visible = text(main_of(&page));
@@ -446,7 +462,8 @@ const GROUPS: [&str; 4] =
 async fn committee_groups_come_in_the_spec_order() {
     let app = app().await;
     let page = app.page("/committee").await;
-    let headings: Vec<String> = texts(main_of(&page), "h2").into_iter().filter(|h| GROUPS.contains(&h.as_str())).collect();
+    let headings: Vec<String> =
+        texts(main_of(&page), "h2").into_iter().filter(|h| GROUPS.contains(&h.as_str())).collect();
     assert_eq!(headings, GROUPS);
     let positions: Vec<usize> = GROUPS.iter().map(|g| position(&page, &format!(">{g}</h2>"))).collect();
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "groups in order");
@@ -557,9 +574,12 @@ async fn pricing_shows_tickets_custom_payment_policy_steps_and_support() {
     for heading in ["Presenter Tickets", "Listener Tickets", "Custom Payment"] {
         assert!(headings.iter().any(|h| h == heading), "{heading}: {headings:?}");
     }
-    for (plan, amount) in
-        [("presenter-virtual", "219"), ("presenter-physical", "319"), ("listener-virtual", "99"), ("listener-physical", "199")]
-    {
+    for (plan, amount) in [
+        ("presenter-virtual", "219"),
+        ("presenter-physical", "319"),
+        ("listener-virtual", "99"),
+        ("listener-physical", "199"),
+    ] {
         let card = by_id(main, &format!("plan-{plan}")).unwrap_or_else(|| panic!("ticket card {plan}"));
         let card_text = text(card);
         assert!(card_text.contains("USD") && card_text.contains(amount), "{plan} costs {amount} USD: {card_text}");
@@ -625,9 +645,12 @@ async fn sponsorship_lists_four_packages_with_prices() {
     let app = app().await;
     let page = app.page("/sponsorship").await;
     let main = main_of(&page);
-    for (id, title, price) in
-        [("platinum", "Platinum", "15,000"), ("diamond", "Diamond", "12,000"), ("gold", "Gold", "10,000"), ("silver", "Silver", "7,500")]
-    {
+    for (id, title, price) in [
+        ("platinum", "Platinum", "15,000"),
+        ("diamond", "Diamond", "12,000"),
+        ("gold", "Gold", "10,000"),
+        ("silver", "Silver", "7,500"),
+    ] {
         let card = text(by_id(main, &format!("package-{id}")).unwrap_or_else(|| panic!("{title} package")));
         assert!(card.contains(title) && card.contains(price) && card.contains("USD"), "{title}: {card}");
     }
@@ -667,15 +690,15 @@ async fn submission_shows_guidelines_and_the_paper_form() {
     let inputs = html::all_tags(form);
     let named = |name: &str| inputs.iter().filter(|t| t.has("name", name)).cloned().collect::<Vec<_>>();
     assert!(named("file").iter().any(|t| t.has("type", "file")), "one file part");
-    let paper_types: Vec<&str> = named("paperType").iter().filter_map(|t| t.attr("value")).collect();
+    let values =
+        |name: &str| named(name).iter().filter_map(|t| t.attr("value").map(str::to_string)).collect::<Vec<_>>();
+    let paper_types = values("paperType");
     assert_eq!(paper_types, ["Abstract", "Full Paper"]);
-    let presentation: Vec<&str> = named("presentationType").iter().filter_map(|t| t.attr("value")).collect();
+    let presentation = values("presentationType");
     assert_eq!(presentation, ["Poster", "Oral"]);
     let select = named("conferenceSource").into_iter().next().expect("conferenceSource select");
-    let options: Vec<String> = tags(html::outer(form, &select), "option")
-        .iter()
-        .map(|t| t.attr("value").unwrap_or("").to_string())
-        .collect();
+    let options: Vec<String> =
+        tags(html::outer(form, &select), "option").iter().map(|t| t.attr("value").unwrap_or("").to_string()).collect();
     assert_eq!(
         options,
         [
@@ -692,7 +715,17 @@ async fn submission_shows_guidelines_and_the_paper_form() {
         ]
     );
     assert!(text(html::outer(form, &select)).starts_with("Select an option"));
-    for field in ["authorName", "coAuthorName", "number", "email", "country", "paperTitle", "department", "universityOrganization", "message"] {
+    for field in [
+        "authorName",
+        "coAuthorName",
+        "number",
+        "email",
+        "country",
+        "paperTitle",
+        "department",
+        "universityOrganization",
+        "message",
+    ] {
         assert!(!named(field).is_empty(), "field {field}");
     }
 }
@@ -744,7 +777,9 @@ async fn highlight_pages_list_topics_and_link_back_home() {
 #[tokio::test]
 async fn an_unknown_highlight_is_not_found() {
     let app = app().await;
-    for path in ["/highlights/unknown", "/highlights/SUSTAINABLE-TECHNOLOGIES", "/highlights/sustainable-technologies%00"] {
+    for path in
+        ["/highlights/unknown", "/highlights/SUSTAINABLE-TECHNOLOGIES", "/highlights/sustainable-technologies%00"]
+    {
         let (status, _, page) = app.get(path).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
         assert!(text(&page).contains("Highlight not found"), "{path}: {}", excerpt(&page));
@@ -753,16 +788,40 @@ async fn an_unknown_highlight_is_not_found() {
 }
 
 #[tokio::test]
-async fn payment_result_pages() {
+async fn success_shows_a_paid_order_and_failed_the_way_back() {
     let app = app().await;
-    let success = app.page("/Success").await;
-    assert!(text(main_of(&success)).contains("success"));
+    let order = app.paid_order().await;
+    let success = app.page(&format!("/Success?order={order}")).await;
+    let visible = text(main_of(&success));
+    assert!(visible.contains("success"), "{visible}");
+    assert!(visible.contains("Presenter Virtual") && visible.contains("219.00"), "plan and amount: {visible}");
+    assert!(visible.contains("Ada") && !visible.contains("Lovelace"), "the payer's first name only");
+    assert!(!success.contains("ada@example.org"), "no e-mail address on a shareable page");
+
     let failed = app.page("/Failed").await;
     assert!(text(main_of(&failed)).contains("Failed"));
     assert!(links(main_of(&failed)).iter().any(|(h, _)| h == "/pricing"), "a way back to /pricing");
     for page in [&success, &failed] {
         assert!(html::meta(page, "robots").is_some_and(|r| r.contains("noindex")), "payment results are not indexed");
     }
+}
+
+#[tokio::test]
+async fn success_without_a_paid_order_goes_to_failed() {
+    let app = app().await;
+    app.exec(&format!("UPDATE orders SET status = 'failure' WHERE order_id = '{}'", app.paid_order().await)).await;
+    for (path, location) in [
+        ("/Success", "/Failed"),
+        ("/Success?order=not%20an%20id", "/Failed"),
+        ("/Success?order=ORD1NOSUCHORDER", "/Failed?order=ORD1NOSUCHORDER"),
+        (&format!("/Success?order={PAID_ORDER}") as &str, &format!("/Failed?order={PAID_ORDER}") as &str),
+    ] {
+        let (status, headers, _) = app.get(path).await;
+        assert_eq!(status, StatusCode::SEE_OTHER, "{path}");
+        assert_eq!(headers.get("location").and_then(|v| v.to_str().ok()), Some(location), "{path}");
+    }
+    let failed = app.page(&format!("/Failed?order={PAID_ORDER}")).await;
+    assert!(text(main_of(&failed)).contains("failure"), "/Failed shows the order's status");
 }
 
 // ---------------------------------------------------------------------------------------

@@ -77,9 +77,11 @@ async fn the_seed_holds_the_content_the_spec_requires() {
     let app = app().await;
     let pool = &app.pool;
 
-    let (groups,): (i64,) = sqlx::query_as("SELECT COUNT(DISTINCT committee) FROM committee").fetch_one(pool).await.unwrap();
+    let (groups,): (i64,) =
+        sqlx::query_as("SELECT COUNT(DISTINCT committee) FROM committee").fetch_one(pool).await.unwrap();
     assert_eq!(groups, 4, "four committee groups");
-    let (categories,): (i64,) = sqlx::query_as("SELECT COUNT(DISTINCT category) FROM speakers").fetch_one(pool).await.unwrap();
+    let (categories,): (i64,) =
+        sqlx::query_as("SELECT COUNT(DISTINCT category) FROM speakers").fetch_one(pool).await.unwrap();
     assert_eq!(categories, 3, "three speaker categories");
 
     let plans: BTreeMap<String, (i64, String)> =
@@ -143,8 +145,15 @@ async fn every_image_the_content_names_exists() {
     images.extend(content::highlights(pool).await.unwrap().into_iter().map(|h| h.image));
     images.extend(content::attractions(pool).await.unwrap().into_iter().map(|a| a.image));
     images.extend(content::gallery(pool).await.unwrap().into_iter().map(|g| g.image));
+    for kind in ["main", "sustainability"] {
+        images.extend(content::awards(pool, kind).await.unwrap().into_iter().map(|a| a.icon));
+    }
+    images.extend(content::goals(pool).await.unwrap().into_iter().map(|g| g.icon));
+    images.extend(content::objectives(pool).await.unwrap().into_iter().map(|o| o.icon));
+    images.extend(content::sponsor_packages(pool).await.unwrap().into_iter().map(|p| p.icon));
     assert!(images.len() > 40);
-    let missing: Vec<&String> = images.iter().filter(|path| !(path.starts_with("/static/") && static_exists(path))).collect();
+    let missing: Vec<&String> =
+        images.iter().filter(|path| !(path.starts_with("/static/") && static_exists(path))).collect();
     assert!(missing.is_empty(), "images named by content rows but missing under static/: {missing:?}");
     for path in images.iter().take(5) {
         let (status, _, _) = app.get(path).await;

@@ -57,8 +57,8 @@ async fn json_is_compressed_too() {
 #[tokio::test]
 async fn html_is_revalidated_every_time() {
     let app = app().await;
-    for (path, _) in PAGES {
-        let (_, headers, _) = app.get(path).await;
+    for (path, _) in app.page_paths().await {
+        let (_, headers, _) = app.get(&path).await;
         assert_eq!(headers.get("cache-control").and_then(|v| v.to_str().ok()), Some("no-cache"), "{path}");
     }
     let (_, headers, _) = app.get("/no-such-page").await;
@@ -144,7 +144,10 @@ async fn pages_and_apis_carry_security_headers() {
         let directives: Vec<&str> = csp.split(';').map(str::trim).collect();
         let script_src = directives.iter().find(|d| d.starts_with("script-src")).expect("script-src");
         assert!(script_src.contains("'self'"), "{path}: {script_src}");
-        assert!(!script_src.contains("'unsafe-inline'") && !script_src.contains("'unsafe-eval'"), "{path}: {script_src}");
+        assert!(
+            !script_src.contains("'unsafe-inline'") && !script_src.contains("'unsafe-eval'"),
+            "{path}: {script_src}"
+        );
         assert!(directives.contains(&"frame-ancestors 'none'"), "{path}: {csp}");
         assert_eq!(reply.header("x-content-type-options"), Some("nosniff"), "{path}");
         assert!(reply.header("referrer-policy").is_some_and(|r| !r.is_empty()), "{path}: Referrer-Policy");
@@ -170,11 +173,8 @@ async fn sitemap_lists_every_page_with_absolute_urls() {
     assert!(xml.starts_with("<?xml"), "an XML document");
     assert!(xml.contains("http://www.sitemaps.org/schemas/sitemap/0.9"));
 
-    let locs: Vec<String> = xml
-        .split("<loc>")
-        .skip(1)
-        .map(|rest| html::unescape(rest.split("</loc>").next().unwrap()))
-        .collect();
+    let locs: Vec<String> =
+        xml.split("<loc>").skip(1).map(|rest| html::unescape(rest.split("</loc>").next().unwrap())).collect();
     let paths: BTreeSet<String> = locs
         .iter()
         .map(|loc| loc.strip_prefix(BASE).unwrap_or_else(|| panic!("{loc} is absolute on {BASE}")).to_string())
@@ -257,7 +257,10 @@ async fn calendar_holds_the_conference_and_its_important_dates() {
 
     let conference = events
         .iter()
-        .find(|e| e.contains(&"DTSTART;VALUE=DATE:20250321".to_string()) && e.contains(&"DTEND;VALUE=DATE:20250324".to_string()))
+        .find(|e| {
+            e.contains(&"DTSTART;VALUE=DATE:20250321".to_string())
+                && e.contains(&"DTEND;VALUE=DATE:20250324".to_string())
+        })
         .expect("a VEVENT for the whole conference, 21-23 March 2025 (end exclusive)");
     assert!(conference.iter().any(|l| l.starts_with("SUMMARY:") && l.contains("Sustainability")), "{conference:?}");
     assert!(conference.iter().any(|l| l.starts_with("LOCATION:") && l.contains("Manila")), "{conference:?}");

@@ -319,7 +319,8 @@ mod tests {
         let tag = find_tag(html, |t| t.has("id", "a")).unwrap();
         assert!(tag.has_class("y"));
         assert_eq!(text(inner(html, &tag)), "in & out");
-        assert!(outer(html, &tag).ends_with("</div></div>"));
+        assert!(outer(html, &tag).ends_with("alt=\"\"></div>"));
+        assert!(!outer(html, &tag).contains("after"));
         assert_eq!(tags(html, "img")[0].attr("src"), Some("/i.svg"));
         assert_eq!(unescape("it&#39;s &#x27;x&#x27; &lt;b&gt;"), "it's 'x' <b>");
     }

@@ -5,6 +5,7 @@
 
 pub mod html;
 pub mod inflate;
+pub mod smtp;
 
 use axum::Router;
 use axum::body::Body;
@@ -23,6 +24,7 @@ pub const BASE: &str = "http://127.0.0.1:3000";
 
 /// Every route of the spec's table (section 2) plus `/cookie-policy`, with the path that is
 /// its canonical form. Aliases (`/Schedule`, `/Terms-%26-Conditions`) share a canonical.
+/// `/Success` needs a paid order: [`TestApp::page_paths`] gives the address to request.
 pub const PAGES: &[(&str, &str)] = &[
     ("/", "/"),
     ("/AboutUs", "/AboutUs"),
@@ -48,6 +50,9 @@ pub const PAGES: &[(&str, &str)] = &[
     ("/Failed", "/Failed"),
 ];
 
+/// The id of the order [`TestApp::paid_order`] writes.
+pub const PAID_ORDER: &str = "ORD1740816000000TEST01";
+
 /// The three highlight slugs of the spec.
 pub const HIGHLIGHT_SLUGS: [&str; 3] =
     ["sustainable-technologies", "innovation-sustainable-future", "smart-future-technologies"];
@@ -62,17 +67,26 @@ pub struct TestApp {
     pub pool: SqlitePool,
     /// Keeps the database folder alive as long as the app.
     pub dir: TempDir,
+    /// The configuration the app runs with (`DATA_DIR` is `dir`).
+    pub config: Config,
 }
 
 /// A fresh application: temporary folder, migrated and seeded database.
 pub async fn app() -> TestApp {
+    app_with(|_| {}).await
+}
+
+/// [`app`] with a changed configuration (e.g. a small `rate_limit_per_minute`).
+pub async fn app_with(configure: impl FnOnce(&mut Config)) -> TestApp {
     let dir = tempfile::tempdir().expect("temporary folder");
     let url = format!("sqlite://{}/test.db", dir.path().display());
     let pool = conference::db::connect(&url).await.expect("database connects");
     conference::db::migrate(&pool).await.expect("migrations apply");
     conference::db::seed(&pool).await.expect("content seed applies");
-    let state = AppState::new(pool.clone(), Config::for_tests(dir.path().to_path_buf()));
-    TestApp { router: conference::app(state), pool, dir }
+    let mut config = Config::for_tests(dir.path().to_path_buf());
+    configure(&mut config);
+    let state = AppState::new(pool.clone(), config.clone());
+    TestApp { router: conference::app(state), pool, dir, config }
 }
 
 /// A whole response, body collected.
@@ -99,6 +113,29 @@ impl TestApp {
         let (parts, body) = response.into_parts();
         let body = body.collect().await.expect("body collects").to_bytes().to_vec();
         Reply { status: parts.status, headers: parts.headers, body }
+    }
+
+    /// POST `body` as `content_type` with extra request headers.
+    pub async fn post(&self, path: &str, content_type: &str, body: impl Into<Body>, headers: &[(&str, &str)]) -> Reply {
+        let mut request = Request::post(path).body(body.into()).expect("valid request");
+        if !content_type.is_empty() {
+            request.headers_mut().insert("content-type", HeaderValue::from_str(content_type).expect("content type"));
+        }
+        for (name, value) in headers {
+            request.headers_mut().insert(
+                HeaderName::from_bytes(name.as_bytes()).expect("header name"),
+                HeaderValue::from_str(value).expect("header value"),
+            );
+        }
+        self.send(request).await
+    }
+
+    /// POST `body` as JSON from a same-origin page; status and the answer's JSON.
+    pub async fn post_json(&self, path: &str, body: &Value) -> (StatusCode, Value) {
+        let reply = self.post(path, "application/json", body.to_string(), &[("origin", BASE)]).await;
+        let value = serde_json::from_slice(&reply.body)
+            .unwrap_or_else(|e| panic!("POST {path}: invalid JSON ({e}): {}", reply.text()));
+        (reply.status, value)
     }
 
     /// GET with extra request headers.
@@ -149,6 +186,30 @@ impl TestApp {
             .execute(&self.pool)
             .await
             .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+
+    /// A paid order, so `/Success?order=ID` has something to show; returns its id.
+    pub async fn paid_order(&self) -> &'static str {
+        self.exec(&format!(
+            "INSERT OR IGNORE INTO orders (order_id, kind, item_id, item_title, amount_cents, currency, status,
+                 billing_name, billing_email, tracking_id, created, decided_at)
+             VALUES ('{PAID_ORDER}', 'plan', 'presenter-virtual', 'Presenter Virtual', 21900, 'USD', 'success',
+                 'Ada Lovelace', 'ada@example.org', '3100000001', '2025-03-01T08:00:00Z', '2025-03-01T08:05:00Z')"
+        ))
+        .await;
+        PAID_ORDER
+    }
+
+    /// [`PAGES`] as a visitor reaches them: `/Success` only shows for a paid order.
+    pub async fn page_paths(&self) -> Vec<(String, &'static str)> {
+        let order = self.paid_order().await;
+        PAGES
+            .iter()
+            .map(|(path, canonical)| match *path {
+                "/Success" => (format!("/Success?order={order}"), *canonical),
+                _ => (path.to_string(), *canonical),
+            })
+            .collect()
     }
 
     /// `SELECT COUNT(*)` of a table.

@@ -1,0 +1,325 @@
+//! Mail (DESIGN.md section 8): the outbox worker sends what requests queued, through a real
+//! SMTP server on loopback (tests/common/smtp.rs) or as `.eml` files; a server that is down
+//! delays mail and loses none; several workers never send one mail twice.
+
+use axum::http::StatusCode;
+use conference::mail::{self, MailTransport, Worker};
+use lettre::transport::stub::AsyncStubTransport;
+use serde_json::{Value, json};
+use time::{Duration, OffsetDateTime};
+
+use crate::common::smtp::{MailParts, SmtpSink};
+use crate::common::{TestApp, app, app_with};
+
+fn contact(name: &str, message: &str) -> Value {
+    json!({
+        "name": name,
+        "number": "+15551234567",
+        "email": format!("{}@example.org", name.to_lowercase().replace(' ', ".")),
+        "country": "United States",
+        "message": message,
+    })
+}
+
+async fn send_contact(app: &TestApp, name: &str, message: &str) {
+    let (status, answer) = app.post_json("/api/contact", &contact(name, message)).await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+}
+
+fn worker(app: &TestApp) -> Worker {
+    let transport = MailTransport::from_config(&app.config).expect("transport from config");
+    Worker::new(app.pool.clone(), transport, &app.config)
+}
+
+async fn outbox_statuses(app: &TestApp) -> Vec<(String, i64)> {
+    sqlx::query_as("SELECT status, attempts FROM outbox ORDER BY id").fetch_all(&app.pool).await.unwrap()
+}
+
+#[tokio::test]
+async fn the_contact_notice_reaches_the_organisers_over_smtp_with_text_and_html_parts() {
+    let sink = SmtpSink::start().await;
+    let app = app_with(|c| {
+        c.smtp_url = Some(sink.url());
+        c.mail_from = Some("Conference Desk <desk@example.org>".into());
+        c.organiser_email = Some("team@example.org, chair@example.org".into());
+    })
+    .await;
+    send_contact(&app, "Ana Cruz", "Hello <b>team</b> & friends,\nsee you in Manila.").await;
+
+    let summary = worker(&app).run_once().await.expect("worker runs");
+    assert_eq!(summary.sent, 1);
+    let received = sink.received();
+    assert_eq!(received.len(), 1);
+    let mail = &received[0];
+    assert_eq!(mail.from, "desk@example.org");
+    assert_eq!(mail.to, ["team@example.org", "chair@example.org"]);
+
+    let parts = MailParts::parse(&mail.data);
+    assert!(parts.header("From").unwrap().contains("desk@example.org"));
+    assert_eq!(parts.header("Reply-To"), Some("ana.cruz@example.org"));
+    let subject = parts.header("Subject").unwrap();
+    assert!(subject.contains("Contact message from Ana Cruz"), "{subject}");
+    assert!(parts.header("Message-ID").is_some_and(|id| id.starts_with("<outbox-")));
+
+    for value in ["Ana Cruz", "+15551234567", "ana.cruz@example.org", "United States"] {
+        assert!(parts.text.contains(value), "text part shows {value}: {}", parts.text);
+        assert!(parts.html.contains(value), "HTML part shows {value}");
+    }
+    assert!(
+        parts.text.contains("Hello <b>team</b> & friends,\nsee you in Manila."),
+        "the text part is the message as written"
+    );
+    assert!(
+        parts.html.contains("Hello &#60;b&#62;team&#60;/b&#62; &#38; friends")
+            || parts.html.contains("Hello &lt;b&gt;team&lt;/b&gt; &amp; friends"),
+        "the HTML part escapes it: {}",
+        parts.html
+    );
+    assert!(!parts.html.contains("<b>team"), "visitor markup never becomes HTML");
+
+    assert_eq!(outbox_statuses(&app).await, [("sent".to_owned(), 1)]);
+    assert_eq!(worker(&app).run_once().await.unwrap().sent, 0, "a sent mail is not sent again");
+    assert_eq!(sink.received().len(), 1);
+}
+
+#[tokio::test]
+async fn without_mail_settings_the_sites_contact_email_sends_and_receives() {
+    let app = app().await;
+    send_contact(&app, "Ben Reyes", "Question about posters").await;
+    let stub = AsyncStubTransport::new_ok();
+    let summary =
+        Worker::new(app.pool.clone(), MailTransport::Stub(stub.clone()), &app.config).run_once().await.unwrap();
+    assert_eq!(summary.sent, 1);
+    let (contact_email, short_name): (String, String) =
+        sqlx::query_as("SELECT contact_email, short_name FROM site").fetch_one(&app.pool).await.unwrap();
+    let messages = stub.messages().await;
+    assert_eq!(messages.len(), 1);
+    let (envelope, raw) = &messages[0];
+    assert_eq!(envelope.from().map(ToString::to_string), Some(contact_email.clone()));
+    assert_eq!(envelope.to().iter().map(ToString::to_string).collect::<Vec<_>>(), [contact_email.clone()]);
+    let parts = MailParts::parse(raw);
+    assert!(parts.header("From").unwrap().contains(&short_name), "the sender is named after the site");
+    assert!(parts.header("Subject").unwrap().starts_with(&format!("[{short_name}]")));
+}
+
+#[tokio::test]
+async fn without_smtp_url_mail_is_written_as_eml_files_under_the_data_folder() {
+    let app = app().await;
+    send_contact(&app, "Carla Diaz", "Written to a file").await;
+    send_contact(&app, "Dan Ong", "Second file").await;
+    let summary = worker(&app).run_once().await.unwrap();
+    assert_eq!(summary.sent, 2);
+
+    let dir = app.dir.path().join("mail");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("DATA_DIR/mail exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 2);
+    let subjects: Vec<String> =
+        files.iter().map(|f| MailParts::parse(f).header("Subject").unwrap().to_owned()).collect();
+    assert!(subjects.iter().any(|s| s.contains("Carla Diaz")), "{subjects:?}");
+    assert!(subjects.iter().any(|s| s.contains("Dan Ong")), "{subjects:?}");
+    assert!(
+        MailParts::parse(&files[0]).text.contains("Written to a file")
+            || MailParts::parse(&files[1]).text.contains("Written to a file")
+    );
+}
+
+#[tokio::test]
+async fn a_mail_server_that_is_down_delays_mail_and_loses_none() {
+    let mut sink = SmtpSink::start().await;
+    let app = app_with(|c| c.smtp_url = Some(sink.url())).await;
+    sink.stop().await;
+
+    // Requests succeed while the server is down: they only queue.
+    for name in ["Ana Cruz", "Ben Reyes", "Carla Diaz"] {
+        send_contact(&app, name, "Sent while the mail server was down").await;
+    }
+    let worker = worker(&app);
+    let start = OffsetDateTime::now_utc();
+    let summary = worker.run_once_at(start).await.unwrap();
+    assert_eq!((summary.sent, summary.retried, summary.failed), (0, 3, 0));
+    assert_eq!(outbox_statuses(&app).await, vec![("pending".to_owned(), 1); 3]);
+    let (error,): (String,) =
+        sqlx::query_as("SELECT last_error FROM outbox LIMIT 1").fetch_one(&app.pool).await.unwrap();
+    assert!(!error.is_empty());
+
+    // Before the back-off has passed nothing is tried again.
+    assert_eq!(worker.run_once_at(start + Duration::seconds(10)).await.unwrap(), Default::default());
+
+    // Still down at the next attempt: the back-off grows, nothing is lost.
+    let summary = worker.run_once_at(start + Duration::seconds(31)).await.unwrap();
+    assert_eq!(summary.retried, 3);
+    assert_eq!(outbox_statuses(&app).await, vec![("pending".to_owned(), 2); 3]);
+    assert_eq!(
+        worker.run_once_at(start + Duration::seconds(31 + 59)).await.unwrap(),
+        Default::default(),
+        "60 s after the second failure"
+    );
+
+    sink.restart().await;
+    let later = start + Duration::hours(2);
+    let summary = worker.run_once_at(later).await.unwrap();
+    assert_eq!(summary.sent, 3);
+    assert_eq!(worker.run_once_at(later + Duration::hours(2)).await.unwrap().sent, 0);
+
+    let received = sink.received();
+    assert_eq!(received.len(), 3, "every mail delivered exactly once");
+    let mut subjects: Vec<String> =
+        received.iter().map(|m| MailParts::parse(&m.data).header("Subject").unwrap().to_owned()).collect();
+    subjects.sort();
+    subjects.dedup();
+    assert_eq!(subjects.len(), 3, "three different mails: {subjects:?}");
+    assert!(outbox_statuses(&app).await.iter().all(|(status, _)| status == "sent"));
+}
+
+#[tokio::test]
+async fn several_workers_at_once_send_each_mail_once() {
+    let sink = SmtpSink::start().await;
+    let app = app_with(|c| c.smtp_url = Some(sink.url())).await;
+    for i in 0..6 {
+        send_contact(&app, &format!("Visitor {i}"), "Claimed once").await;
+    }
+    let (a, b, c) = (worker(&app), worker(&app), worker(&app));
+    let (ra, rb, rc) = tokio::join!(a.run_once(), b.run_once(), c.run_once());
+    let sent = ra.unwrap().sent + rb.unwrap().sent + rc.unwrap().sent;
+    assert_eq!(sent, 6);
+    assert_eq!(sink.received().len(), 6);
+    let mut ids: Vec<String> =
+        sink.received().iter().map(|m| MailParts::parse(&m.data).header("Message-ID").unwrap().to_owned()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 6, "no mail went out twice");
+}
+
+#[tokio::test]
+async fn a_mail_claimed_by_a_worker_that_died_is_sent_once_its_claim_expires() {
+    let sink = SmtpSink::start().await;
+    let app = app_with(|c| c.smtp_url = Some(sink.url())).await;
+    send_contact(&app, "Ana Cruz", "Claim expiry").await;
+    let now = OffsetDateTime::now_utc();
+    // A worker claims the mail and dies before sending it.
+    let claimed = mail::outbox::claim_next(&app.pool, now, mail::worker::CLAIM_LEASE).await.unwrap();
+    assert!(claimed.is_some());
+    let worker = worker(&app);
+    assert_eq!(worker.run_once_at(now + Duration::minutes(1)).await.unwrap().sent, 0, "claimed mail is left alone");
+    assert_eq!(worker.run_once_at(now + Duration::minutes(11)).await.unwrap().sent, 1);
+    assert_eq!(sink.received().len(), 1);
+}
+
+#[tokio::test]
+async fn a_permanently_refused_mail_is_retried_a_few_times_then_kept_as_failed() {
+    let sink = SmtpSink::start_rejecting("550 5.1.1 No such user here").await;
+    let app = app_with(|c| c.smtp_url = Some(sink.url())).await;
+    send_contact(&app, "Ana Cruz", "To a mailbox that does not exist").await;
+    let worker = worker(&app);
+    let mut now = OffsetDateTime::now_utc();
+    for attempt in 1..mail::worker::MAX_PERMANENT_ATTEMPTS {
+        assert_eq!(worker.run_once_at(now).await.unwrap().retried, 1, "attempt {attempt}");
+        now += Duration::hours(1);
+    }
+    assert_eq!(worker.run_once_at(now).await.unwrap().failed, 1);
+    let (status, attempts, error): (String, i64, String) =
+        sqlx::query_as("SELECT status, attempts, last_error FROM outbox").fetch_one(&app.pool).await.unwrap();
+    assert_eq!((status.as_str(), attempts), ("failed", mail::worker::MAX_PERMANENT_ATTEMPTS));
+    assert!(error.contains("No such user"), "{error}");
+    assert_eq!(
+        worker.run_once_at(now + Duration::days(1)).await.unwrap(),
+        Default::default(),
+        "a failed mail stays put"
+    );
+    assert_eq!(app.count("messages").await, 1, "the visitor's message itself is kept");
+}
+
+#[tokio::test]
+async fn a_stored_mail_that_cannot_be_built_fails_at_once() {
+    let app = app().await;
+    let mut conn = app.pool.acquire().await.unwrap();
+    let broken = mail::OutgoingMail {
+        to: "not an address".into(),
+        reply_to: None,
+        subject: "Broken".into(),
+        text_body: "x".into(),
+        html_body: "<p>x</p>".into(),
+        attachment: None,
+        dedupe_key: None,
+    };
+    assert!(mail::enqueue(&mut conn, &broken).await.unwrap());
+    drop(conn);
+    let stub = AsyncStubTransport::new_ok();
+    let summary =
+        Worker::new(app.pool.clone(), MailTransport::Stub(stub.clone()), &app.config).run_once().await.unwrap();
+    assert_eq!(summary.failed, 1);
+    assert!(stub.messages().await.is_empty());
+    let (status, error): (String, String) =
+        sqlx::query_as("SELECT status, last_error FROM outbox").fetch_one(&app.pool).await.unwrap();
+    assert_eq!(status, "failed");
+    assert!(error.contains("not an address"), "{error}");
+}
+
+#[tokio::test]
+async fn composed_mails_carry_their_attachment_and_dedupe_by_key() {
+    let app = app().await;
+    std::fs::create_dir_all(app.dir.path().join("papers")).unwrap();
+    std::fs::write(app.dir.path().join("papers/p1.pdf"), b"%PDF-1.4 test").unwrap();
+    let ctx = mail::Context::new(&conference::repo::content::site(&app.pool).await.unwrap(), &app.config);
+    let message = conference::repo::messages::Message {
+        id: "m1".into(),
+        name: "Ana".into(),
+        number: "+15551234567".into(),
+        email: "ana@example.org".into(),
+        country: "US".into(),
+        message: "With a file".into(),
+        created: "2025-01-01T00:00:00.000000Z".into(),
+    };
+    let composed =
+        mail::contact::contact_notice(&ctx, &message).unwrap().dedupe_key("test:m1").attachment(mail::Attachment {
+            path: "papers/p1.pdf".into(),
+            name: "paper.pdf".into(),
+            content_type: "application/pdf".into(),
+        });
+    let mut conn = app.pool.acquire().await.unwrap();
+    assert!(mail::enqueue(&mut conn, &composed).await.unwrap());
+    assert!(!mail::enqueue(&mut conn, &composed).await.unwrap(), "the same cause queues one mail");
+    drop(conn);
+
+    let stub = AsyncStubTransport::new_ok();
+    Worker::new(app.pool.clone(), MailTransport::Stub(stub.clone()), &app.config).run_once().await.unwrap();
+    let messages = stub.messages().await;
+    assert_eq!(messages.len(), 1);
+    let parts = MailParts::parse(&messages[0].1);
+    assert_eq!(parts.attachments, ["paper.pdf"]);
+    assert!(parts.text.contains("With a file"));
+    assert!(parts.html.contains("With a file"));
+}
+
+#[tokio::test]
+async fn the_background_worker_sends_queued_mail_and_stops_when_told() {
+    let app = app().await;
+    send_contact(&app, "Ana Cruz", "Background").await;
+    let stub = AsyncStubTransport::new_ok();
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let handle = Worker::new(app.pool.clone(), MailTransport::Stub(stub.clone()), &app.config).spawn(stopped);
+    // The first round starts at once; wait for its outcome in the database, not on a clock.
+    let mut rounds = 0;
+    while outbox_statuses(&app).await[0].0 != "sent" {
+        rounds += 1;
+        assert!(rounds < 100_000, "the background worker never sent the mail");
+        tokio::task::yield_now().await;
+    }
+    stop.send(true).unwrap();
+    handle.await.expect("the worker stops cleanly");
+    assert_eq!(stub.messages().await.len(), 1);
+}
+
+#[tokio::test]
+async fn an_unusable_smtp_url_is_reported_at_start() {
+    let mut config = conference::config::Config::for_tests(std::env::temp_dir());
+    config.smtp_url = Some("not a url".into());
+    let err = MailTransport::from_config(&config).err().expect("refused");
+    assert!(err.to_string().contains("SMTP_URL"), "{err}");
+}
