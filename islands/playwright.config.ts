@@ -74,6 +74,9 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       DATA_DIR: dataDir,
       DATABASE_URL: `sqlite://${join(dataDir, 'conference.db')}`,
+      // Every spec posts from 127.0.0.1: one shared per-minute budget would make the suite
+      // fail on 429s. The limit itself is tested in tests/protection.rs.
+      RATE_LIMIT_PER_MINUTE: '100000',
     },
   },
 });

@@ -2,11 +2,12 @@
 
 use std::sync::Arc;
 
+use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use crate::assets::IslandTags;
 use crate::error::AppError;
-use crate::repo::content::{self, Policy, Site};
+use crate::repo::content::{self, GalleryImage, Material, Policy, PolicySection, Site};
 use crate::state::AppState;
 
 /// Per-page metadata: `<title>`, description, canonical and social tags (DESIGN.md section 4).
@@ -71,6 +72,14 @@ pub const QUICK_LINKS: [NavLink; 6] = [
     NavLink { label: "Event Calendar", href: "/schedule" },
 ];
 
+/// The mobile menu's entries after the dock's (templates/partials/topbar.html).
+pub const MENU_EXTRA: [NavLink; 4] = [
+    NavLink { label: "About Conference", href: "/AboutConference" },
+    NavLink { label: "Awards", href: "/awards" },
+    NavLink { label: "Sponsorship", href: "/sponsorship" },
+    NavLink { label: "Venue", href: "/venue" },
+];
+
 /// Everything `templates/base.html` reads.
 pub struct Layout {
     pub site: Site,
@@ -117,6 +126,21 @@ impl Layout {
         &QUICK_LINKS
     }
 
+    /// The mobile menu: the dock's entries, then [`MENU_EXTRA`].
+    pub fn menu_links(&self) -> Vec<&'static NavLink> {
+        DOCK.iter().chain(MENU_EXTRA.iter()).collect()
+    }
+
+    /// Props of the `MobileMenu` island: the menu's links, the current page marked.
+    pub fn mobile_menu_props(&self) -> Value {
+        let links: Vec<Value> = self
+            .menu_links()
+            .into_iter()
+            .map(|l| json!({ "label": l.label, "href": l.href, "current": self.is_current(l.href) }))
+            .collect();
+        json!({ "links": links })
+    }
+
     /// `tel:` href from the display phone number.
     pub fn tel_href(&self) -> String {
         let digits: String = self.site.contact_phone.chars().filter(|c| c.is_ascii_digit() || *c == '+').collect();
@@ -127,6 +151,74 @@ impl Layout {
     pub fn date_range(&self) -> String {
         crate::dates::range_label(&self.site.start_date, &self.site.end_date)
     }
+
+    /// Props of the `NoticePopup` island on every page (spec section 2: Notice popup):
+    /// endorsement, dates, venue, paper due date, website, contact and the letter image.
+    pub fn notice_props(&self) -> Value {
+        let site = &self.site;
+        json!({
+            "name": site.short_name,
+            "endorsement": site.endorsement,
+            "dates": self.date_range(),
+            "venue": format!("{}, {}, {}", site.venue_name, site.city, site.country),
+            "paperDue": crate::dates::long(&site.paper_due_date),
+            "website": site.website,
+            "email": site.contact_email,
+            "phone": site.contact_phone,
+            "telHref": self.tel_href(),
+            "letterImage": site.letter_image,
+            "registerHref": "/pricing",
+        })
+    }
+
+    /// Props of the footer's `PolicyPanel` island: names, links and summaries only, so every
+    /// page stays light; the panel fetches a policy's sections from its page when opened.
+    pub fn policy_panel_props(&self) -> Value {
+        let policies: Vec<Value> = self
+            .policies
+            .iter()
+            .map(|p| json!({ "slug": p.slug, "name": p.name, "link": p.link, "summary": p.summary }))
+            .collect();
+        json!({ "policies": policies })
+    }
+}
+
+/// Props of the `Materials` island (spec section 2: About Conference block): one button per
+/// material, title trimmed, downloading `/api/files/...` under the record's file name.
+pub fn materials_props(materials: &[Material]) -> Value {
+    let items: Vec<Value> = materials
+        .iter()
+        .map(|m| {
+            json!({
+                "id": m.id,
+                "title": m.title.trim(),
+                "fileName": m.link,
+                "href": format!("/api/files/download_buttons/{}/{}", m.id, urlencoding_path(&m.link)),
+            })
+        })
+        .collect();
+    json!({ "materials": items })
+}
+
+/// Props of the `PolicyAccordion` island: each section's anchor id, heading and paragraphs.
+pub fn policy_sections_props(sections: &[PolicySection]) -> Value {
+    let items: Vec<Value> = sections
+        .iter()
+        .map(|s| json!({ "id": s.id, "heading": s.heading, "paragraphs": content::paragraphs(&s.body) }))
+        .collect();
+    json!({ "sections": items })
+}
+
+/// Props of the `GalleryViewer` island: every image with its title and pixel size.
+pub fn gallery_props(images: &[GalleryImage]) -> Value {
+    json!({ "images": images })
+}
+
+/// A file name as one URL path segment, percent-encoded like askama's `urlencode` filter, so
+/// the island's href is the fallback link's href.
+fn urlencoding_path(name: &str) -> String {
+    let Ok(encoded) = askama::filters::urlencode(name);
+    encoded.to_string()
 }
 
 /// A block whose query may fail: the page still renders with the spec's error text there

@@ -14,6 +14,8 @@ pub mod handlers;
 pub mod layout;
 pub mod mail;
 pub mod money;
+pub mod payments;
+pub mod protect;
 pub mod repo;
 pub mod routes;
 pub mod security;

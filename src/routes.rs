@@ -10,6 +10,8 @@ use crate::assets;
 use crate::handlers::api::{collections, files, forms, health, payments};
 use crate::handlers::pages::{about, errors, home, info, payment_result, policies, test_gateway};
 use crate::handlers::seo;
+use crate::payments::PaymentConfig;
+use crate::protect;
 use crate::security;
 use crate::state::AppState;
 
@@ -52,12 +54,16 @@ pub fn app(state: AppState) -> Router {
         .merge(payments::router())
         .fallback(api_not_found);
 
-    let csp = security::content_security_policy(None);
+    // The payment form posts to the gateway's origin (CCAvenue, or this site's test gateway).
+    let form_action = PaymentConfig::from_config(&state.config).form_action_origin();
+    let csp = security::content_security_policy(form_action.as_deref());
     let mut router = Router::new()
         .nest("/api", api)
         .route("/assets/{*path}", get(assets::island_file))
         .route("/static/{*path}", get(assets::static_file))
         .merge(pages)
+        // Every POST, present and future: same-origin check and rate limit (src/protect.rs).
+        .layer(middleware::from_fn_with_state(protect::Guard::new(&state.config), protect::guard))
         .with_state(state);
     for layer in security::header_layers(&csp) {
         router = router.layer(layer);

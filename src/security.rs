@@ -6,6 +6,11 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 /// The policy. `style-src 'unsafe-inline'` is kept for style attributes that animation and
 /// toast libraries set; scripts stay strictly same-origin.
+///
+/// `extra_form_action` is one more origin forms may post to: the payment gateway's
+/// (`https://test.ccavenue.com`, or `PUBLIC_URL`'s in test mode), from
+/// [`crate::payments::PaymentConfig::form_action_origin`], which only yields a bare
+/// `scheme://host[:port]`, so nothing else can slip into the header.
 pub fn content_security_policy(extra_form_action: Option<&str>) -> String {
     let form_action = match extra_form_action {
         Some(origin) => format!("'self' {origin}"),

@@ -4,7 +4,7 @@ use tokio::net::TcpListener;
 
 use crate::config::{Cli, Command, Config};
 use crate::state::AppState;
-use crate::{db, routes};
+use crate::{db, mail, routes};
 
 /// Runs the chosen subcommand to completion.
 pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
@@ -46,12 +46,22 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     if db::seed_if_empty(&pool).await? {
         tracing::info!("empty database: content seed applied");
     }
+    // Mail goes out in the background (DESIGN.md section 8); a bad SMTP_URL stops start-up.
+    let transport = mail::MailTransport::from_config(&config)?;
+    let (stop_mail, mail_stopped) = tokio::sync::watch::channel(false);
+    let mail_worker = mail::Worker::new(pool.clone(), transport, &config).spawn(mail_stopped);
     let listener = TcpListener::bind(config.listen_addr).await?;
     tracing::info!("serving on http://{}", listener.local_addr()?);
     let app = routes::app(AppState::new(pool.clone(), config));
     axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
         .with_graceful_shutdown(shutdown_signal())
         .await?;
+    // The worker finishes the mail in hand; one stuck on a slow server is picked up again
+    // after its claim expires, by the next start.
+    let _ = stop_mail.send(true);
+    if tokio::time::timeout(std::time::Duration::from_secs(10), mail_worker).await.is_err() {
+        tracing::warn!("mail worker did not stop in time");
+    }
     pool.close().await;
     tracing::info!("stopped");
     Ok(())

@@ -74,7 +74,8 @@ async fn a_missing_or_malformed_or_overlong_address_is_a_422_naming_email() {
 #[tokio::test]
 async fn unreadable_bodies_and_foreign_origins_are_refused() {
     let app = app().await;
-    let cases: [(&str, &str, &[(&str, &str)], StatusCode); 6] = [
+    type Case<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)], StatusCode);
+    let cases: [Case; 6] = [
         ("application/json", "", &[("origin", BASE)], StatusCode::BAD_REQUEST),
         ("application/json", "{email:", &[("origin", BASE)], StatusCode::BAD_REQUEST),
         ("application/json", "[]", &[("origin", BASE)], StatusCode::BAD_REQUEST),

@@ -263,7 +263,9 @@ impl Form {
             body.extend_from_slice(format!("--{BOUNDARY}\r\n").as_bytes());
             match part {
                 Part::Text(name, value) => {
-                    body.extend_from_slice(format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n").as_bytes());
+                    body.extend_from_slice(
+                        format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n").as_bytes(),
+                    );
                     body.extend_from_slice(value);
                 }
                 Part::File { name, file_name, content_type, bytes } => {
@@ -289,7 +291,8 @@ fn multipart_type() -> String {
 
 /// POSTs `form` as the island does (same origin, JSON answers); the answer as JSON.
 async fn submit(app: &TestApp, form: &Form) -> (StatusCode, Value) {
-    let reply = app.post(URL, &multipart_type(), form.body(), &[("origin", BASE), ("accept", "application/json")]).await;
+    let reply =
+        app.post(URL, &multipart_type(), form.body(), &[("origin", BASE), ("accept", "application/json")]).await;
     (reply.status, json_of(&reply))
 }
 
@@ -407,7 +410,9 @@ async fn a_valid_pdf_is_stored_with_its_row_and_both_mails_queued() {
     assert_eq!(reply_to.as_deref(), Some("ana.cruz@example.org"), "organisers answer the author with one click");
     assert!(subject.contains(&reference) && subject.contains("Solar microgrids"), "{subject}");
     for part in [text, html] {
-        for value in ["Ana Cruz", "Ben Reyes, Carla Santos", "+639171234567", "University of Manila", "LinkedIn", "Oral"] {
+        for value in
+            ["Ana Cruz", "Ben Reyes, Carla Santos", "+639171234567", "University of Manila", "LinkedIn", "Oral"]
+        {
             assert!(part.contains(value), "the notice shows {value}: {part}");
         }
     }
@@ -469,7 +474,8 @@ async fn the_mails_go_out_with_the_paper_attached() {
     assert_eq!(summary.sent, 2, "{summary:?}");
     let sent = stub.messages().await;
     let mail_to = |address: &str| {
-        let (_, raw) = sent.iter().find(|(envelope, _)| envelope.to().iter().any(|a| a.to_string() == address)).unwrap();
+        let (_, raw) =
+            sent.iter().find(|(envelope, _)| envelope.to().iter().any(|a| a.to_string() == address)).unwrap();
         MailParts::parse(raw)
     };
 
@@ -544,7 +550,9 @@ async fn bad_formats_and_options_are_refused() {
         assert_unprocessable(&app, &Form::valid().with(field, value), field, reason, reason).await;
     }
     // Every option of the spec is accepted.
-    for (field, value) in [("paperType", "Abstract"), ("presentationType", "Poster"), ("conferenceSource", "friend-colleague-supervisor")] {
+    for (field, value) in
+        [("paperType", "Abstract"), ("presentationType", "Poster"), ("conferenceSource", "friend-colleague-supervisor")]
+    {
         let (status, answer) = submit(&app, &Form::valid().with(field, value)).await;
         assert_eq!(status, StatusCode::CREATED, "{field}={value}: {answer}");
     }
@@ -616,7 +624,10 @@ async fn a_file_that_is_not_a_pdf_doc_or_docx_is_refused_with_415() {
         ("an image renamed paper.pdf", png()),
         ("plain text", b"This is my paper, honestly.".to_vec()),
         ("a ZIP without word/", zip(&[("notes.txt", "hello"), ("more.txt", "world")])),
-        ("a spreadsheet", zip(&[("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", RELS), ("xl/workbook.xml", "<workbook/>")])),
+        (
+            "a spreadsheet",
+            zip(&[("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", RELS), ("xl/workbook.xml", "<workbook/>")]),
+        ),
     ];
     for (what, bytes) in cases {
         let form = Form::fields_only().file("paper.pdf", "application/pdf", bytes);
@@ -717,8 +728,10 @@ async fn a_filled_honeypot_gets_a_normal_answer_and_stores_nothing() {
 async fn a_database_failure_after_the_file_is_moved_leaves_neither_file_nor_row() {
     let app = app().await;
     // The row cannot be written: the paper is already in place by then.
-    app.exec("CREATE TRIGGER fail_submission BEFORE INSERT ON submissions BEGIN SELECT RAISE(ABORT, 'disk on fire'); END")
-        .await;
+    app.exec(
+        "CREATE TRIGGER fail_submission BEFORE INSERT ON submissions BEGIN SELECT RAISE(ABORT, 'disk on fire'); END",
+    )
+    .await;
     let (status, answer) = submit(&app, &Form::valid()).await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{answer}");
     assert_eq!(answer["message"], "Something went wrong on our side. Please try again later.");
@@ -791,7 +804,10 @@ async fn the_page_carries_the_form_for_the_island_and_without_javascript() {
         page.contains(r#"action="/api/paper-submission""#) && page.contains(r#"enctype="multipart/form-data""#),
         "the form works without JavaScript"
     );
-    assert!(page.contains("&quot;maxBytes&quot;:10485760") || page.contains("&#34;maxBytes&#34;:10485760"), "props carry the limit");
+    assert!(
+        page.contains("&quot;maxBytes&quot;:10485760") || page.contains("&#34;maxBytes&#34;:10485760"),
+        "props carry the limit"
+    );
     assert!(page.contains("up to 10 MB"), "the limit in words");
     for name in [
         "authorName",

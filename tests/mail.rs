@@ -95,8 +95,8 @@ async fn without_mail_settings_the_sites_contact_email_sends_and_receives() {
     let messages = stub.messages().await;
     assert_eq!(messages.len(), 1);
     let (envelope, raw) = &messages[0];
-    assert_eq!(envelope.from().map(ToString::to_string), Some(contact_email.clone()));
-    assert_eq!(envelope.to().iter().map(ToString::to_string).collect::<Vec<_>>(), [contact_email.clone()]);
+    assert_eq!(envelope.from().map(ToString::to_string).as_deref(), Some(contact_email.as_str()));
+    assert_eq!(envelope.to().iter().map(ToString::to_string).collect::<Vec<_>>(), [contact_email.as_str()]);
     let parts = MailParts::parse(raw);
     assert!(parts.header("From").unwrap().contains(&short_name), "the sender is named after the site");
     assert!(parts.header("Subject").unwrap().starts_with(&format!("[{short_name}]")));

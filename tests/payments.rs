@@ -144,8 +144,11 @@ pub fn location(reply: &Reply) -> String {
 
 /// A stored order's status.
 pub async fn status_of(app: &TestApp, order_id: &str) -> String {
-    let (status,): (String,) =
-        sqlx::query_as("SELECT status FROM orders WHERE order_id = $1").bind(order_id).fetch_one(&app.pool).await.expect("order");
+    let (status,): (String,) = sqlx::query_as("SELECT status FROM orders WHERE order_id = $1")
+        .bind(order_id)
+        .fetch_one(&app.pool)
+        .await
+        .expect("order");
     status
 }
 
@@ -245,8 +248,11 @@ async fn every_plan_and_package_is_charged_its_stored_price() {
         assert_eq!(fields["amount"], amount, "{id}");
         assert_eq!(fields["currency"], "USD", "{id}");
         assert_eq!(fields["merchant_param1"], id);
-        let (stored,): (i64,) =
-            sqlx::query_as("SELECT amount_cents FROM orders WHERE order_id = $1").bind(&started.order_id).fetch_one(&app.pool).await.unwrap();
+        let (stored,): (i64,) = sqlx::query_as("SELECT amount_cents FROM orders WHERE order_id = $1")
+            .bind(&started.order_id)
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
         assert_eq!(stored, cents, "{id}");
     }
 }
@@ -280,7 +286,10 @@ async fn custom_amounts_carry_six_percent_tax_rounded_half_up_once() {
         assert_eq!(fields["merchant_param1"], "custom-payment");
         assert_eq!(fields["merchant_param2"], "custom");
         // The amount as entered travels along for the organisers.
-        assert_eq!(fields["merchant_param3"], amount.as_str().map_or_else(|| amount.to_string(), |s| s.trim().to_string()));
+        assert_eq!(
+            fields["merchant_param3"],
+            amount.as_str().map_or_else(|| amount.to_string(), |s| s.trim().to_string())
+        );
     }
 }
 
@@ -306,16 +315,22 @@ async fn an_amount_or_currency_sent_by_the_browser_is_ignored() {
 async fn a_sponsor_order_needs_only_a_name_and_an_email() {
     let app = app().await;
     let started =
-        initiate(&app, &json!({"sponsorPackage": "gold", "name": "Acme Renewables", "email": "finance@acme.example"})).await;
+        initiate(&app, &json!({"sponsorPackage": "gold", "name": "Acme Renewables", "email": "finance@acme.example"}))
+            .await;
     let fields = request_fields(&started.enc_request, TEST_WORKING_KEY);
     assert_eq!(fields["billing_name"], "Acme Renewables");
     assert_eq!(fields["billing_email"], "finance@acme.example");
     assert_eq!(fields["amount"], "10000.00");
-    for absent in ["billing_tel", "billing_address", "billing_city", "billing_state", "billing_zip", "billing_country"] {
+    for absent in ["billing_tel", "billing_address", "billing_city", "billing_state", "billing_zip", "billing_country"]
+    {
         assert!(!fields.contains_key(absent), "{absent} is left out when not given: {fields:?}");
     }
     // Null and empty optional fields are the same as absent.
-    initiate(&app, &json!({"sponsorPackage": "silver", "name": "Acme", "email": "a@acme.example", "phone": null, "zip": ""})).await;
+    initiate(
+        &app,
+        &json!({"sponsorPackage": "silver", "name": "Acme", "email": "a@acme.example", "phone": null, "zip": ""}),
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -398,15 +413,24 @@ async fn every_bad_checkout_is_refused_with_its_field() {
         // Sponsor orders: name and email required.
         (json!({"sponsorPackage": "gold", "email": "a@acme.example"}), "name", "Please enter your name"),
         (json!({"sponsorPackage": "gold", "name": "Acme"}), "email", "Please enter your email address"),
-        (json!({"sponsorPackage": "gold", "name": "Acme", "email": "nope"}), "email", "Please enter a valid email address"),
-        (json!({"sponsorPackage": "gold", "name": "Acme", "email": "a@acme.example", "phone": "x"}), "phone", "valid phone"),
+        (
+            json!({"sponsorPackage": "gold", "name": "Acme", "email": "nope"}),
+            "email",
+            "Please enter a valid email address",
+        ),
+        (
+            json!({"sponsorPackage": "gold", "name": "Acme", "email": "a@acme.example", "phone": "x"}),
+            "phone",
+            "valid phone",
+        ),
     ];
     for (body, key, reason) in &cases {
         expect_422(&app, body, key, reason).await;
     }
 
     // Everything wrong at once is reported at once.
-    let json = expect_422(&app, &json!({"plan": "presenter-virtual", "email": "x"}), "name", "Please enter your name").await;
+    let json =
+        expect_422(&app, &json!({"plan": "presenter-virtual", "email": "x"}), "name", "Please enter your name").await;
     let keys: Vec<&String> = json["errors"].as_object().unwrap().keys().collect();
     assert_eq!(keys, ["country", "email", "name", "phone", "zip"]);
 }
@@ -432,7 +456,13 @@ async fn an_invalid_custom_amount_gets_the_specs_message() {
         json!({"value": 10}),
         json!("9".repeat(100)),
     ] {
-        let json = expect_422(&app, &checkout(json!({ "customAmount": amount })), "customAmount", "Please enter a valid amount").await;
+        let json = expect_422(
+            &app,
+            &checkout(json!({ "customAmount": amount })),
+            "customAmount",
+            "Please enter a valid amount",
+        )
+        .await;
         assert_eq!(json["message"], "Please enter a valid amount", "customAmount {amount}");
     }
 }
@@ -445,7 +475,9 @@ async fn a_body_that_is_not_a_json_object_is_refused() {
     assert!(json_of(&reply)["message"].as_str().unwrap().contains("JSON"));
     let reply = post(&app, "/api/ccavenue-initiate", "application/json", "[1,2]").await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST);
-    let reply = post(&app, "/api/ccavenue-initiate", "text/plain", checkout(json!({"plan": "presenter-virtual"})).to_string()).await;
+    let reply =
+        post(&app, "/api/ccavenue-initiate", "text/plain", checkout(json!({"plan": "presenter-virtual"})).to_string())
+            .await;
     assert_eq!(reply.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
     assert!(json_of(&reply)["message"].as_str().unwrap().contains("JSON"));
     let mut big = checkout(json!({"plan": "presenter-virtual"}));
@@ -469,11 +501,15 @@ async fn with_credentials_the_request_goes_to_ccavenue_with_the_live_key() {
 
     let app = app_with(|c| {
         live(c);
-        c.ccavenue_gateway_url = Some("https://secure.ccavenue.com/transaction/transaction.do?command=initiateTransaction".into());
+        c.ccavenue_gateway_url =
+            Some("https://secure.ccavenue.com/transaction/transaction.do?command=initiateTransaction".into());
     })
     .await;
     let started = initiate(&app, &checkout(json!({"plan": "listener-physical"}))).await;
-    assert_eq!(started.gateway_url, "https://secure.ccavenue.com/transaction/transaction.do?command=initiateTransaction");
+    assert_eq!(
+        started.gateway_url,
+        "https://secure.ccavenue.com/transaction/transaction.do?command=initiateTransaction"
+    );
 }
 
 #[tokio::test]
@@ -528,7 +564,15 @@ async fn a_success_answer_pays_the_order_and_queues_one_receipt_and_one_notice()
     .await
     .unwrap();
     assert_eq!(
-        (row.0.as_str(), row.1.as_str(), row.2.as_str(), row.3.as_str(), row.4.as_str(), row.5.as_str(), row.6.as_str()),
+        (
+            row.0.as_str(),
+            row.1.as_str(),
+            row.2.as_str(),
+            row.3.as_str(),
+            row.4.as_str(),
+            row.5.as_str(),
+            row.6.as_str()
+        ),
         ("success", "Success", "310009876543", "BRN123456", "Credit Card", "Visa", "21/03/2025 10:15:00")
     );
     assert!(row.7.is_some(), "the decision time is stored");
@@ -545,10 +589,21 @@ async fn a_success_answer_pays_the_order_and_queues_one_receipt_and_one_notice()
         let year = time::OffsetDateTime::now_utc().year().to_string();
         assert!(body.contains(&year), "the receipt is dated:\n{body}");
     }
-    let notice = mails.iter().find(|m| m.4.as_deref() == Some(&format!("receipt-notice:{id}"))).expect("the organisers' notice");
+    let notice =
+        mails.iter().find(|m| m.4.as_deref() == Some(&format!("receipt-notice:{id}"))).expect("the organisers' notice");
     let site = conference::repo::content::site(&app.pool).await.unwrap();
-    assert_eq!(notice.0, site.contact_email, "organisers get the notice (ORGANISER_EMAIL defaults to the contact email)");
-    for shown in [id.as_str(), "Presenter Virtual", "219.00", "Ximena Quilla Oyelaran", "ximena.oyelaran@example.net", "BRN123456"] {
+    assert_eq!(
+        notice.0, site.contact_email,
+        "organisers get the notice (ORGANISER_EMAIL defaults to the contact email)"
+    );
+    for shown in [
+        id.as_str(),
+        "Presenter Virtual",
+        "219.00",
+        "Ximena Quilla Oyelaran",
+        "ximena.oyelaran@example.net",
+        "BRN123456",
+    ] {
         assert!(notice.2.contains(shown), "the notice shows {shown}:\n{}", notice.2);
     }
 }
@@ -581,7 +636,11 @@ async fn a_repeated_answer_changes_nothing_and_sends_no_second_receipt() {
     let reply = send_answer(&app, &encrypt(&declined), &id).await;
     assert_eq!(location(&reply), format!("/Success?order={id}"));
     assert_eq!(status_of(&app, &id).await, "success");
-    let (tracking,): (String,) = sqlx::query_as("SELECT tracking_id FROM orders WHERE order_id = $1").bind(&id).fetch_one(&app.pool).await.unwrap();
+    let (tracking,): (String,) = sqlx::query_as("SELECT tracking_id FROM orders WHERE order_id = $1")
+        .bind(&id)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     assert_eq!(tracking, "310009876543", "the first decision's fields stay");
     assert_eq!(app.count("outbox").await, 2);
 }
@@ -589,7 +648,13 @@ async fn a_repeated_answer_changes_nothing_and_sends_no_second_receipt() {
 #[tokio::test]
 async fn failure_aborted_invalid_and_other_statuses_are_recorded_without_mail() {
     let app = app().await;
-    for (gateway, stored) in [("Failure", "failure"), ("Aborted", "aborted"), ("Invalid", "invalid"), ("Timeout", "failure"), ("success", "failure")] {
+    for (gateway, stored) in [
+        ("Failure", "failure"),
+        ("Aborted", "aborted"),
+        ("Invalid", "invalid"),
+        ("Timeout", "failure"),
+        ("success", "failure"),
+    ] {
         let id = new_order(&app).await;
         let mut a = answer(&id, gateway, "219.00", "USD");
         a.failure_message = "Card declined by bank".into();
@@ -598,7 +663,11 @@ async fn failure_aborted_invalid_and_other_statuses_are_recorded_without_mail() 
         assert_eq!(location(&reply), format!("/Failed?order={id}"), "{gateway}");
         assert_eq!(status_of(&app, &id).await, stored, "{gateway}");
         let (gs, fm): (String, String) =
-            sqlx::query_as("SELECT gateway_status, failure_message FROM orders WHERE order_id = $1").bind(&id).fetch_one(&app.pool).await.unwrap();
+            sqlx::query_as("SELECT gateway_status, failure_message FROM orders WHERE order_id = $1")
+                .bind(&id)
+                .fetch_one(&app.pool)
+                .await
+                .unwrap();
         assert_eq!((gs.as_str(), fm.as_str()), (gateway, "Card declined by bank"));
         // Decided once: a Success afterwards does not turn it into a payment.
         let reply = send_answer(&app, &encrypt(&answer(&id, "Success", "219.00", "USD")), &id).await;
@@ -623,7 +692,8 @@ async fn unreadable_answers_are_400_and_leave_the_order_as_it_was() {
     let id = new_order(&app).await;
     let good = encrypt(&answer(&id, "Success", "219.00", "USD"));
     let plain_without_amount = format!("order_id={id}&order_status=Success&currency=USD&tracking_id=1");
-    let duplicate_status = format!("{}&order_status=Failure", answer(&id, "Success", "219.00", "USD").to_query_string());
+    let duplicate_status =
+        format!("{}&order_status=Failure", answer(&id, "Success", "219.00", "USD").to_query_string());
     let cases: Vec<(&str, Vec<(&str, String)>)> = vec![
         ("missing encResp", vec![("orderNo", id.clone())]),
         ("empty encResp", vec![("encResp", String::new()), ("orderNo", id.clone())]),
@@ -633,7 +703,13 @@ async fn unreadable_answers_are_400_and_leave_the_order_as_it_was() {
         ("truncated mid-block", vec![("encResp", good[..good.len() - 10].to_string())]),
         ("odd length", vec![("encResp", good[..good.len() - 1].to_string())]),
         ("tampered", vec![("encResp", break_padding(&good))]),
-        ("another key", vec![("encResp", break_padding(&crypto::encrypt(&answer(&id, "Success", "219.00", "USD").to_query_string(), "other")))]),
+        (
+            "another key",
+            vec![(
+                "encResp",
+                break_padding(&crypto::encrypt(&answer(&id, "Success", "219.00", "USD").to_query_string(), "other")),
+            )],
+        ),
         ("no amount", vec![("encResp", crypto::encrypt(&plain_without_amount, TEST_WORKING_KEY))]),
         ("order_status twice", vec![("encResp", crypto::encrypt(&duplicate_status, TEST_WORKING_KEY))]),
         ("encResp twice", vec![("encResp", good.clone()), ("encResp", good.clone())]),
@@ -645,7 +721,13 @@ async fn unreadable_answers_are_400_and_leave_the_order_as_it_was() {
         assert!(json_of(&reply)["message"].is_string(), "{what}");
         assert_eq!(status_of(&app, &id).await, "initiated", "{what}");
     }
-    let reply = post(&app, "/api/ccavenue-handle", "application/x-www-form-urlencoded", format!("encResp={}", "a".repeat(20 * 1024))).await;
+    let reply = post(
+        &app,
+        "/api/ccavenue-handle",
+        "application/x-www-form-urlencoded",
+        format!("encResp={}", "a".repeat(20 * 1024)),
+    )
+    .await;
     assert_eq!(reply.status, StatusCode::PAYLOAD_TOO_LARGE);
     assert_eq!(status_of(&app, &id).await, "initiated");
     assert_eq!(app.count("outbox").await, 0);
@@ -667,8 +749,18 @@ async fn answers_that_do_not_match_the_order_go_to_failed_and_change_nothing() {
         ("currency", answer(&id, "Success", "219.00", "INR"), id.clone(), format!("/Failed?order={id}")),
         ("currency case", answer(&id, "Success", "219.00", "usd"), id.clone(), format!("/Failed?order={id}")),
         ("orderNo of another order", answer(&id, "Success", "219.00", "USD"), other.clone(), "/Failed".to_string()),
-        ("unknown order", answer("ORD1700000000000ZZZZZZ", "Success", "219.00", "USD"), String::new(), "/Failed".to_string()),
-        ("malformed order id", answer("ORD-1'; DROP TABLE orders", "Success", "219.00", "USD"), String::new(), "/Failed".to_string()),
+        (
+            "unknown order",
+            answer("ORD1700000000000ZZZZZZ", "Success", "219.00", "USD"),
+            String::new(),
+            "/Failed".to_string(),
+        ),
+        (
+            "malformed order id",
+            answer("ORD-1'; DROP TABLE orders", "Success", "219.00", "USD"),
+            String::new(),
+            "/Failed".to_string(),
+        ),
     ];
     for (what, a, order_no, to) in &cases {
         let reply = send_answer(&app, &encrypt(a), order_no).await;
@@ -693,7 +785,11 @@ async fn answers_that_do_not_match_the_order_go_to_failed_and_change_nothing() {
 async fn the_handler_is_open_to_the_gateways_origin() {
     let app = app().await;
     let id = new_order(&app).await;
-    let body = serde_urlencoded::to_string([("encResp", encrypt(&answer(&id, "Success", "219.00", "USD"))), ("orderNo", id.clone())]).unwrap();
+    let body = serde_urlencoded::to_string([
+        ("encResp", encrypt(&answer(&id, "Success", "219.00", "USD"))),
+        ("orderNo", id.clone()),
+    ])
+    .unwrap();
     let request = Request::post("/api/ccavenue-handle")
         .header("content-type", "application/x-www-form-urlencoded")
         .header("origin", "https://secure.ccavenue.com")
@@ -713,13 +809,16 @@ async fn the_handler_is_open_to_the_gateways_origin() {
 /// is encrypted into `status=0&enc_response=...`; `Err(status)` is an HTTP error.
 struct StatusApi {
     url: String,
-    seen: Arc<Mutex<Vec<(HashMap<String, String>, Value)>>>,
+    seen: Seen,
 }
+
+/// What the stand-in received: each call's form and its decrypted request JSON.
+type Seen = Arc<Mutex<Vec<(HashMap<String, String>, Value)>>>;
 
 type StandInAnswer = Result<String, StatusCode>;
 
 async fn status_api(reply: impl Fn(&Value) -> StandInAnswer + Send + Sync + 'static) -> StatusApi {
-    let seen: Arc<Mutex<Vec<(HashMap<String, String>, Value)>>> = Arc::default();
+    let seen: Seen = Arc::default();
     let reply = Arc::new(reply);
     let (seen2, reply2) = (seen.clone(), reply.clone());
     let router = axum::Router::new().route(
@@ -727,7 +826,8 @@ async fn status_api(reply: impl Fn(&Value) -> StandInAnswer + Send + Sync + 'sta
         axum::routing::post(move |axum::Form(form): axum::Form<HashMap<String, String>>| {
             let (seen, reply) = (seen2.clone(), reply2.clone());
             async move {
-                let plain = crypto::decrypt(form.get("enc_request").map_or("", String::as_str), LIVE_KEY).unwrap_or_default();
+                let plain =
+                    crypto::decrypt(form.get("enc_request").map_or("", String::as_str), LIVE_KEY).unwrap_or_default();
                 let request: Value = serde_json::from_str(&plain).unwrap_or(Value::Null);
                 let answer = reply(&request);
                 seen.lock().unwrap().push((form, request));
@@ -776,7 +876,13 @@ async fn a_success_confirmed_by_the_status_api_is_paid() {
     assert_eq!(seen.len(), 1, "one status call");
     let (form, request) = &seen[0];
     assert_eq!(request, &json!({"order_no": id, "reference_no": "310009876543"}));
-    for (k, v) in [("access_code", LIVE_ACCESS), ("command", "orderStatusTracker"), ("request_type", "JSON"), ("response_type", "JSON"), ("version", "1.2")] {
+    for (k, v) in [
+        ("access_code", LIVE_ACCESS),
+        ("command", "orderStatusTracker"),
+        ("request_type", "JSON"),
+        ("response_type", "JSON"),
+        ("version", "1.2"),
+    ] {
         assert_eq!(form.get(k).map(String::as_str), Some(v), "{k}");
     }
 }
@@ -787,7 +893,10 @@ async fn a_status_api_that_disagrees_refuses_the_success() {
         ("amount", json!({"order_status": "Shipped", "order_amt": 2.19, "order_currncy": "USD"})),
         ("currency", json!({"order_status": "Successful", "order_amt": 219.0, "order_currncy": "INR"})),
         ("status", json!({"order_status": "Unsuccessful", "order_amt": 219.0, "order_currncy": "USD"})),
-        ("cancelled", json!({"Order_Status_Result": {"order_status": "Aborted", "order_amt": "219.00", "order_currncy": "USD"}})),
+        (
+            "cancelled",
+            json!({"Order_Status_Result": {"order_status": "Aborted", "order_amt": "219.00", "order_currncy": "USD"}}),
+        ),
     ];
     for (what, json) in cases {
         let api = status_api(move |_| Ok(json.to_string())).await;
@@ -796,8 +905,11 @@ async fn a_status_api_that_disagrees_refuses_the_success() {
         let reply = send_answer(&app, &live_answer(&id, "Success"), &id).await;
         assert_eq!(location(&reply), format!("/Failed?order={id}"), "{what}");
         assert_eq!(status_of(&app, &id).await, "failure", "{what}: a clear no is recorded");
-        let (message,): (String,) =
-            sqlx::query_as("SELECT failure_message FROM orders WHERE order_id = $1").bind(&id).fetch_one(&app.pool).await.unwrap();
+        let (message,): (String,) = sqlx::query_as("SELECT failure_message FROM orders WHERE order_id = $1")
+            .bind(&id)
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
         assert!(message.contains("order status API"), "{what}: {message}");
         assert_eq!(app.count("outbox").await, 0, "{what}: no receipt");
         assert_eq!(api.seen.lock().unwrap().len(), 1);
@@ -834,7 +946,9 @@ async fn without_an_answer_from_the_status_api_the_order_stays_initiated() {
 
 #[tokio::test]
 async fn the_status_api_is_asked_only_about_successes() {
-    let api = status_api(|_| Ok(json!({"order_status": "Shipped", "order_amt": 219.0, "order_currncy": "USD"}).to_string())).await;
+    let api =
+        status_api(|_| Ok(json!({"order_status": "Shipped", "order_amt": 219.0, "order_currncy": "USD"}).to_string()))
+            .await;
     let app = live_app_with_status(&api.url).await;
     let id = new_order(&app).await;
     send_answer(&app, &live_answer(&id, "Aborted"), &id).await;
@@ -873,6 +987,25 @@ async fn success_shows_the_paid_order_with_the_first_name_only() {
 }
 
 #[tokio::test]
+async fn success_names_a_sponsorship_as_such() {
+    let app = app().await;
+    let id =
+        initiate(&app, &json!({"sponsorPackage": "gold", "name": "Acme Renewables", "email": "finance@acme.example"}))
+            .await
+            .order_id;
+    let reply = send_answer(&app, &encrypt(&answer(&id, "Success", "10000.00", "USD")), &id).await;
+    assert_eq!(location(&reply), format!("/Success?order={id}"));
+    let main = main_text(&app.page(&format!("/Success?order={id}")).await);
+    for shown in ["success", "Sponsorship", "Gold Sponsorship", "USD 10,000.00", "Acme"] {
+        assert!(main.contains(shown), "/Success shows {shown}: {main}");
+    }
+    assert!(!main.contains("Renewables"));
+    let receipt =
+        outbox(&app).await.into_iter().find(|m| m.0 == "finance@acme.example").expect("the sponsor's receipt");
+    assert!(receipt.2.contains("Gold Sponsorship") && receipt.2.contains("10000.00"), "{}", receipt.2);
+}
+
+#[tokio::test]
 async fn success_for_anything_but_a_paid_order_goes_to_failed() {
     let app = app().await;
     let unpaid = new_order(&app).await;
@@ -896,7 +1029,11 @@ async fn success_for_anything_but_a_paid_order_goes_to_failed() {
 #[tokio::test]
 async fn failed_shows_the_orders_status_and_the_way_back_to_pricing() {
     let app = app().await;
-    let cases = [("Failure", "failure", "declined"), ("Aborted", "aborted", "cancelled"), ("Invalid", "invalid", "could not accept")];
+    let cases = [
+        ("Failure", "failure", "declined"),
+        ("Aborted", "aborted", "cancelled"),
+        ("Invalid", "invalid", "could not accept"),
+    ];
     for (gateway, status, words) in cases {
         let id = new_order(&app).await;
         send_answer(&app, &encrypt(&answer(&id, gateway, "219.00", "USD")), &id).await;
@@ -936,13 +1073,13 @@ async fn the_registrations_export_lists_every_order() {
     let paid = paid_order(&app).await;
     let custom = initiate(&app, &checkout(json!({"customAmount": "100"}))).await.order_id;
     let mut out = Vec::new();
-    conference::export::export(&app.pool, conference::export::ExportKind::Registrations, &mut out).await.expect("export");
+    conference::export::export(&app.pool, conference::export::ExportKind::Registrations, &mut out)
+        .await
+        .expect("export");
     let mut reader = csv::Reader::from_reader(out.as_slice());
     let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_string).collect();
-    let rows: Vec<HashMap<String, String>> = reader
-        .records()
-        .map(|r| header.iter().cloned().zip(r.unwrap().iter().map(str::to_string)).collect())
-        .collect();
+    let rows: Vec<HashMap<String, String>> =
+        reader.records().map(|r| header.iter().cloned().zip(r.unwrap().iter().map(str::to_string)).collect()).collect();
     assert_eq!(rows.len(), 2);
     let row = |id: &str| rows.iter().find(|r| r["order_id"] == id).unwrap_or_else(|| panic!("{id} exported"));
     let p = row(&paid);
@@ -961,6 +1098,9 @@ async fn the_registrations_export_lists_every_order() {
     }
     assert!(!p["created"].is_empty() && !p["decided_at"].is_empty());
     let c = row(&custom);
-    assert_eq!((c["kind"].as_str(), c["custom_amount"].as_str(), c["amount"].as_str(), c["status"].as_str()), ("custom", "100", "106.00", "initiated"));
+    assert_eq!(
+        (c["kind"].as_str(), c["custom_amount"].as_str(), c["amount"].as_str(), c["status"].as_str()),
+        ("custom", "100", "106.00", "initiated")
+    );
     assert_eq!(c["decided_at"], "");
 }

@@ -88,7 +88,10 @@ async fn the_whole_flow_approve_lands_on_success_with_a_receipt() {
         assert_eq!(form.fields[1].1, started.order_id);
         let plain = crypto::decrypt(&form.fields[0].1, TEST_WORKING_KEY).expect("a real encrypted answer");
         let answer = conference::ccavenue::protocol::PaymentResponse::parse(&plain).expect("a parsable answer");
-        assert_eq!((answer.order_id.as_str(), answer.amount.as_str(), answer.currency.as_str()), (started.order_id.as_str(), "319.00", "USD"));
+        assert_eq!(
+            (answer.order_id.as_str(), answer.amount.as_str(), answer.currency.as_str()),
+            (started.order_id.as_str(), "319.00", "USD")
+        );
         let expected = match form.label.as_str() {
             "Approve" => "Success",
             "Decline" => "Failure",
@@ -105,7 +108,13 @@ async fn the_whole_flow_approve_lands_on_success_with_a_receipt() {
     assert_eq!(to, format!("/Success?order={}", started.order_id));
     let success = app.page(&to).await;
     let main = text(by_id(&success, "main").unwrap());
-    assert!(main.contains("success") && main.contains("Presenter Physical") && main.contains("USD 319.00") && main.contains("Ximena"), "{main}");
+    assert!(
+        main.contains("success")
+            && main.contains("Presenter Physical")
+            && main.contains("USD 319.00")
+            && main.contains("Ximena"),
+        "{main}"
+    );
     assert_eq!(status_of(&app, &started.order_id).await, "success");
     let mails = outbox(&app).await;
     let receipt_key = format!("receipt:{}", started.order_id);
@@ -147,7 +156,11 @@ async fn the_gateway_page_works_without_javascript() {
     let main = by_id(&page, "main").unwrap();
     assert!(tags(main, "script").is_empty(), "no script in the gateway's content");
     for tag in html::all_tags(&page) {
-        assert!(!tag.attrs.iter().any(|(n, _)| n.starts_with("on") && n.len() > 2), "no inline handler on <{}>", tag.name);
+        assert!(
+            !tag.attrs.iter().any(|(n, _)| n.starts_with("on") && n.len() > 2),
+            "no inline handler on <{}>",
+            tag.name
+        );
     }
     assert!(by_class(&page, "test-gateway__banner").is_some());
 }
@@ -199,12 +212,22 @@ async fn with_credentials_there_is_no_test_gateway() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(text(&page).contains("Oops! Page Not Found"));
     let started = initiate(&app, &checkout(json!({"plan": "listener-virtual"}))).await;
-    let reply = post_form(&app, "/test-gateway", &[("encRequest", &started.enc_request), ("access_code", &started.access_code)]).await;
+    let reply = post_form(
+        &app,
+        "/test-gateway",
+        &[("encRequest", &started.enc_request), ("access_code", &started.access_code)],
+    )
+    .await;
     assert_eq!(reply.status, StatusCode::NOT_FOUND);
 
     // And answers made with the public test key are worthless there.
     let answer = crate::payments::answer(&started.order_id, "Success", "99.00", "USD");
-    let reply = crate::payments::send_answer(&app, &crypto::encrypt(&answer.to_query_string(), TEST_WORKING_KEY), &started.order_id).await;
+    let reply = crate::payments::send_answer(
+        &app,
+        &crypto::encrypt(&answer.to_query_string(), TEST_WORKING_KEY),
+        &started.order_id,
+    )
+    .await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST);
     assert_eq!(status_of(&app, &started.order_id).await, "initiated");
 }

@@ -1,8 +1,13 @@
-//! Queueing mail in the `outbox` table (migrations/0002_outbox.sql).
+//! The `outbox` table (migrations/0002_outbox.sql): queueing mail inside the transaction of
+//! its cause, and the worker's claiming and bookkeeping (DESIGN.md sections 8 and 9).
+//!
+//! Times are stored as fixed-width RFC 3339 UTC text (`2025-03-01T09:30:00.123456Z`), so
+//! comparing the strings compares the instants, in SQLite and PostgreSQL alike.
 
-use sqlx::SqliteConnection;
-use time::OffsetDateTime;
-use time::format_description::well_known::Rfc3339;
+use sqlx::{FromRow, SqliteConnection, SqlitePool};
+use time::format_description::FormatItem;
+use time::macros::format_description;
+use time::{Duration, OffsetDateTime};
 
 /// A file sent with a mail, stored under `DATA_DIR`.
 #[derive(Debug, Clone)]
@@ -16,8 +21,10 @@ pub struct Attachment {
 }
 
 /// A mail ready to queue: rendered subject and bodies (text and HTML parts).
+/// Build one with [`crate::mail::compose`].
 #[derive(Debug, Clone)]
 pub struct OutgoingMail {
+    /// One address or a comma-separated list (`a@x.org, Name <b@y.org>`).
     pub to: String,
     pub reply_to: Option<String>,
     pub subject: String,
@@ -29,9 +36,36 @@ pub struct OutgoingMail {
     pub dedupe_key: Option<String>,
 }
 
-/// Current time as stored in the outbox (RFC 3339 UTC).
+impl OutgoingMail {
+    /// Replies go to `address` (e.g. the visitor who wrote, for an organiser notice).
+    pub fn reply_to(mut self, address: impl Into<String>) -> Self {
+        self.reply_to = Some(address.into());
+        self
+    }
+
+    /// Queue this mail at most once for `key` (see [`OutgoingMail::dedupe_key`]).
+    pub fn dedupe_key(mut self, key: impl Into<String>) -> Self {
+        self.dedupe_key = Some(key.into());
+        self
+    }
+
+    pub fn attachment(mut self, attachment: Attachment) -> Self {
+        self.attachment = Some(attachment);
+        self
+    }
+}
+
+const STAMP: &[FormatItem<'static>] =
+    format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:6]Z");
+
+/// `at` as stored in the outbox: RFC 3339 UTC with exactly six fractional digits.
+pub fn timestamp(at: OffsetDateTime) -> String {
+    at.to_offset(time::UtcOffset::UTC).format(STAMP).expect("a UTC date-time formats")
+}
+
+/// Current time as stored in the outbox (see [`timestamp`]).
 pub fn now_rfc3339() -> String {
-    OffsetDateTime::now_utc().format(&Rfc3339).expect("RFC 3339 formats")
+    timestamp(OffsetDateTime::now_utc())
 }
 
 /// Queues a mail on `conn`, which should be the transaction that stores its cause.
@@ -61,4 +95,119 @@ pub async fn enqueue(conn: &mut SqliteConnection, mail: &OutgoingMail) -> Result
     .execute(conn)
     .await?;
     Ok(result.rows_affected() == 1)
+}
+
+/// A queued mail the worker has claimed.
+#[derive(Debug, Clone, FromRow)]
+pub struct QueuedMail {
+    pub id: i64,
+    pub to_address: String,
+    pub reply_to: Option<String>,
+    pub subject: String,
+    pub text_body: String,
+    pub html_body: String,
+    pub attachment_path: Option<String>,
+    pub attachment_name: Option<String>,
+    pub attachment_type: Option<String>,
+    /// Attempts so far, this one included.
+    pub attempts: i64,
+    pub created: String,
+    /// The claim this worker holds; the row's bookkeeping is only updated while it matches.
+    pub claimed_until: String,
+}
+
+/// Claims the next mail due at `now` for `lease`, or `None` when nothing is due.
+///
+/// One row per call, in one `UPDATE ... RETURNING` whose `WHERE` re-checks that the row is
+/// pending and unclaimed (or its claim expired): of several workers (server copies) racing
+/// for a row, exactly one gets it (DESIGN.md section 9). Counting the attempt here means an
+/// attempt that crashed the worker still counts. A worker that dies holding a claim delays
+/// that mail by `lease`, no more.
+pub async fn claim_next(
+    pool: &SqlitePool,
+    now: OffsetDateTime,
+    lease: Duration,
+) -> Result<Option<QueuedMail>, sqlx::Error> {
+    let now_s = timestamp(now);
+    let until = timestamp(now + lease);
+    sqlx::query_as(
+        "UPDATE outbox SET claimed_until = $1, attempts = attempts + 1
+         WHERE id = (SELECT id FROM outbox
+                     WHERE status = 'pending' AND next_attempt_at <= $2
+                       AND (claimed_until IS NULL OR claimed_until < $2)
+                     ORDER BY next_attempt_at, id LIMIT 1)
+           AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < $2)
+         RETURNING id, to_address, reply_to, subject, text_body, html_body, attachment_path,
+                   attachment_name, attachment_type, attempts, created, claimed_until",
+    )
+    .bind(&until)
+    .bind(&now_s)
+    .fetch_optional(pool)
+    .await
+}
+
+/// Records a delivered mail. Returns `false` if the claim had been lost meanwhile.
+pub async fn mark_sent(pool: &SqlitePool, mail: &QueuedMail, now: OffsetDateTime) -> Result<bool, sqlx::Error> {
+    let result = sqlx::query(
+        "UPDATE outbox SET status = 'sent', sent_at = $1, claimed_until = NULL, last_error = NULL
+         WHERE id = $2 AND claimed_until = $3",
+    )
+    .bind(timestamp(now))
+    .bind(mail.id)
+    .bind(&mail.claimed_until)
+    .execute(pool)
+    .await?;
+    Ok(result.rows_affected() == 1)
+}
+
+/// Records a failed attempt: the mail is tried again from `retry_at`.
+pub async fn mark_retry(
+    pool: &SqlitePool,
+    mail: &QueuedMail,
+    retry_at: OffsetDateTime,
+    error: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE outbox SET next_attempt_at = $1, claimed_until = NULL, last_error = $2
+         WHERE id = $3 AND claimed_until = $4",
+    )
+    .bind(timestamp(retry_at))
+    .bind(error)
+    .bind(mail.id)
+    .bind(&mail.claimed_until)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Gives a mail up: it stays in the table as `failed` with its last error, for organisers to
+/// look at (and re-queue by setting `status` back to `pending`).
+pub async fn mark_failed(pool: &SqlitePool, mail: &QueuedMail, error: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE outbox SET status = 'failed', claimed_until = NULL, last_error = $1
+         WHERE id = $2 AND claimed_until = $3",
+    )
+    .bind(error)
+    .bind(mail.id)
+    .bind(&mail.claimed_until)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_sort_as_the_instants_they_name() {
+        let base = OffsetDateTime::from_unix_timestamp(1_740_000_000).unwrap();
+        let instants =
+            [base, base + Duration::microseconds(1), base + Duration::milliseconds(500), base + Duration::seconds(1)];
+        let stamps: Vec<String> = instants.iter().map(|&t| timestamp(t)).collect();
+        let mut sorted = stamps.clone();
+        sorted.sort();
+        assert_eq!(stamps, sorted);
+        assert_eq!(stamps[0], "2025-02-19T21:20:00.000000Z");
+    }
 }

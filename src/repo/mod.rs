@@ -2,3 +2,7 @@
 
 pub mod collections;
 pub mod content;
+pub mod messages;
+pub mod orders;
+pub mod submissions;
+pub mod subscribers;

@@ -1,12 +1,15 @@
 //! Pages about the event: `/AboutUs`, `/AboutConference`, `/awards`, `/sponsorship`, `/venue`.
 
 use askama::Template;
-use axum::extract::State;
+use axum::extract::{RawQuery, State};
 use axum::response::Response;
+use serde::Deserialize;
+use serde_json::{Value, json};
 
 use crate::error::AppError;
 use crate::handlers::page;
 use crate::layout::{Block, Layout, Meta, block};
+use crate::money;
 use crate::repo::content::{self, Attraction, Item, Material, Partner, SponsorPackage, Statistic};
 use crate::state::AppState;
 
@@ -24,7 +27,10 @@ pub async fn about_us(State(state): State<AppState>) -> Result<Response, AppErro
     let layout = Layout::load(&state, |site| {
         Meta::new(
             format!("About Us | {}", site.short_name),
-            format!("Who organises {} and why: an international hybrid conference endorsed by {}.", site.short_name, site.endorsement),
+            format!(
+                "Who organises {} and why: an international hybrid conference endorsed by {}.",
+                site.short_name, site.endorsement
+            ),
             "/AboutUs",
         )
     })
@@ -103,29 +109,72 @@ pub async fn awards(State(state): State<AppState>) -> Result<Response, AppError>
     })
 }
 
+/// A sponsor package with what its card needs.
+pub struct PackageCard {
+    pub package: SponsorPackage,
+    pub price: String,
+    /// Props of its `SponsorCheckout` island: the package id the payment API takes, the title,
+    /// the price in cents and the currency (display only: the server charges its own price).
+    pub props: Value,
+    /// The visitor followed this card's 'Sponsor now' link without JavaScript.
+    pub selected: bool,
+}
+
+impl PackageCard {
+    pub fn benefits(&self) -> Vec<&str> {
+        content::lines(&self.package.benefits)
+    }
+}
+
 #[derive(Template)]
 #[template(path = "pages/sponsorship.html")]
 pub struct SponsorshipPage {
     pub layout: Layout,
-    pub packages: Block<Vec<SponsorPackage>>,
+    pub packages: Block<Vec<PackageCard>>,
     pub prospectus: Option<Material>,
 }
 
-pub async fn sponsorship(State(state): State<AppState>) -> Result<Response, AppError> {
+/// Query of `/sponsorship`: a card's 'Sponsor now' link without JavaScript sends `package`.
+#[derive(Debug, Default, Deserialize)]
+struct SponsorshipQuery {
+    package: Option<String>,
+}
+
+pub async fn sponsorship(State(state): State<AppState>, RawQuery(query): RawQuery) -> Result<Response, AppError> {
+    // A malformed query string is ignored rather than refused: this is a page, not an API.
+    let query: SponsorshipQuery = query.and_then(|q| serde_urlencoded::from_str(&q).ok()).unwrap_or_default();
     let layout = Layout::load(&state, |site| {
         Meta::new(
             format!("Sponsorship | {}", site.short_name),
-            format!("Sponsor {}: Platinum, Diamond, Gold and Silver packages and custom partnerships.", site.short_name),
+            format!(
+                "Sponsor {}: Platinum, Diamond, Gold and Silver packages and custom partnerships.",
+                site.short_name
+            ),
             "/sponsorship",
         )
     })
     .await?;
     let (packages, materials) = tokio::join!(content::sponsor_packages(&state.pool), content::materials(&state.pool));
-    let prospectus = materials
-        .unwrap_or_default()
-        .into_iter()
-        .find(|m| m.title.to_lowercase().contains("prospectus"));
-    page(&SponsorshipPage { layout, packages: block("sponsor_packages", packages), prospectus })
+    let prospectus = materials.unwrap_or_default().into_iter().find(|m| m.title.to_lowercase().contains("prospectus"));
+    let contact_email = &layout.site.contact_email;
+    let packages = packages.map(|packages| {
+        packages
+            .into_iter()
+            .map(|p| PackageCard {
+                price: money::format_display(p.price_cents, &p.currency),
+                props: json!({
+                    "sponsorPackage": p.id,
+                    "title": p.title,
+                    "amountCents": p.price_cents,
+                    "currency": p.currency,
+                    "contactEmail": contact_email,
+                }),
+                selected: query.package.as_deref() == Some(p.id.as_str()),
+                package: p,
+            })
+            .collect()
+    });
+    page(&SponsorshipPage { packages: block("sponsor_packages", packages), prospectus, layout })
 }
 
 #[derive(Template)]

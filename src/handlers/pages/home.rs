@@ -33,6 +33,12 @@ pub struct HomePage {
     pub timeline: Block<Vec<TimelineItem>>,
     pub faqs: Block<Vec<Item>>,
     pub json_ld: String,
+    /// Props of the `Speakers` island (tabs and drawer); null when the speakers failed.
+    pub speakers_props: Value,
+    /// Props of the `GoalsRow` island (the draggable row of goals).
+    pub goals_props: Value,
+    /// Props of the `Timeline` island, which re-checks `passed` against the visitor's clock.
+    pub timeline_props: Value,
 }
 
 pub async fn home(State(state): State<AppState>) -> Result<Response, AppError> {
@@ -60,6 +66,9 @@ pub async fn home(State(state): State<AppState>) -> Result<Response, AppError> {
         content::ticket_plans(pool),
     );
     let plans = plans.unwrap_or_default();
+    let speakers = block("speakers", speakers.map(speaker_groups));
+    let goals = block("goals", goals);
+    let timeline = block("dates", dates.map(|d| timeline(d, &layout.site.utc_offset, now)));
     // `<` escaped so no content can close the script element it is embedded in.
     let json_ld = event_json_ld(&layout.site, state.config.base_url(), &plans).to_string().replace('<', "\\u003c");
     Ok(page(&HomePage {
@@ -71,13 +80,63 @@ pub async fn home(State(state): State<AppState>) -> Result<Response, AppError> {
         highlights: block("highlights", highlights),
         objectives: block("objectives", objectives),
         statistics: block("statistics", statistics),
-        goals: block("goals", goals),
-        speakers: block("speakers", speakers.map(speaker_groups)),
-        timeline: block("dates", dates.map(|d| timeline(d, &layout.site.utc_offset, now))),
+        speakers_props: speakers.as_ref().map_or(Value::Null, |groups| speakers_props(groups)),
+        goals_props: goals.as_ref().map_or(Value::Null, |goals| json!({ "goals": goals })),
+        timeline_props: timeline.as_ref().map_or(Value::Null, |items| timeline_props(items, &layout.site.utc_offset)),
+        goals,
+        speakers,
+        timeline,
         faqs: block("faqs", faqs),
         json_ld,
         layout,
     })?)
+}
+
+/// The category whose tab the speakers island opens on (spec section 2: default keynote).
+pub const DEFAULT_SPEAKER_TAB: &str = "keynote";
+
+/// `{ groups: [{ category, label, speakers: [{ id, order, name, role, image, bio }] }], initial }`,
+/// groups in tab order and speakers by `order` as the repository returns them.
+pub fn speakers_props(groups: &[SpeakerGroup]) -> Value {
+    let groups: Vec<Value> = groups
+        .iter()
+        .map(|g| {
+            let speakers: Vec<Value> = g
+                .speakers
+                .iter()
+                .map(|s| {
+                    json!({
+                        "id": s.id,
+                        "order": s.position,
+                        "name": s.name,
+                        "role": s.role,
+                        "image": s.image,
+                        "bio": s.bio,
+                    })
+                })
+                .collect();
+            json!({ "category": g.category, "label": g.label, "speakers": speakers })
+        })
+        .collect();
+    json!({ "groups": groups, "initial": DEFAULT_SPEAKER_TAB })
+}
+
+/// `{ utcOffset, items: [{ date, label, title, description, passed }] }`; `passed` is the
+/// server's answer, which the island re-evaluates with the visitor's clock.
+pub fn timeline_props(items: &[TimelineItem], utc_offset: &str) -> Value {
+    let items: Vec<Value> = items
+        .iter()
+        .map(|i| {
+            json!({
+                "date": i.date,
+                "label": i.label,
+                "title": i.title,
+                "description": i.description,
+                "passed": i.passed,
+            })
+        })
+        .collect();
+    json!({ "utcOffset": utc_offset, "items": items })
 }
 
 /// schema.org `Event` for Google's event rich results: dates with offset, mixed attendance,

@@ -2,15 +2,21 @@
 //! `/submission` and `/highlights/{slug}`.
 
 use askama::Template;
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::response::Response;
+use serde::Deserialize;
+use serde_json::{Value, json};
 
 use crate::dates;
 use crate::error::AppError;
 use crate::handlers::page;
 use crate::layout::{Block, Layout, Meta, block};
 use crate::money;
-use crate::repo::content::{self, COMMITTEE_GROUPS, CommitteeMember, GalleryImage, Highlight, Item, ScheduleEntry, TicketPlan};
+// The currency the server charges custom payments in.
+use crate::payments::config::CURRENCY as CUSTOM_CURRENCY;
+use crate::repo::content::{
+    self, COMMITTEE_GROUPS, CommitteeMember, GalleryImage, Highlight, Item, ScheduleEntry, TicketPlan,
+};
 use crate::state::AppState;
 
 /// Members of one committee group.
@@ -100,7 +106,11 @@ pub async fn schedule(State(state): State<AppState>) -> Result<Response, AppErro
         for entry in entries {
             match days.last_mut() {
                 Some(day) if day.date == entry.date => day.entries.push(entry),
-                _ => days.push(ScheduleDay { label: dates::long(&entry.date), date: entry.date.clone(), entries: vec![entry] }),
+                _ => days.push(ScheduleDay {
+                    label: dates::long(&entry.date),
+                    date: entry.date.clone(),
+                    entries: vec![entry],
+                }),
             }
         }
         days
@@ -112,12 +122,29 @@ pub async fn schedule(State(state): State<AppState>) -> Result<Response, AppErro
 pub struct PlanCard {
     pub plan: TicketPlan,
     pub price: String,
+    /// Props of its `TicketCheckout` island: the plan id the payment API takes, the title,
+    /// the price in cents and the currency (display only: the server charges its own price).
+    pub props: Value,
+    /// The visitor followed this card's Register Now link without JavaScript
+    /// (`/pricing?plan=ID`): the card says how to register anyway.
+    pub selected: bool,
 }
 
 impl PlanCard {
     pub fn features(&self) -> Vec<&str> {
         content::lines(&self.plan.features)
     }
+}
+
+/// The custom payment form as the server renders it: its fallback without JavaScript, where
+/// the form is a GET to `/pricing?amount=...` and the server shows the breakdown.
+pub struct CustomFallback {
+    /// The amount as typed (empty when none was sent).
+    pub amount: String,
+    /// `(amount, tax, total)` for display, when the amount is valid.
+    pub breakdown: Option<(String, String, String)>,
+    /// An amount was sent and it is not a valid positive amount (spec section 5).
+    pub invalid: bool,
 }
 
 #[derive(Template)]
@@ -127,9 +154,24 @@ pub struct PricingPage {
     pub presenter: Block<Vec<PlanCard>>,
     pub listener: Block<Vec<PlanCard>>,
     pub steps: Block<Vec<Item>>,
+    pub custom: CustomFallback,
+    /// Props of the `CustomPayment` island.
+    pub custom_props: Value,
+    pub invalid_amount_message: &'static str,
 }
 
-pub async fn pricing(State(state): State<AppState>) -> Result<Response, AppError> {
+/// Query of `/pricing`: what the page's links and forms send when JavaScript is off.
+#[derive(Debug, Default, Deserialize)]
+struct PricingQuery {
+    /// A ticket plan id, from a card's Register Now link.
+    plan: Option<String>,
+    /// A custom amount, from the Custom Payment form.
+    amount: Option<String>,
+}
+
+pub async fn pricing(State(state): State<AppState>, RawQuery(query): RawQuery) -> Result<Response, AppError> {
+    // A malformed query string is ignored rather than refused: this is a page, not an API.
+    let query: PricingQuery = query.and_then(|q| serde_urlencoded::from_str(&q).ok()).unwrap_or_default();
     let layout = Layout::load(&state, |site| {
         Meta::new(
             format!("Registration & Tickets | {}", site.short_name),
@@ -141,22 +183,54 @@ pub async fn pricing(State(state): State<AppState>) -> Result<Response, AppError
         )
     })
     .await?;
-    let (plans, steps) = tokio::join!(content::ticket_plans(&state.pool), content::about_items(&state.pool, "registration_step"));
+    let (plans, steps) =
+        tokio::join!(content::ticket_plans(&state.pool), content::about_items(&state.pool, "registration_step"));
+    let contact_email = layout.site.contact_email.clone();
     let cards = |audience: &str, plans: &Result<Vec<TicketPlan>, sqlx::Error>| match plans {
         Ok(plans) => Ok(plans
             .iter()
             .filter(|p| p.audience == audience)
-            .map(|p| PlanCard { price: money::format_display(p.price_cents, &p.currency), plan: p.clone() })
+            .map(|p| PlanCard {
+                price: money::format_display(p.price_cents, &p.currency),
+                props: json!({
+                    "plan": p.id,
+                    "title": p.title,
+                    "amountCents": p.price_cents,
+                    "currency": p.currency,
+                    "contactEmail": contact_email,
+                }),
+                selected: query.plan.as_deref() == Some(p.id.as_str()),
+                plan: p.clone(),
+            })
             .collect()),
         Err(_) => Err(crate::layout::BlockError),
     };
     if let Err(err) = &plans {
         tracing::error!(error = %err, "ticket plans failed to load");
     }
+    let custom = match query.amount {
+        None => CustomFallback { amount: String::new(), breakdown: None, invalid: false },
+        Some(amount) => {
+            let display = |cents| money::format_display(cents, CUSTOM_CURRENCY);
+            // The same numbers the island shows: tax is total - amount so the lines add up.
+            let breakdown = money::custom_total_cents(&amount).ok().map(|total| {
+                let base = money::parse_amount(&amount).unwrap_or(0);
+                (display(base), display(total - base), display(total))
+            });
+            CustomFallback { invalid: breakdown.is_none(), breakdown, amount }
+        }
+    };
     page(&PricingPage {
         presenter: cards("presenter", &plans),
         listener: cards("listener", &plans),
         steps: block("registration steps", steps),
+        custom_props: json!({
+            "currency": CUSTOM_CURRENCY,
+            "contactEmail": contact_email,
+            "initialAmount": custom.amount,
+        }),
+        custom,
+        invalid_amount_message: money::INVALID_AMOUNT_MESSAGE,
         layout,
     })
 }
@@ -166,6 +240,8 @@ pub async fn pricing(State(state): State<AppState>) -> Result<Response, AppError
 pub struct SubmissionPage {
     pub layout: Layout,
     pub paper_due: String,
+    /// `UPLOAD_MAX_BYTES`: the largest paper accepted, in bytes.
+    pub upload_max_bytes: u64,
 }
 
 /// conferenceSource options of the paper form (spec section 5), value and label.
@@ -185,6 +261,17 @@ impl SubmissionPage {
     pub fn sources(&self) -> &'static [(&'static str, &'static str)] {
         &CONFERENCE_SOURCES
     }
+
+    /// Props of the `PaperForm` island: the conferenceSource options and the size limit.
+    pub fn paper_form_props(&self) -> serde_json::Value {
+        serde_json::json!({ "sources": CONFERENCE_SOURCES, "maxBytes": self.upload_max_bytes })
+    }
+
+    /// The size limit for people, e.g. `20 MB`.
+    pub fn upload_max_label(&self) -> String {
+        crate::handlers::api::submission::human_size(i64::try_from(self.upload_max_bytes).unwrap_or(i64::MAX))
+            .replace(".0 ", " ")
+    }
 }
 
 pub async fn submission(State(state): State<AppState>) -> Result<Response, AppError> {
@@ -201,7 +288,7 @@ pub async fn submission(State(state): State<AppState>) -> Result<Response, AppEr
     })
     .await?;
     let paper_due = dates::long(&layout.site.paper_due_date);
-    page(&SubmissionPage { layout, paper_due })
+    page(&SubmissionPage { layout, paper_due, upload_max_bytes: state.config.upload_max_bytes })
 }
 
 #[derive(Template)]

@@ -1,10 +1,179 @@
-//! The built-in test gateway at `/test-gateway` (being written).
+//! The built-in TEST gateway at `/test-gateway` (DESIGN.md section 6), on only while no
+//! CCAvenue credentials are set, so the whole registration flow works on a fresh machine
+//! and in browser tests without real money.
+//!
+//! It plays CCAvenue's part: the browser POSTs `encRequest` and `access_code` to it; it
+//! decrypts the request with the test key, shows the order, and offers Approve, Decline and
+//! Cancel, each a plain form that POSTs a real encrypted answer (`encResp` + `orderNo`) to the
+//! request's `redirect_url` (Cancel: `cancel_url`). The answers are computed when the page
+//! is rendered, so the page needs no JavaScript (and has none: CSP `script-src 'self'`).
 
+use askama::Template;
 use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::response::Response;
+use axum::routing::get;
+use time::OffsetDateTime;
+use time::macros::format_description;
 
+use crate::ccavenue::crypto;
+use crate::ccavenue::protocol::{OrderStatus, PaymentResponse};
+use crate::error::AppError;
+use crate::handlers::page;
+use crate::layout::{Layout, Meta};
+use crate::money;
+use crate::payments::PaymentConfig;
+use crate::payments::config::TEST_GATEWAY_PATH;
 use crate::state::AppState;
 
-/// Empty when real CCAvenue credentials are set (DESIGN.md section 6).
-pub fn router(_state: &AppState) -> Router<AppState> {
-    Router::new()
+/// Largest form accepted, in bytes (an `encRequest` is about 1 KiB).
+const BODY_LIMIT_BYTES: usize = 16 * 1024;
+
+/// The test gateway's routes; empty when real CCAvenue credentials are set (or incomplete),
+/// so `/test-gateway` is then the site's 404.
+pub fn router(state: &AppState) -> Router<AppState> {
+    if !PaymentConfig::from_config(&state.config).is_test() {
+        return Router::new();
+    }
+    Router::new().route(TEST_GATEWAY_PATH, get(explain).post(gateway)).layer(DefaultBodyLimit::max(BODY_LIMIT_BYTES))
+}
+
+/// One of the three buttons: a form posting `enc_resp` to `url`.
+pub struct Choice {
+    /// The button's text: Approve, Decline or Cancel.
+    pub label: &'static str,
+    /// `redirect_url` (Approve, Decline) or `cancel_url` (Cancel) of the request.
+    pub url: String,
+    /// The encrypted answer.
+    pub enc_resp: String,
+    /// A modifier of the button's class.
+    pub style: &'static str,
+}
+
+/// The order as the test gateway read it from `encRequest`.
+pub struct GatewayOrder {
+    pub order_id: String,
+    /// `merchant_param1`: the plan, package or `custom-payment`.
+    pub item: String,
+    pub amount: String,
+    pub currency: String,
+    pub billing_name: String,
+    pub choices: Vec<Choice>,
+}
+
+#[derive(Template)]
+#[template(path = "pages/test_gateway.html")]
+pub struct TestGatewayPage {
+    pub layout: Layout,
+    /// `None` on GET: the page explains that it expects a POST.
+    pub order: Option<GatewayOrder>,
+}
+
+async fn layout(state: &AppState) -> Result<Layout, AppError> {
+    Layout::load(state, |site| {
+        Meta::new(
+            format!("Test gateway | {}", site.short_name),
+            "The built-in test payment gateway: no real payment is taken here.",
+            TEST_GATEWAY_PATH,
+        )
+        .noindex()
+    })
+    .await
+}
+
+/// GET `/test-gateway`: says what the page is for; payments arrive by POST.
+pub async fn explain(State(state): State<AppState>) -> Result<Response, AppError> {
+    page(&TestGatewayPage { layout: layout(&state).await?, order: None })
+}
+
+/// POST `/test-gateway`: form `encRequest` + `access_code`, as the browser sends it to
+/// CCAvenue. 400 when the request is missing, not ours, or unreadable.
+pub async fn gateway(State(state): State<AppState>, body: Bytes) -> Result<Response, AppError> {
+    let payments = PaymentConfig::from_config(&state.config);
+    let bad = |why: &str| {
+        tracing::warn!(reason = why, "test gateway: request refused");
+        AppError::BadRequest(format!("Test gateway: {why}"))
+    };
+    let form: Vec<(String, String)> =
+        serde_urlencoded::from_bytes(&body).map_err(|_| bad("the request is not a form"))?;
+    let field = |name: &str| form.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+    let enc_request = field("encRequest").ok_or_else(|| bad("the form has no encRequest"))?;
+    if field("access_code") != Some(payments.access_code.as_str()) {
+        return Err(bad("unknown access_code"));
+    }
+    let plain = crypto::decrypt(enc_request, &payments.working_key)
+        .map_err(|_| bad("encRequest cannot be decrypted with the test key"))?;
+    let request: Vec<(String, String)> =
+        serde_urlencoded::from_str(&plain).map_err(|_| bad("encRequest is not a query string"))?;
+    let get = |name: &str| request.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).unwrap_or_default();
+    if get("merchant_id") != payments.merchant_id {
+        return Err(bad("unknown merchant_id"));
+    }
+    // The test key is public, so anyone can encrypt a request; answering only to this site's
+    // own return address keeps the page from posting answers anywhere else.
+    if get("redirect_url") != payments.return_url || get("cancel_url") != payments.return_url {
+        return Err(bad("redirect_url and cancel_url must be this site's /api/ccavenue-handle"));
+    }
+    let (order_id, amount, currency) = (get("order_id"), get("amount"), get("currency"));
+    if order_id.is_empty() || money::parse_amount(&amount).is_err() || currency.is_empty() {
+        return Err(bad("order_id, amount or currency missing"));
+    }
+
+    let tracking_id = format!("{:012}", rand::random_range(0..1_000_000_000_000u64));
+    let answer = |status: OrderStatus, message: &str| {
+        let approved = status.is_success();
+        let response = PaymentResponse {
+            order_id: order_id.clone(),
+            tracking_id: tracking_id.clone(),
+            bank_ref_no: if approved {
+                format!("TEST{:08}", rand::random_range(0..100_000_000u32))
+            } else {
+                String::new()
+            },
+            order_status: status.as_str().to_owned(),
+            failure_message: if approved { String::new() } else { message.to_owned() },
+            payment_mode: "Test card".into(),
+            card_name: "Test Visa".into(),
+            status_code: if approved { "0".into() } else { "1".into() },
+            status_message: message.to_owned(),
+            currency: currency.clone(),
+            amount: amount.clone(),
+            trans_date: OffsetDateTime::now_utc()
+                .format(format_description!("[day]/[month]/[year] [hour]:[minute]:[second]"))
+                .unwrap_or_default(),
+            billing_name: get("billing_name"),
+            billing_email: get("billing_email"),
+        };
+        crypto::encrypt(&response.to_query_string(), &payments.working_key)
+    };
+    let order = GatewayOrder {
+        choices: vec![
+            Choice {
+                label: "Approve",
+                url: get("redirect_url"),
+                enc_resp: answer(OrderStatus::Success, "Approved by the test gateway"),
+                style: "approve",
+            },
+            Choice {
+                label: "Decline",
+                url: get("redirect_url"),
+                enc_resp: answer(OrderStatus::Failure, "Declined by the test gateway"),
+                style: "decline",
+            },
+            Choice {
+                label: "Cancel",
+                url: get("cancel_url"),
+                enc_resp: answer(OrderStatus::Aborted, "Cancelled by the payer"),
+                style: "cancel",
+            },
+        ],
+        item: get("merchant_param1"),
+        billing_name: get("billing_name"),
+        order_id,
+        amount,
+        currency,
+    };
+    tracing::info!(order_id = order.order_id, "test gateway: showing order");
+    page(&TestGatewayPage { layout: layout(&state).await?, order: Some(order) })
 }

@@ -1,0 +1,218 @@
+//! The outbox worker (DESIGN.md sections 8 and 9): claims due mails one at a time, sends each
+//! through the [`MailTransport`], and records the outcome.
+//!
+//! Retries: an attempt that fails is tried again after an exponential back-off
+//! (`RETRY_BASE` doubling per attempt, at most `RETRY_MAX`). Failures the server cannot
+//! cure by waiting are told apart from those it can:
+//! - transient (server down, timeout, SMTP 4xx, disk): retried for as long as it takes, so a
+//!   mail server that is down for a day delays mail and loses none;
+//! - permanent SMTP replies (5xx: unknown recipient, refused credentials): retried until
+//!   `MAX_PERMANENT_ATTEMPTS` attempts, since a misconfiguration may be fixed meanwhile,
+//!   then left as `failed`;
+//! - a stored mail that cannot be built at all (an invalid address, a missing attachment):
+//!   `failed` at once.
+//!
+//! Failed rows stay in the table with `last_error`; setting `status` back to `pending`
+//! re-queues one.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use lettre::Message;
+use lettre::message::header::{self, ContentType};
+use lettre::message::{Mailbox, Mailboxes, MultiPart, SinglePart};
+use sqlx::SqlitePool;
+use time::{Duration, OffsetDateTime};
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use super::Addresses;
+use super::outbox::{self, QueuedMail};
+use super::transport::{MailTransport, SendError};
+use crate::config::Config;
+use crate::repo::content;
+
+/// Delay before the first retry; doubled for each further attempt.
+pub const RETRY_BASE: Duration = Duration::seconds(30);
+/// Longest delay between two attempts (1 hour).
+pub const RETRY_MAX: Duration = Duration::hours(1);
+/// Attempts after which a permanently refused mail is given up.
+pub const MAX_PERMANENT_ATTEMPTS: i64 = 5;
+/// How long a claim keeps other workers off a mail; longer than any one send can take.
+pub const CLAIM_LEASE: Duration = Duration::minutes(10);
+/// How often the background loop looks for due mail (seconds).
+pub const POLL_INTERVAL: std::time::Duration = std::time::Duration::from_secs(2);
+/// Most mails one run sends, so a huge backlog still lets the loop notice a shutdown.
+const MAX_PER_RUN: usize = 200;
+
+/// Delay before attempt `attempts + 1`, after `attempts` failed ones (1 → 30 s, 2 → 60 s, ...).
+pub fn retry_delay(attempts: i64) -> Duration {
+    let doublings = u32::try_from(attempts.saturating_sub(1).clamp(0, 20)).unwrap_or(20);
+    let delay = RETRY_BASE * 2_i32.saturating_pow(doublings);
+    if delay > RETRY_MAX { RETRY_MAX } else { delay }
+}
+
+/// What one run did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct RunSummary {
+    pub sent: usize,
+    /// Attempts that failed and were rescheduled.
+    pub retried: usize,
+    /// Mails given up.
+    pub failed: usize,
+}
+
+/// Sends queued mail. Cheap to clone; safe to run in several server copies at once.
+#[derive(Clone)]
+pub struct Worker {
+    pool: SqlitePool,
+    transport: MailTransport,
+    config: Arc<Config>,
+}
+
+impl Worker {
+    /// `config` gives `MAIL_FROM` (else the site's contact email) and `DATA_DIR` (attachments).
+    pub fn new(pool: SqlitePool, transport: MailTransport, config: &Config) -> Self {
+        Worker { pool, transport, config: Arc::new(config.clone()) }
+    }
+
+    /// Sends every mail due now; returns what it did. Errors only when the database fails.
+    pub async fn run_once(&self) -> Result<RunSummary, sqlx::Error> {
+        self.run_once_at(OffsetDateTime::now_utc()).await
+    }
+
+    /// [`Worker::run_once`] as if the clock read `now` (tests use it to let back-off pass).
+    pub async fn run_once_at(&self, now: OffsetDateTime) -> Result<RunSummary, sqlx::Error> {
+        self.run(now, None).await
+    }
+
+    async fn run(&self, now: OffsetDateTime, stop: Option<&watch::Receiver<bool>>) -> Result<RunSummary, sqlx::Error> {
+        let mut summary = RunSummary::default();
+        let mut from: Option<Result<Mailbox, String>> = None;
+        for _ in 0..MAX_PER_RUN {
+            if stop.is_some_and(|s| *s.borrow()) {
+                break;
+            }
+            let Some(mail) = outbox::claim_next(&self.pool, now, CLAIM_LEASE).await? else { break };
+            if from.is_none() {
+                from = Some(self.sender().await?);
+            }
+            let outcome = match from.as_ref().expect("resolved above") {
+                // The configured sender itself is unusable: nothing can go out until the
+                // configuration is fixed, which waiting may bring, so it is transient.
+                Err(why) => Err(SendError::Transient(why.clone())),
+                Ok(from) => match build_message(&mail, from, &self.config.data_dir) {
+                    Ok(message) => self.transport.send(&message).await,
+                    Err(why) => {
+                        tracing::error!(outbox_id = mail.id, error = %why, "mail cannot be built; giving it up");
+                        outbox::mark_failed(&self.pool, &mail, &why).await?;
+                        summary.failed += 1;
+                        continue;
+                    }
+                },
+            };
+            match outcome {
+                Ok(()) => {
+                    if !outbox::mark_sent(&self.pool, &mail, OffsetDateTime::now_utc()).await? {
+                        tracing::warn!(outbox_id = mail.id, "mail sent after its claim expired");
+                    }
+                    tracing::info!(outbox_id = mail.id, to = %mail.to_address, "mail sent");
+                    summary.sent += 1;
+                }
+                Err(SendError::Permanent(why)) if mail.attempts >= MAX_PERMANENT_ATTEMPTS => {
+                    tracing::error!(outbox_id = mail.id, attempts = mail.attempts, error = %why, "mail refused for good; giving it up");
+                    outbox::mark_failed(&self.pool, &mail, &why).await?;
+                    summary.failed += 1;
+                }
+                Err(SendError::Permanent(why) | SendError::Transient(why)) => {
+                    let retry_at = now + retry_delay(mail.attempts);
+                    tracing::warn!(outbox_id = mail.id, attempts = mail.attempts, error = %why, retry_at = %outbox::timestamp(retry_at), "mail not sent; will retry");
+                    outbox::mark_retry(&self.pool, &mail, retry_at, &why).await?;
+                    summary.retried += 1;
+                }
+            }
+        }
+        Ok(summary)
+    }
+
+    /// The `From` mailbox: `MAIL_FROM`, else the site's name and contact email.
+    async fn sender(&self) -> Result<Result<Mailbox, String>, sqlx::Error> {
+        let site = content::site(&self.pool).await?;
+        let from = Addresses::resolve(&self.config, &site).from;
+        Ok(from.parse::<Mailbox>().map_err(|e| format!("sender address {from:?} is invalid: {e}")))
+    }
+
+    /// Runs in the background until `stop` turns `true` (or its sender is dropped); a run in
+    /// progress stops between two mails.
+    pub fn spawn(self, mut stop: watch::Receiver<bool>) -> JoinHandle<()> {
+        tokio::spawn(async move {
+            tracing::info!(transport = %self.transport.describe(), "mail worker started");
+            loop {
+                if *stop.borrow() {
+                    break;
+                }
+                match self.run(OffsetDateTime::now_utc(), Some(&stop)).await {
+                    Ok(summary) if summary != RunSummary::default() => {
+                        tracing::debug!(?summary, "mail worker run");
+                    }
+                    Ok(_) => {}
+                    // The database is busy or gone: the next round tries again.
+                    Err(err) => tracing::error!(error = %err, "mail worker could not read the outbox"),
+                }
+                tokio::select! {
+                    changed = stop.changed() => if changed.is_err() { break },
+                    () = tokio::time::sleep(POLL_INTERVAL) => {}
+                }
+            }
+            tracing::info!("mail worker stopped");
+        })
+    }
+}
+
+/// The MIME message of a queued mail: text and HTML alternatives, plus the attachment if any.
+/// An error means the stored mail can never be sent as it is.
+pub fn build_message(mail: &QueuedMail, from: &Mailbox, data_dir: &Path) -> Result<Message, String> {
+    let to: Mailboxes =
+        mail.to_address.parse().map_err(|e| format!("recipient {:?} is invalid: {e}", mail.to_address))?;
+    let mut builder = Message::builder()
+        .from(from.clone())
+        .mailbox(header::To::from(to))
+        .subject(mail.subject.clone())
+        // Stable across retries, so a receiving server can tell a resent mail apart.
+        .message_id(Some(format!("<outbox-{}-{}@{}>", mail.id, stamp_digits(&mail.created), from.email.domain())));
+    if let Some(reply_to) = mail.reply_to.as_deref().filter(|r| !r.trim().is_empty()) {
+        let reply_to: Mailbox = reply_to.parse().map_err(|e| format!("reply-to {reply_to:?} is invalid: {e}"))?;
+        builder = builder.reply_to(reply_to);
+    }
+    let body = MultiPart::alternative_plain_html(mail.text_body.clone(), mail.html_body.clone());
+    let message = match (&mail.attachment_path, &mail.attachment_name) {
+        (Some(path), Some(name)) => {
+            let full: PathBuf = data_dir.join(path);
+            let bytes =
+                std::fs::read(&full).map_err(|e| format!("attachment {} cannot be read: {e}", full.display()))?;
+            let content_type = mail.attachment_type.as_deref().unwrap_or("application/octet-stream");
+            let content_type =
+                ContentType::parse(content_type).map_err(|e| format!("attachment type {content_type:?}: {e}"))?;
+            let file: SinglePart = lettre::message::Attachment::new(name.clone()).body(bytes, content_type);
+            builder.multipart(MultiPart::mixed().multipart(body).singlepart(file))
+        }
+        _ => builder.multipart(body),
+    };
+    message.map_err(|e| format!("mail cannot be built: {e}"))
+}
+
+fn stamp_digits(stamp: &str) -> String {
+    stamp.chars().filter(char::is_ascii_digit).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn back_off_doubles_from_thirty_seconds_up_to_an_hour() {
+        let delays: Vec<i64> = (1..=9).map(|n| retry_delay(n).whole_seconds()).collect();
+        assert_eq!(delays, [30, 60, 120, 240, 480, 960, 1920, 3600, 3600]);
+        assert_eq!(retry_delay(1000), RETRY_MAX);
+    }
+}

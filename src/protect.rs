@@ -1,0 +1,561 @@
+//! Protection of every POST (DESIGN.md section 5, "Details that tests rely on"), in two parts:
+//!
+//! - [`guard`], a middleware on the whole router (so every POST route, present or future, is
+//!   covered): the same-origin check (403) and the per-client rate limit (429 with
+//!   `Retry-After`). Other methods pass untouched.
+//! - [`Submission`], the extractor of the visitor forms (`/api/contact`, `/api/newsletter`):
+//!   content type (415), body size (413), readable JSON (400), the `_gotcha` honeypot, and
+//!   [`Check`] for required fields, formats and length bounds (422 with
+//!   `{"message", "errors": {field: reason}}`, the payload's own field names).
+//!
+//! Every refusal is a clear status with a JSON `{"message"}`.
+//!
+//! Client address: the peer address from axum's `ConnectInfo` (the server serves with
+//! `into_make_service_with_connect_info`). `X-Forwarded-For` is never read: anyone can write
+//! it, and no proxy is configured. Behind a reverse proxy every visitor therefore shares the
+//! proxy's budget; raise `RATE_LIMIT_PER_MINUTE` there. Requests without `ConnectInfo`
+//! (tests driving the router with `oneshot`) all count as one "unknown" client.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Json;
+use axum::body::{Body, HttpBody};
+use axum::extract::{ConnectInfo, FromRequest, OriginalUri, Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Redirect, Response};
+use serde_json::{Map, Value};
+
+use crate::config::Config;
+use crate::error::{AppError, ErrorBody};
+use crate::state::AppState;
+
+/// The one POST route another origin may call: the payment gateway posts its answer from its
+/// own origin; the cipher and the stored order protect it (DESIGN.md section 5).
+pub const ORIGIN_EXEMPT_PATHS: [&str; 1] = ["/api/ccavenue-handle"];
+
+/// Largest JSON or form body a visitor form accepts, in bytes (64 KiB: the longest message,
+/// 5,000 characters of up to 4 UTF-8 bytes each, fits with room to spare).
+pub const FORM_BODY_LIMIT: usize = 64 * 1024;
+
+/// Name of the honeypot field every form carries (DESIGN.md section 5).
+pub const HONEYPOT_FIELD: &str = "_gotcha";
+
+/// Length of the rate limit's window.
+const WINDOW: Duration = Duration::from_secs(60);
+
+/// A refused request: status, JSON `{"message"}` and maybe a `Retry-After`.
+#[derive(Debug)]
+pub struct Refusal {
+    pub status: StatusCode,
+    pub message: String,
+    /// Seconds, for 429.
+    pub retry_after: Option<u64>,
+}
+
+impl Refusal {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        Refusal { status, message: message.into(), retry_after: None }
+    }
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        let body = ErrorBody { message: self.message, errors: BTreeMap::new() };
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The middleware: origin and rate limit.
+
+/// State of [`guard`]: the allowed origin and the rate limiter, shared by all requests.
+#[derive(Clone)]
+pub struct Guard {
+    origin: String,
+    limiter: Arc<RateLimiter>,
+}
+
+impl Guard {
+    /// Allowed origin from `PUBLIC_URL`, budget from `RATE_LIMIT_PER_MINUTE`.
+    pub fn new(config: &Config) -> Self {
+        Guard {
+            origin: origin_of(&config.public_url).unwrap_or_else(|| config.base_url().to_ascii_lowercase()),
+            limiter: Arc::new(RateLimiter::new(config.rate_limit_per_minute)),
+        }
+    }
+}
+
+/// The middleware (`axum::middleware::from_fn_with_state(Guard::new(&config), guard)`).
+/// Cross-origin POSTs are refused before they count against the client's budget, so a
+/// foreign page cannot use a visitor's browser to lock that visitor out.
+pub async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> Response {
+    if request.method() != Method::POST {
+        return next.run(request).await;
+    }
+    // Nested routers see their path without the prefix; `OriginalUri` keeps the full one.
+    let path = request
+        .extensions()
+        .get::<OriginalUri>()
+        .map(|uri| uri.0.path().to_owned())
+        .unwrap_or_else(|| request.uri().path().to_owned());
+    if !ORIGIN_EXEMPT_PATHS.contains(&path.as_str())
+        && let Some(origin) = request.headers().get(header::ORIGIN)
+    {
+        let allowed = origin.to_str().ok().and_then(origin_of).is_some_and(|o| o == guard.origin);
+        if !allowed {
+            tracing::warn!(%path, origin = ?origin, "cross-origin POST refused");
+            return Refusal::new(StatusCode::FORBIDDEN, "Cross-origin requests are not allowed").into_response();
+        }
+    }
+    let client = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip());
+    if let Err(retry_after) = guard.limiter.check(client, Instant::now()) {
+        tracing::warn!(%path, client = ?client, "rate limit reached");
+        let mut refusal = Refusal::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("Too many requests. Please try again in {retry_after} seconds."),
+        );
+        refusal.retry_after = Some(retry_after);
+        return refusal.into_response();
+    }
+    next.run(request).await
+}
+
+/// `scheme://host[:port]` of a URL or `Origin` value, lower-cased, default port dropped;
+/// `None` for `null` and anything that is not an http(s) URL.
+pub fn origin_of(url: &str) -> Option<String> {
+    let url = url.trim();
+    let (scheme, rest) = url.split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    let default_port = match scheme.as_str() {
+        "http" => ":80",
+        "https" => ":443",
+        _ => return None,
+    };
+    let authority = rest.split(['/', '?', '#']).next()?.to_ascii_lowercase();
+    if authority.is_empty() || authority.contains('@') {
+        return None;
+    }
+    let authority = authority.strip_suffix(default_port).unwrap_or(&authority);
+    Some(format!("{scheme}://{authority}"))
+}
+
+/// At most `limit` POSTs per client address in any 60-second window (a sliding log: exact,
+/// and small at these budgets). Refused requests are not logged, so a client that keeps
+/// knocking is not locked out for longer.
+pub struct RateLimiter {
+    limit: usize,
+    clients: Mutex<HashMap<Option<IpAddr>, VecDeque<Instant>>>,
+}
+
+impl RateLimiter {
+    /// `limit` requests per minute; 0 is taken as 1 (a limit that refuses everything is
+    /// never what a configuration means).
+    pub fn new(limit: u32) -> Self {
+        RateLimiter { limit: (limit as usize).max(1), clients: Mutex::new(HashMap::new()) }
+    }
+
+    /// Counts one request of `client` at `now`, or refuses it with the seconds until the
+    /// client may try again (at least 1).
+    pub fn check(&self, client: Option<IpAddr>, now: Instant) -> Result<(), u64> {
+        let mut clients = self.clients.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Forget clients that have been quiet for a window, so the map stays small.
+        if clients.len() > 1024 {
+            clients.retain(|_, log| log.back().is_some_and(|&t| now.saturating_duration_since(t) < WINDOW));
+        }
+        let log = clients.entry(client).or_default();
+        while log.front().is_some_and(|&t| now.saturating_duration_since(t) >= WINDOW) {
+            log.pop_front();
+        }
+        if log.len() >= self.limit {
+            let oldest = *log.front().expect("a full log is not empty");
+            let wait = WINDOW.saturating_sub(now.saturating_duration_since(oldest));
+            // Whole seconds, rounded up: retrying after `Retry-After` always succeeds.
+            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            return Err(seconds.max(1));
+        }
+        log.push_back(now);
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The extractor: what a visitor form sent.
+
+/// How a submission arrived, which decides how it is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// JSON (the islands, API clients): answered with JSON.
+    Json,
+    /// A plain HTML form post from a browser without JavaScript
+    /// (`application/x-www-form-urlencoded` with `Accept: text/html`): answered with a 303
+    /// back to the page it came from, to a fragment that shows the outcome.
+    HtmlForm,
+    /// Form-encoded from a non-browser client: answered with JSON like [`Mode::Json`].
+    Form,
+}
+
+/// The fields of a visitor form, read from a JSON object or a form-encoded body.
+#[derive(Debug)]
+pub struct Submission {
+    fields: Map<String, Value>,
+    /// Whether the honeypot was filled (a bot): answer as usual, store nothing.
+    pub honeypot: bool,
+    pub mode: Mode,
+    /// Same-origin page the form was posted from (path and query), for [`Mode::HtmlForm`].
+    return_to: String,
+}
+
+impl FromRequest<AppState> for Submission {
+    type Rejection = Refusal;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        let (parts, body) = request.into_parts();
+        let kind = content_kind(&parts.headers)?;
+        if let Some(length) =
+            parts.headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
+            && length > FORM_BODY_LIMIT as u64
+        {
+            return Err(too_large());
+        }
+        let bytes = read_limited(body, FORM_BODY_LIMIT).await?;
+        let fields = match kind {
+            ContentKind::Json => parse_json(&bytes)?,
+            ContentKind::Form => parse_form(&bytes)?,
+        };
+        let honeypot = honeypot_filled(&fields);
+        let wants_html = parts
+            .headers
+            .get(header::ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|accept| accept.contains("text/html"));
+        let mode = match kind {
+            ContentKind::Json => Mode::Json,
+            ContentKind::Form if wants_html => Mode::HtmlForm,
+            ContentKind::Form => Mode::Form,
+        };
+        Ok(Submission { fields, honeypot, mode, return_to: return_path(&parts.headers, &state.config) })
+    }
+}
+
+impl Submission {
+    /// Starts checking the fields; see [`Check`].
+    pub fn check(&self) -> Check<'_> {
+        Check::new(&self.fields)
+    }
+
+    /// The 303 that answers a plain HTML form: back to its page, at `#fragment`.
+    pub fn redirect_back(&self, fragment: &str) -> Response {
+        Redirect::to(&format!("{}#{fragment}", self.return_to)).into_response()
+    }
+
+    /// Logs a discarded honeypot submission (what a bot sent is not stored or mailed).
+    pub fn log_honeypot(&self, route: &str) {
+        tracing::info!(route, "honeypot field filled; submission discarded");
+    }
+}
+
+/// Whether the honeypot field `_gotcha` holds anything (a person never sees it, so a bot
+/// filled it). Also for forms read without [`Submission`], such as multipart uploads.
+pub fn honeypot_filled(fields: &Map<String, Value>) -> bool {
+    fields.get(HONEYPOT_FIELD).is_some_and(|v| match v {
+        Value::Null => false,
+        Value::String(s) => !s.trim().is_empty(),
+        _ => true,
+    })
+}
+
+enum ContentKind {
+    Json,
+    Form,
+}
+
+fn content_kind(headers: &HeaderMap) -> Result<ContentKind, Refusal> {
+    let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let essence = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    match essence.as_str() {
+        "application/json" => Ok(ContentKind::Json),
+        "application/x-www-form-urlencoded" => Ok(ContentKind::Form),
+        "" => Err(Refusal::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Missing Content-Type: send the form as application/json",
+        )),
+        other => Err(Refusal::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!("Unsupported Content-Type {other}: send the form as application/json"),
+        )),
+    }
+}
+
+fn too_large() -> Refusal {
+    Refusal::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("The request body is too large (limit {FORM_BODY_LIMIT} bytes)"),
+    )
+}
+
+/// The whole body, or 413 as soon as it passes `limit` bytes (whatever `Content-Length`
+/// claimed).
+async fn read_limited(mut body: Body, limit: usize) -> Result<Vec<u8>, Refusal> {
+    let mut bytes = Vec::new();
+    while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
+        let frame = frame.map_err(|err| {
+            Refusal::new(StatusCode::BAD_REQUEST, format!("The request body could not be read: {err}"))
+        })?;
+        if let Ok(data) = frame.into_data() {
+            if bytes.len() + data.len() > limit {
+                return Err(too_large());
+            }
+            bytes.extend_from_slice(&data);
+        }
+    }
+    Ok(bytes)
+}
+
+fn parse_json(bytes: &[u8]) -> Result<Map<String, Value>, Refusal> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(Refusal::new(StatusCode::BAD_REQUEST, "The request body is empty: send a JSON object"));
+    }
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(Refusal::new(StatusCode::BAD_REQUEST, "The request body must be a JSON object")),
+        Err(err) => Err(Refusal::new(StatusCode::BAD_REQUEST, format!("The request body is not valid JSON ({err})"))),
+    }
+}
+
+fn parse_form(bytes: &[u8]) -> Result<Map<String, Value>, Refusal> {
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(bytes)
+        .map_err(|err| Refusal::new(StatusCode::BAD_REQUEST, format!("The form data could not be read ({err})")))?;
+    let mut map = Map::new();
+    for (name, value) in pairs {
+        // The first value of a repeated name counts, as a form has each name once.
+        map.entry(name).or_insert(Value::String(value));
+    }
+    Ok(map)
+}
+
+/// Path and query of a same-origin `Referer`, else `/`.
+fn return_path(headers: &HeaderMap, config: &Config) -> String {
+    let Some(referer) = headers.get(header::REFERER).and_then(|v| v.to_str().ok()) else { return "/".into() };
+    let base = config.base_url();
+    let same_origin = origin_of(referer).is_some() && origin_of(referer) == origin_of(base);
+    if !same_origin {
+        return "/".into();
+    }
+    let after_scheme = referer.split_once("://").map_or("", |(_, rest)| rest);
+    let path = after_scheme.find('/').map_or("/", |i| &after_scheme[i..]);
+    let path = path.split('#').next().unwrap_or("/");
+    // Only a plain site path: never `//host` (which a browser reads as another site).
+    if path.starts_with('/') && !path.starts_with("//") { path.to_owned() } else { "/".into() }
+}
+
+// ---------------------------------------------------------------------------------------
+// Field checks.
+
+/// Collects field errors while reading a [`Submission`]; [`Check::finish`] turns them into
+/// the 422 answer. Every reader trims the value and returns it (empty when it is wrong).
+pub struct Check<'a> {
+    fields: &'a Map<String, Value>,
+    errors: BTreeMap<String, String>,
+    /// The first error in form order: the 422's `message`.
+    first: Option<String>,
+}
+
+impl<'a> Check<'a> {
+    /// Checks fields gathered some other way (e.g. the text parts of a multipart upload),
+    /// with the same rules and messages as [`Submission::check`].
+    pub fn new(fields: &'a Map<String, Value>) -> Self {
+        Check { fields, errors: BTreeMap::new(), first: None }
+    }
+
+    fn fail(&mut self, name: &str, reason: String) -> String {
+        if self.first.is_none() {
+            self.first = Some(reason.clone());
+        }
+        self.errors.entry(name.to_owned()).or_insert(reason);
+        String::new()
+    }
+
+    /// The raw text of `name`: `None` when absent, null or blank; numbers are taken as their
+    /// digits (a phone number may arrive as a JSON number).
+    fn raw(&mut self, name: &str, label: &str) -> Result<Option<String>, ()> {
+        match self.fields.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(Value::Number(n)) => Ok(Some(n.to_string())),
+            Some(_) => {
+                self.fail(name, format!("{label} must be text"));
+                Err(())
+            }
+        }
+    }
+
+    /// A required one-line text of at most `max_chars` characters. Runs of white space
+    /// (tabs, line breaks) become one space: these values end up in mail headers and CSV.
+    pub fn line(&mut self, name: &str, label: &str, max_chars: usize) -> String {
+        let Ok(raw) = self.raw(name, label) else { return String::new() };
+        let Some(raw) = raw else { return self.fail(name, format!("{label} is required")) };
+        let value = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+        self.bounded(name, label, value, max_chars)
+    }
+
+    /// A required text that may span lines, at most `max_chars` characters. Line ends are
+    /// normalised to `\n`.
+    pub fn text(&mut self, name: &str, label: &str, max_chars: usize) -> String {
+        let Ok(raw) = self.raw(name, label) else { return String::new() };
+        let Some(raw) = raw else { return self.fail(name, format!("{label} is required")) };
+        let value = raw.replace("\r\n", "\n").replace('\r', "\n").trim().to_owned();
+        self.bounded(name, label, value, max_chars)
+    }
+
+    fn bounded(&mut self, name: &str, label: &str, value: String, max_chars: usize) -> String {
+        if value.chars().count() > max_chars {
+            return self.fail(name, format!("{label} must be at most {max_chars} characters"));
+        }
+        if value.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+            return self.fail(name, format!("{label} contains characters that are not allowed"));
+        }
+        value
+    }
+
+    /// A required email address in a valid format ([`is_valid_email`]).
+    pub fn email(&mut self, name: &str, label: &str) -> String {
+        let value = self.line(name, label, EMAIL_MAX_CHARS);
+        if value.is_empty() {
+            return value;
+        }
+        if !is_valid_email(&value) {
+            return self.fail(name, "Please enter a valid email address".into());
+        }
+        value
+    }
+
+    /// A required phone number ([`is_valid_phone`]), at most `max_chars` characters.
+    pub fn phone(&mut self, name: &str, label: &str, max_chars: usize) -> String {
+        let value = self.line(name, label, max_chars);
+        if value.is_empty() {
+            return value;
+        }
+        if !is_valid_phone(&value) {
+            return self.fail(name, "Please enter a valid phone number".into());
+        }
+        value
+    }
+
+    /// `Ok` when every field passed; else the 422 whose message is the first problem in
+    /// form order and whose `errors` name every field with one.
+    pub fn finish(self) -> Result<(), AppError> {
+        match self.first {
+            None => Ok(()),
+            Some(message) => Err(AppError::Unprocessable { message, errors: self.errors }),
+        }
+    }
+}
+
+/// Longest email address (RFC 5321 path limit), in characters.
+pub const EMAIL_MAX_CHARS: usize = 254;
+
+/// The browser's `type="email"` rule (WHATWG HTML, "valid email address"), plus a dot in
+/// the domain: an address without one cannot be mailed from the internet. The islands and
+/// the forms' `pattern` attribute apply the same rule.
+pub fn is_valid_email(address: &str) -> bool {
+    if address.len() > EMAIL_MAX_CHARS {
+        return false;
+    }
+    let Some((local, domain)) = address.split_once('@') else { return false };
+    let local_ok = !local.is_empty()
+        && local.len() <= 64
+        && local.chars().all(|c| c.is_ascii_alphanumeric() || ".!#$%&'*+/=?^_`{|}~-".contains(c));
+    let labels: Vec<&str> = domain.split('.').collect();
+    let domain_ok = labels.len() >= 2
+        && labels.iter().all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+        });
+    local_ok && domain_ok
+}
+
+/// A phone number as people write it: digits with `+`, spaces, `-`, `.`, `(` and `)`, and
+/// between 5 and 20 digits (E.164 numbers have at most 15; room for an extension).
+pub fn is_valid_phone(number: &str) -> bool {
+    let digits = number.chars().filter(char::is_ascii_digit).count();
+    number.chars().all(|c| c.is_ascii_digit() || " +-.()".contains(c)) && (5..=20).contains(&digits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_compare_by_scheme_host_and_port() {
+        assert_eq!(origin_of("http://127.0.0.1:3000/").as_deref(), Some("http://127.0.0.1:3000"));
+        assert_eq!(origin_of("HTTPS://Example.ORG:443/path?q#f").as_deref(), Some("https://example.org"));
+        assert_eq!(origin_of("http://example.org:80").as_deref(), Some("http://example.org"));
+        assert_eq!(origin_of("http://example.org:8080").as_deref(), Some("http://example.org:8080"));
+        assert_eq!(origin_of("null"), None);
+        assert_eq!(origin_of("file:///etc/passwd"), None);
+        assert_eq!(origin_of("http://user@evil.example"), None);
+    }
+
+    #[test]
+    fn the_limiter_allows_the_budget_per_minute_and_names_the_wait() {
+        let limiter = RateLimiter::new(3);
+        let t0 = Instant::now();
+        let me = Some(IpAddr::from([10, 0, 0, 1]));
+        let other = Some(IpAddr::from([10, 0, 0, 2]));
+        for i in 0..3 {
+            assert_eq!(limiter.check(me, t0 + Duration::from_secs(i * 10)), Ok(()));
+        }
+        // The oldest request (t0) leaves the window at t0 + 60 s.
+        assert_eq!(limiter.check(me, t0 + Duration::from_secs(30)), Err(30));
+        assert_eq!(limiter.check(me, t0 + Duration::from_millis(59_500)), Err(1));
+        assert_eq!(limiter.check(other, t0 + Duration::from_secs(30)), Ok(()), "budgets are per client");
+        assert_eq!(limiter.check(me, t0 + Duration::from_secs(60)), Ok(()));
+        assert_eq!(limiter.check(me, t0 + Duration::from_secs(61)), Err(9), "t0+10 s leaves at t0+70 s");
+    }
+
+    #[test]
+    fn email_rule_matches_the_browser_plus_a_dotted_domain() {
+        for good in ["ana@example.org", "a.b+tag@mail.example.co.uk", "x_y@sub-domain.example", "o'neil@example.ie"] {
+            assert!(is_valid_email(good), "{good}");
+        }
+        for bad in [
+            "",
+            "ana",
+            "ana@",
+            "@example.org",
+            "ana@example",
+            "ana@@example.org",
+            "ana @example.org",
+            "ana@exa mple.org",
+            "ana@-example.org",
+            "ana@example..org",
+            "ána@example.org",
+        ] {
+            assert!(!is_valid_email(bad), "{bad}");
+        }
+        assert!(!is_valid_email(&format!("{}@example.org", "a".repeat(65))));
+    }
+
+    #[test]
+    fn phone_rule_accepts_written_numbers() {
+        for good in ["+15551234567", "+63 917 123 4567", "(02) 8123-4567", "555.123.4567"] {
+            assert!(is_valid_phone(good), "{good}");
+        }
+        for bad in ["call me", "1234", "+1 555 CALL NOW", "123456789012345678901"] {
+            assert!(!is_valid_phone(bad), "{bad}");
+        }
+    }
+}

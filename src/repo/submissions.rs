@@ -1,0 +1,120 @@
+//! Paper submissions (`submissions`, migrations/0004_submissions.sql): written by POST
+//! `/api/paper-submission`, read by `conference export submissions`.
+
+use serde::Serialize;
+use sqlx::{FromRow, SqliteConnection, SqlitePool};
+use time::OffsetDateTime;
+use time::macros::format_description;
+
+/// spec section 3, Paper submission: the validated fields plus the stored file.
+#[derive(Debug, Clone)]
+pub struct NewSubmission {
+    pub reference: String,
+    pub name: String,
+    pub number: String,
+    pub email: String,
+    pub country: String,
+    pub author_name: String,
+    pub co_author_name: String,
+    pub paper_title: String,
+    pub department: String,
+    pub university_organization: String,
+    pub paper_type: String,
+    pub presentation_type: String,
+    pub message: String,
+    pub conference_source: String,
+    /// The stored paper, relative to `DATA_DIR` (the spec's `pdfUrl`).
+    pub file_path: String,
+    /// The name the file was uploaded under.
+    pub file_name: String,
+    /// MIME type found from the content.
+    pub file_type: String,
+    /// Size in bytes.
+    pub file_size: i64,
+}
+
+/// A stored submission.
+#[derive(Debug, Clone, FromRow, Serialize)]
+pub struct Submission {
+    pub id: i64,
+    pub reference: String,
+    pub name: String,
+    pub number: String,
+    pub email: String,
+    pub country: String,
+    pub author_name: String,
+    pub co_author_name: String,
+    pub paper_title: String,
+    pub department: String,
+    pub university_organization: String,
+    pub paper_type: String,
+    pub presentation_type: String,
+    pub message: String,
+    pub conference_source: String,
+    pub file_path: String,
+    pub file_name: String,
+    pub file_type: String,
+    pub file_size: i64,
+    pub created: String,
+}
+
+/// Now as stored in `created`: RFC 3339 UTC to the second, e.g. `2025-03-01T09:30:00Z`.
+fn created_now() -> String {
+    OffsetDateTime::now_utc()
+        .format(format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z"))
+        .expect("a UTC date-time formats")
+}
+
+/// Stores a submission on `conn` (the caller's transaction, which also queues its mails) and
+/// returns its id.
+pub async fn insert(conn: &mut SqliteConnection, new: &NewSubmission) -> Result<i64, sqlx::Error> {
+    let (id,): (i64,) = sqlx::query_as(
+        "INSERT INTO submissions (reference, name, number, email, country, author_name, co_author_name,
+                                  paper_title, department, university_organization, paper_type,
+                                  presentation_type, message, conference_source, file_path, file_name,
+                                  file_type, file_size, created)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+         RETURNING id",
+    )
+    .bind(&new.reference)
+    .bind(&new.name)
+    .bind(&new.number)
+    .bind(&new.email)
+    .bind(&new.country)
+    .bind(&new.author_name)
+    .bind(&new.co_author_name)
+    .bind(&new.paper_title)
+    .bind(&new.department)
+    .bind(&new.university_organization)
+    .bind(&new.paper_type)
+    .bind(&new.presentation_type)
+    .bind(&new.message)
+    .bind(&new.conference_source)
+    .bind(&new.file_path)
+    .bind(&new.file_name)
+    .bind(&new.file_type)
+    .bind(new.file_size)
+    .bind(created_now())
+    .fetch_one(conn)
+    .await?;
+    Ok(id)
+}
+
+const COLUMNS: &str = "id, reference, name, number, email, country, author_name, co_author_name, paper_title, \
+                       department, university_organization, paper_type, presentation_type, message, \
+                       conference_source, file_path, file_name, file_type, file_size, created";
+
+/// Every submission, oldest first (for the organisers' export).
+pub async fn all(pool: &SqlitePool) -> Result<Vec<Submission>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM submissions ORDER BY created, id")))
+        .fetch_all(pool)
+        .await
+}
+
+/// One submission by its reference.
+pub async fn by_reference(pool: &SqlitePool, reference: &str) -> Result<Option<Submission>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM submissions WHERE reference = $1")))
+        .bind(reference)
+        .fetch_optional(pool)
+        .await
+}
