@@ -46,6 +46,7 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     if db::seed_if_empty(&pool).await? {
         tracing::info!("empty database: content seed applied");
     }
+    sweep_stale_uploads(&config.data_dir.join("tmp"), std::time::Duration::from_secs(3600));
     // Mail goes out in the background (DESIGN.md section 8); a bad SMTP_URL stops start-up.
     let transport = mail::MailTransport::from_config(&config)?;
     let (stop_mail, mail_stopped) = tokio::sync::watch::channel(false);
@@ -67,6 +68,29 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// Removes upload temp files a crashed process left behind. Only files older than `age` go:
+/// another server copy sharing `DATA_DIR` may be receiving a paper right now.
+pub fn sweep_stale_uploads(tmp_dir: &std::path::Path, age: std::time::Duration) -> usize {
+    let Ok(entries) = std::fs::read_dir(tmp_dir) else { return 0 };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let stale = entry
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file())
+            .and_then(|m| m.modified().ok())
+            .and_then(|modified| modified.elapsed().ok())
+            .is_some_and(|elapsed| elapsed >= age);
+        if stale && std::fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    if removed > 0 {
+        tracing::info!(removed, dir = %tmp_dir.display(), "removed stale upload temp files");
+    }
+    removed
+}
+
 /// Resolves on Ctrl-C or SIGTERM, so in-flight requests finish before the process exits.
 async fn shutdown_signal() {
     let ctrl_c = async {
@@ -86,4 +110,23 @@ async fn shutdown_signal() {
         () = terminate => {},
     }
     tracing::info!("shutting down");
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    #[test]
+    fn sweep_removes_only_old_temp_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = dir.path().join("old.part");
+        let file = std::fs::File::create(&old).unwrap();
+        file.set_modified(std::time::SystemTime::now() - Duration::from_secs(2 * 3600)).unwrap();
+        let fresh = dir.path().join("fresh.part");
+        std::fs::write(&fresh, b"arriving").unwrap();
+        assert_eq!(super::sweep_stale_uploads(dir.path(), Duration::from_secs(3600)), 1);
+        assert!(!old.exists());
+        assert!(fresh.exists());
+        assert_eq!(super::sweep_stale_uploads(&dir.path().join("missing"), Duration::ZERO), 0);
+    }
 }
