@@ -35,8 +35,9 @@ pub fn range_label(start: &str, end: &str) -> String {
 /// (`+08:00`). The timeline greys out such entries (spec section 4: Timeline).
 pub fn has_passed(date: &str, utc_offset: &str, now: OffsetDateTime) -> bool {
     let Some(day) = parse(date) else { return false };
-    let offset = time::UtcOffset::parse(utc_offset, format_description!("[offset_hour sign:mandatory]:[offset_minute]"))
-        .unwrap_or(time::UtcOffset::UTC);
+    let offset =
+        time::UtcOffset::parse(utc_offset, format_description!("[offset_hour sign:mandatory]:[offset_minute]"))
+            .unwrap_or(time::UtcOffset::UTC);
     now.to_offset(offset).date() > day
 }
 
@@ -53,9 +54,7 @@ impl Remaining {
     /// Time left from `now` until the RFC 3339 `target`; all zeros once it has passed
     /// (spec section 4: the countdown stops) or when the target is not a valid time.
     pub fn until(target: &str, now: OffsetDateTime) -> Remaining {
-        let left = OffsetDateTime::parse(target, &Rfc3339)
-            .map(|t| (t - now).whole_seconds().max(0))
-            .unwrap_or(0);
+        let left = OffsetDateTime::parse(target, &Rfc3339).map(|t| (t - now).whole_seconds().max(0)).unwrap_or(0);
         Remaining { days: left / 86_400, hours: left % 86_400 / 3600, minutes: left % 3600 / 60, seconds: left % 60 }
     }
 

@@ -3,8 +3,8 @@
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 /// Schema migrations, embedded at compile time. Applied files are never edited.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -29,11 +29,7 @@ pub async fn connect(database_url: &str) -> Result<SqlitePool, sqlx::Error> {
     {
         std::fs::create_dir_all(parent).map_err(sqlx::Error::Io)?;
     }
-    SqlitePoolOptions::new()
-        .max_connections(8)
-        .acquire_timeout(Duration::from_secs(5))
-        .connect_with(options)
-        .await
+    SqlitePoolOptions::new().max_connections(8).acquire_timeout(Duration::from_secs(5)).connect_with(options).await
 }
 
 /// Applies pending schema migrations.

@@ -20,31 +20,42 @@ pub enum AppError {
     /// 422: field errors, keyed by the payload's own field names.
     #[error("{message}")]
     Unprocessable { message: String, errors: BTreeMap<String, String> },
-    /// Anything unexpected; logged with context, answered as a generic 500.
-    #[error(transparent)]
-    Internal(#[from] anyhow_lite::Error),
+    /// Anything unexpected; logged as `context: source`, answered as a generic 500.
+    #[error("{context}: {source}")]
+    Internal {
+        /// What the server was doing, e.g. `database` or `receipt template`.
+        context: &'static str,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
 }
 
 impl From<sqlx::Error> for AppError {
     fn from(err: sqlx::Error) -> Self {
-        AppError::Internal(anyhow_lite::Error::new("database", err))
+        AppError::internal("database", err)
     }
 }
 
 impl AppError {
+    /// An unexpected failure while doing `context`; `source` is any error, or a message.
+    pub fn internal(context: &'static str, source: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        AppError::Internal { context, source: source.into() }
+    }
+
+    /// The HTTP status this error answers with.
     pub fn status(&self) -> StatusCode {
         match self {
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            AppError::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     /// The message safe to show: internal details stay in the log.
     pub fn public_message(&self) -> String {
         match self {
-            AppError::Internal(_) => "Something went wrong on our side. Please try again later.".into(),
+            AppError::Internal { .. } => "Something went wrong on our side. Please try again later.".into(),
             other => other.to_string(),
         }
     }
@@ -71,8 +82,8 @@ impl<E: Into<AppError>> From<E> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let err = self.0;
-        if let AppError::Internal(inner) = &err {
-            tracing::error!(error = %inner, "request failed");
+        if let AppError::Internal { .. } = &err {
+            tracing::error!(error = %err, "request failed");
         }
         let errors = match &err {
             AppError::Unprocessable { errors, .. } => errors.clone(),
@@ -86,35 +97,6 @@ impl IntoResponse for ApiError {
 /// Result type of API handlers.
 pub type ApiResult<T> = Result<T, ApiError>;
 
-/// A minimal boxed error with a context label, so `Internal` can carry any cause.
-pub mod anyhow_lite {
-    use std::fmt;
-
-    #[derive(Debug)]
-    pub struct Error {
-        context: &'static str,
-        source: Box<dyn std::error::Error + Send + Sync>,
-    }
-
-    impl Error {
-        pub fn new(context: &'static str, source: impl std::error::Error + Send + Sync + 'static) -> Self {
-            Error { context, source: Box::new(source) }
-        }
-    }
-
-    impl fmt::Display for Error {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            write!(f, "{}: {}", self.context, self.source)
-        }
-    }
-
-    impl std::error::Error for Error {
-        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-            Some(self.source.as_ref())
-        }
-    }
-}
-
 /// Marker a page error leaves on its response so [`crate::handlers::pages::errors`] can
 /// render the full error page (it needs the database for the layout, which a plain
 /// `IntoResponse` does not have).
@@ -125,8 +107,8 @@ pub struct PageErrorMarker {
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        if let AppError::Internal(inner) = &self {
-            tracing::error!(error = %inner, "page failed");
+        if let AppError::Internal { .. } = &self {
+            tracing::error!(error = %self, "page failed");
         }
         let status = self.status();
         let message = self.public_message();

@@ -62,8 +62,7 @@ fn parse_decimal(input: &str) -> Result<Decimal<'_>, AmountError> {
     // MAX is 1,000,000.00: seven integer digits, and exactly 1000000 only with a zero fraction.
     let max_units = (MAX_AMOUNT_CENTS / 100).to_string();
     if int.len() > max_units.len()
-        || (int.len() == max_units.len()
-            && (int > max_units.as_str() || (int == max_units && !frac_zero)))
+        || (int.len() == max_units.len() && (int > max_units.as_str() || (int == max_units && !frac_zero)))
     {
         return Err(AmountError::TooLarge);
     }
@@ -96,9 +95,7 @@ fn cents_times(d: &Decimal<'_>, multiplier: u32) -> i64 {
     // The product has a digit for every input digit (leading zeros included), so the
     // remainder is exactly k digits. The quotient has at most 7 + 3 significant digits
     // (value <= 1e6, multiplier < 1000), so it fits an i64.
-    let q = quotient
-        .iter()
-        .fold(0i64, |acc, &digit| acc * 10 + i64::from(digit));
+    let q = quotient.iter().fold(0i64, |acc, &digit| acc * 10 + i64::from(digit));
     match remainder.first() {
         Some(&digit) if digit >= 5 => q + 1,
         _ => q,
@@ -143,9 +140,7 @@ pub fn format_cents(cents: i64) -> String {
 /// Cents for people: `(1_500_000, "USD")` -> `"USD 15,000.00"`.
 pub fn format_display(cents: i64, currency: &str) -> String {
     let plain = format_cents(cents);
-    let (sign, rest) = plain
-        .strip_prefix('-')
-        .map_or(("", plain.as_str()), |r| ("-", r));
+    let (sign, rest) = plain.strip_prefix('-').map_or(("", plain.as_str()), |r| ("-", r));
     let (units, frac) = rest.split_once('.').expect("format_cents writes a point");
     let mut grouped = String::with_capacity(units.len() + units.len() / 3);
     for (i, c) in units.chars().enumerate() {
@@ -233,12 +228,7 @@ mod tests {
 
     #[test]
     fn every_error_shows_the_spec_message() {
-        for e in [
-            AmountError::Empty,
-            AmountError::NotANumber,
-            AmountError::NotPositive,
-            AmountError::TooLarge,
-        ] {
+        for e in [AmountError::Empty, AmountError::NotANumber, AmountError::NotPositive, AmountError::TooLarge] {
             assert_eq!(e.to_string(), INVALID_AMOUNT_MESSAGE);
         }
         assert_eq!(INVALID_AMOUNT_MESSAGE, "Please enter a valid amount");

@@ -1,23 +1,26 @@
 //! Every route of the site in one place (DESIGN.md sections 4 and 5).
 
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::middleware;
-use axum::routing::get;
+use axum::routing::{get, post};
 use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::assets;
-use crate::handlers::api::{collections, files, forms, health, payments};
+use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
 use crate::handlers::pages::{about, errors, home, info, payment_result, policies, test_gateway};
 use crate::handlers::seo;
 use crate::payments::PaymentConfig;
+use crate::payments::config::TEST_GATEWAY_PATH;
 use crate::protect;
 use crate::security;
 use crate::state::AppState;
 
 /// The whole application. Tests drive it with `oneshot`; `serve` binds it to a socket.
 pub fn app(state: AppState) -> Router {
-    let pages = Router::new()
+    let payment_config = PaymentConfig::from_config(&state.config);
+    let mut pages = Router::new()
         .route("/", get(home::home))
         .route("/AboutUs", get(about::about_us))
         .route("/AboutConference", get(about::about_conference))
@@ -41,8 +44,18 @@ pub fn app(state: AppState) -> Router {
         .route("/Failed", get(payment_result::failed))
         .route("/sitemap.xml", get(seo::sitemap))
         .route("/robots.txt", get(seo::robots))
-        .route("/calendar.ics", get(seo::calendar))
-        .merge(test_gateway::router(&state))
+        .route("/calendar.ics", get(seo::calendar));
+    // The built-in TEST gateway (DESIGN.md section 6) exists only while no CCAvenue
+    // credentials are set; with them (or with some of them) `/test-gateway` is the site's 404.
+    if payment_config.is_test() {
+        pages = pages.route(
+            TEST_GATEWAY_PATH,
+            get(test_gateway::explain)
+                .post(test_gateway::gateway)
+                .layer(DefaultBodyLimit::max(test_gateway::BODY_LIMIT_BYTES)),
+        );
+    }
+    let pages = pages
         .fallback(errors::not_found)
         .layer(middleware::from_fn_with_state(state.clone(), errors::render_page_errors));
 
@@ -50,12 +63,19 @@ pub fn app(state: AppState) -> Router {
         .route("/health", get(health::health))
         .route("/collections/{name}/records", get(collections::records))
         .route("/files/{collection_id}/{id}/{filename}", get(files::file))
-        .merge(forms::router())
-        .merge(payments::router())
+        // The visitor forms (DESIGN.md section 5). The paper upload caps its body itself, per
+        // request, from UPLOAD_MAX_BYTES (see `submission::upload`).
+        .route("/contact", post(contact::contact))
+        .route("/newsletter", post(newsletter::newsletter))
+        .route("/paper-submission", post(submission::submit))
+        // Payments (DESIGN.md section 6). The handlers read at most BODY_LIMIT_BYTES themselves
+        // (to answer 413 in JSON); the layer keeps axum's own extractors from buffering more.
+        .route("/ccavenue-initiate", post(payments::initiate).layer(DefaultBodyLimit::max(payments::BODY_LIMIT_BYTES)))
+        .route("/ccavenue-handle", post(payments::handle).layer(DefaultBodyLimit::max(payments::BODY_LIMIT_BYTES)))
         .fallback(api_not_found);
 
     // The payment form posts to the gateway's origin (CCAvenue, or this site's test gateway).
-    let form_action = PaymentConfig::from_config(&state.config).form_action_origin();
+    let form_action = payment_config.form_action_origin();
     let csp = security::content_security_policy(form_action.as_deref());
     let mut router = Router::new()
         .nest("/api", api)

@@ -358,8 +358,9 @@ async fn a_valid_pdf_is_stored_with_its_row_and_both_mails_queued() {
     let reference = reference_of(&answer);
     let id = answer["id"].as_i64().expect("a numeric id");
 
-    let row = submissions::by_reference(&app.pool, &reference).await.unwrap().expect("the row is stored");
-    assert_eq!(row.id, id);
+    let stored = submissions::by_reference(&app.pool, &reference).await.unwrap().expect("the row is stored");
+    assert_eq!(stored.id, id);
+    let row = &stored.submitted;
     assert_eq!(
         (row.author_name.as_str(), row.co_author_name.as_str(), row.number.as_str(), row.email.as_str()),
         ("Ana Cruz", "Ben Reyes, Carla Santos", "+639171234567", "ana.cruz@example.org")
@@ -452,7 +453,7 @@ async fn doc_and_docx_are_accepted_by_their_content() {
         let (status, answer) = submit(&app, &Form::fields_only().file(file_name, claimed, bytes.clone())).await;
         assert_eq!(status, StatusCode::CREATED, "{file_name}: {answer}");
         let reference = reference_of(&answer);
-        let row = submissions::by_reference(&app.pool, &reference).await.unwrap().unwrap();
+        let row = submissions::by_reference(&app.pool, &reference).await.unwrap().unwrap().submitted;
         assert_eq!(row.file_path, format!("papers/{reference}.{ext}"), "{file_name}");
         assert_eq!(row.file_type, mime, "{file_name}");
         assert_eq!(std::fs::read(app.dir.path().join(&row.file_path)).unwrap(), bytes, "{file_name}");

@@ -9,8 +9,10 @@ use conference::ccavenue::crypto;
 use conference::payments::config::TEST_WORKING_KEY;
 
 use crate::common::html::{self, by_class, by_id, tags, text};
+use crate::common::payments::{
+    answer, app, app_with, checkout, initiate, live, location, outbox, post_form, send_answer, status_of,
+};
 use crate::common::{BASE, Reply, TestApp};
-use crate::payments::{app, app_with, checkout, initiate, live, location, outbox, post_form, status_of};
 
 /// One of the page's three answer forms.
 #[derive(Debug)]
@@ -221,13 +223,9 @@ async fn with_credentials_there_is_no_test_gateway() {
     assert_eq!(reply.status, StatusCode::NOT_FOUND);
 
     // And answers made with the public test key are worthless there.
-    let answer = crate::payments::answer(&started.order_id, "Success", "99.00", "USD");
-    let reply = crate::payments::send_answer(
-        &app,
-        &crypto::encrypt(&answer.to_query_string(), TEST_WORKING_KEY),
-        &started.order_id,
-    )
-    .await;
+    let answer = answer(&started.order_id, "Success", "99.00", "USD");
+    let reply =
+        send_answer(&app, &crypto::encrypt(&answer.to_query_string(), TEST_WORKING_KEY), &started.order_id).await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST);
     assert_eq!(status_of(&app, &started.order_id).await, "initiated");
 }

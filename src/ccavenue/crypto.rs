@@ -15,9 +15,8 @@ type Aes128CbcDec = cbc::Decryptor<Aes128>;
 const BLOCK: usize = 16;
 
 /// The fixed IV CCAvenue's kits use: bytes 0x00, 0x01, ..., 0x0f.
-const IV: [u8; BLOCK] = [
-    0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
-];
+const IV: [u8; BLOCK] =
+    [0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f];
 
 /// Why a cipher text could not be decrypted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -93,10 +92,7 @@ mod tests {
         // a one-byte string
         ("a", "c60d0701564a3f42c1983b972d93a486"),
         // exactly 16 bytes: a second, full padding block
-        (
-            "0123456789abcdef",
-            "79cff308900c07bc28dac514986a75b51a823c8bb7e40fdff034180a5aa56714",
-        ),
+        ("0123456789abcdef", "79cff308900c07bc28dac514986a75b51a823c8bb7e40fdff034180a5aa56714"),
         // a realistic request with URL-encoded values
         (REALISTIC, REALISTIC_CT),
     ];
@@ -128,17 +124,9 @@ mod tests {
 
     #[test]
     fn round_trip() {
-        for plain in [
-            "x",
-            "tracking_id=1&order_status=Success",
-            "ünïcødé ✓ 日本",
-            &"z".repeat(1000),
-        ] {
+        for plain in ["x", "tracking_id=1&order_status=Success", "ünïcødé ✓ 日本", &"z".repeat(1000)] {
             let ct = encrypt(plain, "some other key");
-            assert!(
-                ct.chars()
-                    .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
-            );
+            assert!(ct.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
             assert_eq!(ct.len() % 32, 0);
             assert_eq!(decrypt(&ct, "some other key").as_deref(), Ok(plain));
         }
@@ -146,10 +134,7 @@ mod tests {
 
     #[test]
     fn error_not_hex() {
-        assert_eq!(
-            decrypt("zz55e3f5402cca0d34abb118bba57f55", WK),
-            Err(CryptoError::NotHex)
-        );
+        assert_eq!(decrypt("zz55e3f5402cca0d34abb118bba57f55", WK), Err(CryptoError::NotHex));
         assert_eq!(decrypt("encResp=abc!", WK), Err(CryptoError::NotHex));
     }
 
@@ -158,47 +143,29 @@ mod tests {
         assert_eq!(decrypt("", WK), Err(CryptoError::BadLength(0)));
         assert_eq!(decrypt("   ", WK), Err(CryptoError::BadLength(0)));
         // 15 bytes
-        assert_eq!(
-            decrypt("ff55e3f5402cca0d34abb118bba57f", WK),
-            Err(CryptoError::BadLength(15))
-        );
+        assert_eq!(decrypt("ff55e3f5402cca0d34abb118bba57f", WK), Err(CryptoError::BadLength(15)));
         // odd number of hex digits
-        assert!(matches!(
-            decrypt("ff55e3f5402cca0d34abb118bba57f55f", WK),
-            Err(CryptoError::BadLength(_))
-        ));
+        assert!(matches!(decrypt("ff55e3f5402cca0d34abb118bba57f55f", WK), Err(CryptoError::BadLength(_))));
         // 17 bytes
-        assert_eq!(
-            decrypt("ff55e3f5402cca0d34abb118bba57f5500", WK),
-            Err(CryptoError::BadLength(17))
-        );
+        assert_eq!(decrypt("ff55e3f5402cca0d34abb118bba57f5500", WK), Err(CryptoError::BadLength(17)));
     }
 
     #[test]
     fn error_bad_padding_wrong_key() {
         // Checked with openssl: decrypting this with MD5("wrong-key") reports "bad decrypt".
-        assert_eq!(
-            decrypt(VECTORS[2].1, "wrong-key"),
-            Err(CryptoError::BadPadding)
-        );
+        assert_eq!(decrypt(VECTORS[2].1, "wrong-key"), Err(CryptoError::BadPadding));
     }
 
     #[test]
     fn error_bad_padding_tampered() {
         // "0123456789abcde\0" encrypted with `openssl enc ... -nopad`: last byte 0x00 is
         // never valid PKCS#7.
-        assert_eq!(
-            decrypt("17087c4abfa0617733d275b12bc03f27", WK),
-            Err(CryptoError::BadPadding)
-        );
+        assert_eq!(decrypt("17087c4abfa0617733d275b12bc03f27", WK), Err(CryptoError::BadPadding));
     }
 
     #[test]
     fn error_not_utf8() {
         // printf '\xff\xfe\xfd' | openssl enc -aes-128-cbc -K ... -iv ... | xxd -p
-        assert_eq!(
-            decrypt("7edca6a06e11c1717a5594d02e6f48bb", WK),
-            Err(CryptoError::NotUtf8)
-        );
+        assert_eq!(decrypt("7edca6a06e11c1717a5594d02e6f48bb", WK), Err(CryptoError::NotUtf8));
     }
 }

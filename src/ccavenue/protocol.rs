@@ -219,8 +219,8 @@ impl PaymentResponse {
     /// `order_id`, `order_status`, `amount` and `currency` must each appear exactly once and
     /// be non-empty; for other fields a repeat is ignored (the first value counts).
     pub fn parse(plain: &str) -> Result<PaymentResponse, ProtocolError> {
-        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(plain)
-            .map_err(|e| ProtocolError::Malformed(e.to_string()))?;
+        let pairs: Vec<(String, String)> =
+            serde_urlencoded::from_str(plain).map_err(|e| ProtocolError::Malformed(e.to_string()))?;
         let mut r = PaymentResponse::default();
         let mut seen: Vec<&'static str> = Vec::new();
         for (key, value) in pairs {
@@ -419,9 +419,7 @@ mod tests {
         assert_eq!(get("amount"), "219.00");
         assert_eq!(get("order_id"), "ORD1742515200000AB12CD");
         assert_eq!(get("billing_name"), "Eve&amount=0.01&order_id=X=Y Zoë 日本");
-        assert!(q.contains(
-            "billing_name=Eve%26amount%3D0.01%26order_id%3DX%3DY+Zo%C3%AB+%E6%97%A5%E6%9C%AC&"
-        ));
+        assert!(q.contains("billing_name=Eve%26amount%3D0.01%26order_id%3DX%3DY+Zo%C3%AB+%E6%97%A5%E6%9C%AC&"));
         assert!(q.is_ascii());
     }
 
@@ -476,30 +474,15 @@ mod tests {
         let base = "order_id=ORD1&order_status=Failure&amount=99.00&currency=USD";
         assert!(PaymentResponse::parse(base).is_ok());
         for name in CHECKED {
-            let without: Vec<&str> = base
-                .split('&')
-                .filter(|p| !p.starts_with(&format!("{name}=")))
-                .collect();
-            assert_eq!(
-                PaymentResponse::parse(&without.join("&")),
-                Err(ProtocolError::MissingField(name))
-            );
+            let without: Vec<&str> = base.split('&').filter(|p| !p.starts_with(&format!("{name}="))).collect();
+            assert_eq!(PaymentResponse::parse(&without.join("&")), Err(ProtocolError::MissingField(name)));
             // present but empty counts as missing
             let empty = base.replace(&format!("{name}="), &format!("{name}=&x="));
-            assert_eq!(
-                PaymentResponse::parse(&empty),
-                Err(ProtocolError::MissingField(name))
-            );
+            assert_eq!(PaymentResponse::parse(&empty), Err(ProtocolError::MissingField(name)));
         }
-        assert_eq!(
-            PaymentResponse::parse(""),
-            Err(ProtocolError::MissingField("order_id"))
-        );
+        assert_eq!(PaymentResponse::parse(""), Err(ProtocolError::MissingField("order_id")));
         // Not form data at all: nothing we know is found.
-        assert_eq!(
-            PaymentResponse::parse("Success,ORD1,99.00,USD"),
-            Err(ProtocolError::MissingField("order_id"))
-        );
+        assert_eq!(PaymentResponse::parse("Success,ORD1,99.00,USD"), Err(ProtocolError::MissingField("order_id")));
     }
 
     #[test]
@@ -517,17 +500,11 @@ mod tests {
     #[test]
     fn duplicate_checked_fields_are_rejected() {
         let base = "order_id=ORD1&order_status=Failure&amount=99.00&currency=USD";
-        for (name, value) in [
-            ("order_id", "ORD2"),
-            ("order_status", "Success"),
-            ("amount", "0.01"),
-            ("currency", "INR"),
-        ] {
+        for (name, value) in
+            [("order_id", "ORD2"), ("order_status", "Success"), ("amount", "0.01"), ("currency", "INR")]
+        {
             let q = format!("{base}&{name}={value}");
-            assert_eq!(
-                PaymentResponse::parse(&q),
-                Err(ProtocolError::DuplicateField(name))
-            );
+            assert_eq!(PaymentResponse::parse(&q), Err(ProtocolError::DuplicateField(name)));
         }
         // A repeated unchecked field keeps its first value.
         let r = PaymentResponse::parse(&format!("{base}&tracking_id=1&tracking_id=2")).unwrap();
@@ -556,10 +533,7 @@ mod tests {
 
     #[test]
     fn order_id_format() {
-        assert_eq!(
-            format_order_id(1742515200000, "AB12CD"),
-            "ORD1742515200000AB12CD"
-        );
+        assert_eq!(format_order_id(1742515200000, "AB12CD"), "ORD1742515200000AB12CD");
         assert_eq!(format_order_id(0, "ZZZZZZ"), "ORD0ZZZZZZ");
         // Even the largest timestamp fits CCAvenue's limit.
         let max = format_order_id(u64::MAX, "ZZZZZZ");
@@ -576,10 +550,7 @@ mod tests {
             assert!(is_valid_order_id(id), "{id}");
             assert!(id.starts_with("ORD"));
             let (digits, suffix) = id[3..].split_at(id.len() - 3 - ORDER_ID_SUFFIX_LEN);
-            assert!(
-                digits.len() >= 13 && digits.bytes().all(|c| c.is_ascii_digit()),
-                "{id}"
-            );
+            assert!(digits.len() >= 13 && digits.bytes().all(|c| c.is_ascii_digit()), "{id}");
             assert!(suffix.bytes().all(|c| SUFFIX_ALPHABET.contains(&c)), "{id}");
         }
     }

@@ -1,10 +1,12 @@
 //! CSV of contact messages, newsletter subscribers and paper submissions (written with the
 //! forms feature).
 
+use std::borrow::Cow;
 use std::io::Write;
 
 use sqlx::SqlitePool;
 
+use crate::repo::submissions::{self, Submission};
 use crate::repo::{messages, subscribers};
 
 /// Contact messages, oldest first: `id,created,name,number,email,country,message` (the
@@ -37,13 +39,42 @@ pub async fn write_subscribers<W: Write>(
 /// A visitor's text as a CSV cell that a spreadsheet shows as text: a leading `=`, `+`, `-`,
 /// `@`, tab or carriage return would make Excel or LibreOffice run it as a formula (OWASP,
 /// "CSV Injection"), so such a value gets a leading `'`.
-pub fn spreadsheet_safe(value: &str) -> std::borrow::Cow<'_, str> {
+pub fn spreadsheet_safe(value: &str) -> Cow<'_, str> {
     if value.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        std::borrow::Cow::Owned(format!("'{value}"))
+        Cow::Owned(format!("'{value}"))
     } else {
-        std::borrow::Cow::Borrowed(value)
+        Cow::Borrowed(value)
     }
 }
+
+/// One column of the submissions export: its header and the cell of a row.
+type Column = (&'static str, fn(&Submission) -> Cow<'_, str>);
+
+/// The submissions export, column by column. `number` is checked like the contact form's;
+/// reference, options, path and type are the server's own values. Everything else a visitor
+/// typed is made spreadsheet-safe.
+const SUBMISSION_COLUMNS: [Column; 20] = [
+    ("id", |s| s.id.to_string().into()),
+    ("reference", |s| s.submitted.reference.as_str().into()),
+    ("created", |s| s.created.as_str().into()),
+    ("name", |s| spreadsheet_safe(&s.submitted.name)),
+    ("number", |s| s.submitted.number.as_str().into()),
+    ("email", |s| spreadsheet_safe(&s.submitted.email)),
+    ("country", |s| spreadsheet_safe(&s.submitted.country)),
+    ("authorName", |s| spreadsheet_safe(&s.submitted.author_name)),
+    ("coAuthorName", |s| spreadsheet_safe(&s.submitted.co_author_name)),
+    ("paperTitle", |s| spreadsheet_safe(&s.submitted.paper_title)),
+    ("department", |s| spreadsheet_safe(&s.submitted.department)),
+    ("universityOrganization", |s| spreadsheet_safe(&s.submitted.university_organization)),
+    ("paperType", |s| s.submitted.paper_type.as_str().into()),
+    ("presentationType", |s| s.submitted.presentation_type.as_str().into()),
+    ("message", |s| spreadsheet_safe(&s.submitted.message)),
+    ("conferenceSource", |s| s.submitted.conference_source.as_str().into()),
+    ("filePath", |s| s.submitted.file_path.as_str().into()),
+    ("fileName", |s| spreadsheet_safe(&s.submitted.file_name)),
+    ("fileType", |s| s.submitted.file_type.as_str().into()),
+    ("fileSize", |s| s.submitted.file_size.to_string().into()),
+];
 
 /// Paper submissions, oldest first: `id,reference,created`, the spec's submission fields
 /// (section 3), then the stored paper: `filePath` (the spec's `pdfUrl`, relative to
@@ -52,67 +83,10 @@ pub async fn write_submissions<W: Write>(
     pool: &SqlitePool,
     out: &mut csv::Writer<W>,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    out.write_record([
-        "id",
-        "reference",
-        "created",
-        "name",
-        "number",
-        "email",
-        "country",
-        "authorName",
-        "coAuthorName",
-        "paperTitle",
-        "department",
-        "universityOrganization",
-        "paperType",
-        "presentationType",
-        "message",
-        "conferenceSource",
-        "filePath",
-        "fileName",
-        "fileType",
-        "fileSize",
-    ])?;
-    for s in crate::repo::submissions::all(pool).await? {
-        // `number` is checked like the contact form's; reference, options, path and type are
-        // the server's own values. Everything else a visitor typed is made spreadsheet-safe.
-        let typed = [
-            &s.name,
-            &s.email,
-            &s.country,
-            &s.author_name,
-            &s.co_author_name,
-            &s.paper_title,
-            &s.department,
-            &s.university_organization,
-            &s.message,
-            &s.file_name,
-        ]
-        .map(|v| spreadsheet_safe(v));
-        let [name, email, country, author, co_author, title, department, organization, message, file_name] = typed;
-        out.write_record([
-            s.id.to_string().as_str(),
-            &s.reference,
-            &s.created,
-            &name,
-            &s.number,
-            &email,
-            &country,
-            &author,
-            &co_author,
-            &title,
-            &department,
-            &organization,
-            &s.paper_type,
-            &s.presentation_type,
-            &message,
-            &s.conference_source,
-            &s.file_path,
-            &file_name,
-            &s.file_type,
-            &s.file_size.to_string(),
-        ])?;
+    out.write_record(SUBMISSION_COLUMNS.map(|(header, _)| header))?;
+    for s in submissions::all(pool).await? {
+        let row = SUBMISSION_COLUMNS.map(|(_, cell)| cell(&s));
+        out.write_record(row.iter().map(|cell| cell.as_bytes()))?;
     }
     Ok(())
 }

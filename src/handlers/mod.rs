@@ -7,11 +7,11 @@ use askama::Template;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use crate::error::{AppError, anyhow_lite};
+use crate::error::AppError;
 
 /// Renders a page template as a `text/html` response that browsers revalidate.
 pub fn render(status: StatusCode, template: &impl Template) -> Result<Response, AppError> {
-    let html = template.render().map_err(|e| AppError::Internal(anyhow_lite::Error::new("template", e)))?;
+    let html = template.render().map_err(|e| AppError::internal("template", e))?;
     let mut response = (status, html).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));

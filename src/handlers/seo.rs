@@ -43,10 +43,8 @@ fn xml_escape(text: &str) -> String {
 /// GET `/sitemap.xml`: every indexable page with absolute URLs from `PUBLIC_URL`.
 pub async fn sitemap(State(state): State<AppState>) -> Result<Response, AppError> {
     let highlights = content::highlights(&state.pool).await?;
-    let paths = STATIC_PATHS
-        .iter()
-        .map(|p| p.to_string())
-        .chain(highlights.iter().map(|h| format!("/highlights/{}", h.slug)));
+    let paths =
+        STATIC_PATHS.iter().map(|p| p.to_string()).chain(highlights.iter().map(|h| format!("/highlights/{}", h.slug)));
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
@@ -71,7 +69,16 @@ pub async fn robots(State(state): State<AppState>) -> Response {
 pub async fn calendar(State(state): State<AppState>) -> Result<Response, AppError> {
     let site = content::site(&state.pool).await?;
     let dates = content::dates(&state.pool).await?;
-    let host = state.config.base_url().split("://").nth(1).unwrap_or("localhost").split('/').next().unwrap_or("localhost").to_string();
+    let host = state
+        .config
+        .base_url()
+        .split("://")
+        .nth(1)
+        .unwrap_or("localhost")
+        .split('/')
+        .next()
+        .unwrap_or("localhost")
+        .to_string();
     let stamp = OffsetDateTime::now_utc()
         .format(format_description!("[year][month][day]T[hour][minute][second]Z"))
         .expect("timestamp formats");
@@ -104,10 +111,9 @@ pub async fn calendar(State(state): State<AppState>) -> Result<Response, AppErro
     }
     cal.line("END:VCALENDAR");
     let mut response = with_type(cal.0, "text/calendar; charset=utf-8");
-    response.headers_mut().insert(
-        header::CONTENT_DISPOSITION,
-        HeaderValue::from_static("inline; filename=\"conference.ics\""),
-    );
+    response
+        .headers_mut()
+        .insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("inline; filename=\"conference.ics\""));
     Ok(response)
 }
 
@@ -144,7 +150,16 @@ impl Calendar {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn event(&mut self, uid: &str, stamp: &str, start: &str, end: &str, summary: &str, description: &str, location: Option<&str>) {
+    fn event(
+        &mut self,
+        uid: &str,
+        stamp: &str,
+        start: &str,
+        end: &str,
+        summary: &str,
+        description: &str,
+        location: Option<&str>,
+    ) {
         self.line("BEGIN:VEVENT");
         self.line(&format!("UID:{uid}"));
         self.line(&format!("DTSTAMP:{stamp}"));

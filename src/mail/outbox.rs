@@ -20,16 +20,37 @@ pub struct Attachment {
     pub content_type: String,
 }
 
+/// The outbox's three attachment columns as read back: all NULL for a mail without one.
+#[derive(Debug, FromRow)]
+struct AttachmentColumns {
+    attachment_path: Option<String>,
+    attachment_name: Option<String>,
+    attachment_type: Option<String>,
+}
+
+impl From<AttachmentColumns> for Option<Attachment> {
+    /// A path and a name make an attachment; a missing type is sent as a plain byte stream.
+    fn from(columns: AttachmentColumns) -> Self {
+        Some(Attachment {
+            path: columns.attachment_path?,
+            name: columns.attachment_name?,
+            content_type: columns.attachment_type.unwrap_or_else(|| "application/octet-stream".into()),
+        })
+    }
+}
+
 /// A mail ready to queue: rendered subject and bodies (text and HTML parts).
-/// Build one with [`crate::mail::compose`].
-#[derive(Debug, Clone)]
+/// Build one with [`crate::mail::compose`]; the worker reads it back from the outbox row.
+#[derive(Debug, Clone, FromRow)]
 pub struct OutgoingMail {
     /// One address or a comma-separated list (`a@x.org, Name <b@y.org>`).
+    #[sqlx(rename = "to_address")]
     pub to: String,
     pub reply_to: Option<String>,
     pub subject: String,
     pub text_body: String,
     pub html_body: String,
+    #[sqlx(flatten, try_from = "AttachmentColumns")]
     pub attachment: Option<Attachment>,
     /// What caused the mail (e.g. `receipt:ORD…`); a second mail with the same key is not
     /// queued, so a repeated cause sends one mail.
@@ -101,14 +122,9 @@ pub async fn enqueue(conn: &mut SqliteConnection, mail: &OutgoingMail) -> Result
 #[derive(Debug, Clone, FromRow)]
 pub struct QueuedMail {
     pub id: i64,
-    pub to_address: String,
-    pub reply_to: Option<String>,
-    pub subject: String,
-    pub text_body: String,
-    pub html_body: String,
-    pub attachment_path: Option<String>,
-    pub attachment_name: Option<String>,
-    pub attachment_type: Option<String>,
+    /// The mail as it was queued.
+    #[sqlx(flatten)]
+    pub mail: OutgoingMail,
     /// Attempts so far, this one included.
     pub attempts: i64,
     pub created: String,
@@ -138,7 +154,7 @@ pub async fn claim_next(
                      ORDER BY next_attempt_at, id LIMIT 1)
            AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < $2)
          RETURNING id, to_address, reply_to, subject, text_body, html_body, attachment_path,
-                   attachment_name, attachment_type, attempts, created, claimed_until",
+                   attachment_name, attachment_type, dedupe_key, attempts, created, claimed_until",
     )
     .bind(&until)
     .bind(&now_s)

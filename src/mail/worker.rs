@@ -93,7 +93,7 @@ impl Worker {
             if stop.is_some_and(|s| *s.borrow()) {
                 break;
             }
-            let Some(mail) = outbox::claim_next(&self.pool, now, CLAIM_LEASE).await? else { break };
+            let Some(queued) = outbox::claim_next(&self.pool, now, CLAIM_LEASE).await? else { break };
             if from.is_none() {
                 from = Some(self.sender().await?);
             }
@@ -101,11 +101,11 @@ impl Worker {
                 // The configured sender itself is unusable: nothing can go out until the
                 // configuration is fixed, which waiting may bring, so it is transient.
                 Err(why) => Err(SendError::Transient(why.clone())),
-                Ok(from) => match build_message(&mail, from, &self.config.data_dir) {
+                Ok(from) => match build_message(&queued, from, &self.config.data_dir) {
                     Ok(message) => self.transport.send(&message).await,
                     Err(why) => {
-                        tracing::error!(outbox_id = mail.id, error = %why, "mail cannot be built; giving it up");
-                        outbox::mark_failed(&self.pool, &mail, &why).await?;
+                        tracing::error!(outbox_id = queued.id, error = %why, "mail cannot be built; giving it up");
+                        outbox::mark_failed(&self.pool, &queued, &why).await?;
                         summary.failed += 1;
                         continue;
                     }
@@ -113,21 +113,21 @@ impl Worker {
             };
             match outcome {
                 Ok(()) => {
-                    if !outbox::mark_sent(&self.pool, &mail, OffsetDateTime::now_utc()).await? {
-                        tracing::warn!(outbox_id = mail.id, "mail sent after its claim expired");
+                    if !outbox::mark_sent(&self.pool, &queued, OffsetDateTime::now_utc()).await? {
+                        tracing::warn!(outbox_id = queued.id, "mail sent after its claim expired");
                     }
-                    tracing::info!(outbox_id = mail.id, to = %mail.to_address, "mail sent");
+                    tracing::info!(outbox_id = queued.id, to = %queued.mail.to, "mail sent");
                     summary.sent += 1;
                 }
-                Err(SendError::Permanent(why)) if mail.attempts >= MAX_PERMANENT_ATTEMPTS => {
-                    tracing::error!(outbox_id = mail.id, attempts = mail.attempts, error = %why, "mail refused for good; giving it up");
-                    outbox::mark_failed(&self.pool, &mail, &why).await?;
+                Err(SendError::Permanent(why)) if queued.attempts >= MAX_PERMANENT_ATTEMPTS => {
+                    tracing::error!(outbox_id = queued.id, attempts = queued.attempts, error = %why, "mail refused for good; giving it up");
+                    outbox::mark_failed(&self.pool, &queued, &why).await?;
                     summary.failed += 1;
                 }
                 Err(SendError::Permanent(why) | SendError::Transient(why)) => {
-                    let retry_at = now + retry_delay(mail.attempts);
-                    tracing::warn!(outbox_id = mail.id, attempts = mail.attempts, error = %why, retry_at = %outbox::timestamp(retry_at), "mail not sent; will retry");
-                    outbox::mark_retry(&self.pool, &mail, retry_at, &why).await?;
+                    let retry_at = now + retry_delay(queued.attempts);
+                    tracing::warn!(outbox_id = queued.id, attempts = queued.attempts, error = %why, retry_at = %outbox::timestamp(retry_at), "mail not sent; will retry");
+                    outbox::mark_retry(&self.pool, &queued, retry_at, &why).await?;
                     summary.retried += 1;
                 }
             }
@@ -171,32 +171,31 @@ impl Worker {
 
 /// The MIME message of a queued mail: text and HTML alternatives, plus the attachment if any.
 /// An error means the stored mail can never be sent as it is.
-pub fn build_message(mail: &QueuedMail, from: &Mailbox, data_dir: &Path) -> Result<Message, String> {
-    let to: Mailboxes =
-        mail.to_address.parse().map_err(|e| format!("recipient {:?} is invalid: {e}", mail.to_address))?;
+pub fn build_message(queued: &QueuedMail, from: &Mailbox, data_dir: &Path) -> Result<Message, String> {
+    let mail = &queued.mail;
+    let to: Mailboxes = mail.to.parse().map_err(|e| format!("recipient {:?} is invalid: {e}", mail.to))?;
     let mut builder = Message::builder()
         .from(from.clone())
         .mailbox(header::To::from(to))
         .subject(mail.subject.clone())
         // Stable across retries, so a receiving server can tell a resent mail apart.
-        .message_id(Some(format!("<outbox-{}-{}@{}>", mail.id, stamp_digits(&mail.created), from.email.domain())));
+        .message_id(Some(format!("<outbox-{}-{}@{}>", queued.id, stamp_digits(&queued.created), from.email.domain())));
     if let Some(reply_to) = mail.reply_to.as_deref().filter(|r| !r.trim().is_empty()) {
         let reply_to: Mailbox = reply_to.parse().map_err(|e| format!("reply-to {reply_to:?} is invalid: {e}"))?;
         builder = builder.reply_to(reply_to);
     }
     let body = MultiPart::alternative_plain_html(mail.text_body.clone(), mail.html_body.clone());
-    let message = match (&mail.attachment_path, &mail.attachment_name) {
-        (Some(path), Some(name)) => {
-            let full: PathBuf = data_dir.join(path);
+    let message = match &mail.attachment {
+        Some(attachment) => {
+            let full: PathBuf = data_dir.join(&attachment.path);
             let bytes =
                 std::fs::read(&full).map_err(|e| format!("attachment {} cannot be read: {e}", full.display()))?;
-            let content_type = mail.attachment_type.as_deref().unwrap_or("application/octet-stream");
-            let content_type =
-                ContentType::parse(content_type).map_err(|e| format!("attachment type {content_type:?}: {e}"))?;
-            let file: SinglePart = lettre::message::Attachment::new(name.clone()).body(bytes, content_type);
+            let content_type = ContentType::parse(&attachment.content_type)
+                .map_err(|e| format!("attachment type {:?}: {e}", attachment.content_type))?;
+            let file: SinglePart = lettre::message::Attachment::new(attachment.name.clone()).body(bytes, content_type);
             builder.multipart(MultiPart::mixed().multipart(body).singlepart(file))
         }
-        _ => builder.multipart(body),
+        None => builder.multipart(body),
     };
     message.map_err(|e| format!("mail cannot be built: {e}"))
 }

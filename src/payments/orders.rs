@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::ccavenue::crypto;
 use crate::ccavenue::protocol::{OrderStatus, PaymentRequest, PaymentResponse, generate_order_id, is_valid_order_id};
-use crate::error::{AppError, anyhow_lite};
+use crate::error::AppError;
 use crate::mail;
 use crate::money;
 use crate::payments::config::{CURRENCY, Mode, PaymentConfig};
@@ -365,7 +365,7 @@ pub fn payment_request(payments: &PaymentConfig, order_id: &str, item: &Item, bi
 }
 
 fn internal(message: String) -> AppError {
-    AppError::Internal(anyhow_lite::Error::new("payments", std::io::Error::other(message)))
+    AppError::internal("payments", message)
 }
 
 /// How the gateway's answer was taken.
@@ -512,7 +512,7 @@ pub async fn handle_answer(
         paid.card_name = Some(answer.card_name.clone());
         paid.trans_date = Some(answer.trans_date.clone());
         paid.decided_at = Some(decided_at.clone());
-        receipt::mails(&ctx, &paid).map_err(|e| AppError::Internal(anyhow_lite::Error::new("receipt template", e)))?
+        receipt::mails(&ctx, &paid).map_err(|e| AppError::internal("receipt template", e))?
     } else {
         Vec::new()
     };

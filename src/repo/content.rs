@@ -12,10 +12,7 @@ pub fn lines(text: &str) -> Vec<&str> {
 
 /// Splits a text into paragraphs at blank lines.
 pub fn paragraphs(text: &str) -> Vec<String> {
-    text.split("\n\n")
-        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
-        .filter(|p| !p.is_empty())
-        .collect()
+    text.split("\n\n").map(|p| p.split_whitespace().collect::<Vec<_>>().join(" ")).filter(|p| !p.is_empty()).collect()
 }
 
 /// Site settings: the single `site` row.
@@ -102,12 +99,8 @@ pub struct CommitteeMember {
 }
 
 /// Committee groups in the order the spec lists them (section 2, /committee).
-pub const COMMITTEE_GROUPS: [&str; 4] = [
-    "Core Committee",
-    "Advisory Board - Education",
-    "Advisory Board - Management",
-    "Advisory Board - Engineering",
-];
+pub const COMMITTEE_GROUPS: [&str; 4] =
+    ["Core Committee", "Advisory Board - Education", "Advisory Board - Management", "Advisory Board - Engineering"];
 
 pub async fn committee(pool: &SqlitePool) -> Result<Vec<CommitteeMember>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM committee ORDER BY created DESC, id").fetch_all(pool).await

@@ -7,7 +7,7 @@ use time::OffsetDateTime;
 use time::macros::format_description;
 
 /// spec section 3, Paper submission: the validated fields plus the stored file.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, FromRow, Serialize)]
 pub struct NewSubmission {
     pub reference: String,
     pub name: String,
@@ -33,28 +33,13 @@ pub struct NewSubmission {
     pub file_size: i64,
 }
 
-/// A stored submission.
+/// A stored submission: what was submitted, with its row id and creation time.
 #[derive(Debug, Clone, FromRow, Serialize)]
 pub struct Submission {
     pub id: i64,
-    pub reference: String,
-    pub name: String,
-    pub number: String,
-    pub email: String,
-    pub country: String,
-    pub author_name: String,
-    pub co_author_name: String,
-    pub paper_title: String,
-    pub department: String,
-    pub university_organization: String,
-    pub paper_type: String,
-    pub presentation_type: String,
-    pub message: String,
-    pub conference_source: String,
-    pub file_path: String,
-    pub file_name: String,
-    pub file_type: String,
-    pub file_size: i64,
+    #[sqlx(flatten)]
+    #[serde(flatten)]
+    pub submitted: NewSubmission,
     pub created: String,
 }
 

@@ -5,6 +5,7 @@
 
 pub mod html;
 pub mod inflate;
+pub mod payments;
 pub mod smtp;
 
 use axum::Router;
@@ -121,12 +122,7 @@ impl TestApp {
         if !content_type.is_empty() {
             request.headers_mut().insert("content-type", HeaderValue::from_str(content_type).expect("content type"));
         }
-        for (name, value) in headers {
-            request.headers_mut().insert(
-                HeaderName::from_bytes(name.as_bytes()).expect("header name"),
-                HeaderValue::from_str(value).expect("header value"),
-            );
-        }
+        insert_headers(&mut request, headers);
         self.send(request).await
     }
 
@@ -141,12 +137,7 @@ impl TestApp {
     /// GET with extra request headers.
     pub async fn request(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
         let mut request = Request::builder().uri(path).body(Body::empty()).expect("valid request");
-        for (name, value) in headers {
-            request.headers_mut().insert(
-                HeaderName::from_bytes(name.as_bytes()).expect("header name"),
-                HeaderValue::from_str(value).expect("header value"),
-            );
-        }
+        insert_headers(&mut request, headers);
         self.send(request).await
     }
 
@@ -217,6 +208,16 @@ impl TestApp {
         let sql = format!("SELECT COUNT(*) FROM {table}");
         let (n,): (i64,) = sqlx::query_as(sqlx::AssertSqlSafe(sql)).fetch_one(&self.pool).await.expect("count");
         n
+    }
+}
+
+/// Sets each `(name, value)` on `request`.
+fn insert_headers(request: &mut Request<Body>, headers: &[(&str, &str)]) {
+    for (name, value) in headers {
+        request.headers_mut().insert(
+            HeaderName::from_bytes(name.as_bytes()).expect("header name"),
+            HeaderValue::from_str(value).expect("header value"),
+        );
     }
 }
 

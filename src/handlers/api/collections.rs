@@ -45,9 +45,8 @@ pub async fn records(
         return Err(AppError::BadRequest(format!("perPage must be between 1 and {MAX_PER_PAGE}")).into());
     }
     let sort = params.get("sort").map(String::as_str).unwrap_or("");
-    let order_by = collection
-        .order_by(sort)
-        .map_err(|field| AppError::BadRequest(format!("Cannot sort {name} by '{field}'")))?;
+    let order_by =
+        collection.order_by(sort).map_err(|field| AppError::BadRequest(format!("Cannot sort {name} by '{field}'")))?;
     let total_items = collection.count(&state.pool).await?;
     let offset = (page - 1).saturating_mul(per_page);
     let items = collection.records(&state.pool, &order_by, per_page, offset).await?;

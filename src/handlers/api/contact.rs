@@ -2,14 +2,12 @@
 //! message. Stored, then the organisers are mailed (reply-to the visitor) through the outbox,
 //! in one transaction: a 201 means the message is kept and its notice queued.
 
-use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
 use serde_json::json;
 
-use crate::error::{ApiError, AppError, anyhow_lite};
+use crate::error::{ApiError, AppError};
 use crate::mail;
 use crate::protect::{Mode, Submission};
 use crate::repo::messages::{self, NewMessage, record_id};
@@ -29,10 +27,6 @@ const SENT_FRAGMENT: &str = "contact-sent";
 /// Fragment of the home page's error notice after a plain HTML form post.
 const ERROR_FRAGMENT: &str = "contact-error";
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/contact", post(contact))
-}
-
 /// `{name, number, email, country, message}`, all required, email checked; 201 `{"id"}`.
 pub async fn contact(State(state): State<AppState>, submission: Submission) -> Response {
     let result = if submission.honeypot {
@@ -45,8 +39,8 @@ pub async fn contact(State(state): State<AppState>, submission: Submission) -> R
     match (submission.mode, result) {
         (Mode::HtmlForm, Ok(_)) => submission.redirect_back(SENT_FRAGMENT),
         (Mode::HtmlForm, Err(err)) => {
-            if let AppError::Internal(inner) = &err {
-                tracing::error!(error = %inner, "contact message failed");
+            if let AppError::Internal { .. } = &err {
+                tracing::error!(error = %err, "contact message failed");
             }
             submission.redirect_back(ERROR_FRAGMENT)
         }
@@ -70,8 +64,8 @@ async fn store(state: &AppState, submission: &Submission) -> Result<String, AppE
     let ctx = mail::Context::load(state).await?;
     let mut tx = state.pool.begin().await?;
     let message = messages::insert(&mut tx, &new).await?;
-    let notice = mail::contact::contact_notice(&ctx, &message)
-        .map_err(|e| AppError::Internal(anyhow_lite::Error::new("contact notice template", e)))?;
+    let notice =
+        mail::contact::contact_notice(&ctx, &message).map_err(|e| AppError::internal("contact notice template", e))?;
     mail::enqueue(&mut tx, &notice).await?;
     tx.commit().await?;
     tracing::info!(id = %message.id, "contact message stored");

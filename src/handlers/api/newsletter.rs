@@ -1,11 +1,9 @@
 //! POST `/api/newsletter` (DESIGN.md section 5; spec section 5): `{email}`, stored once per
 //! address: 201 when new, 200 when the address was already there.
 
-use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
 use serde_json::json;
 
 use crate::error::{ApiError, AppError};
@@ -22,10 +20,6 @@ pub const ALREADY_SUBSCRIBED: &str = "You are already subscribed.";
 const SUBSCRIBED_FRAGMENT: &str = "newsletter-subscribed";
 const ERROR_FRAGMENT: &str = "newsletter-error";
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/newsletter", post(newsletter))
-}
-
 /// 201 `{"message"}` when new, 200 when already subscribed; 422 for a missing or
 /// malformed address.
 pub async fn newsletter(State(state): State<AppState>, submission: Submission) -> Response {
@@ -39,8 +33,8 @@ pub async fn newsletter(State(state): State<AppState>, submission: Submission) -
     match (submission.mode, result) {
         (Mode::HtmlForm, Ok(_)) => submission.redirect_back(SUBSCRIBED_FRAGMENT),
         (Mode::HtmlForm, Err(err)) => {
-            if let AppError::Internal(inner) = &err {
-                tracing::error!(error = %inner, "newsletter sign-up failed");
+            if let AppError::Internal { .. } = &err {
+                tracing::error!(error = %err, "newsletter sign-up failed");
             }
             submission.redirect_back(ERROR_FRAGMENT)
         }

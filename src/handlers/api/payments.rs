@@ -3,12 +3,10 @@
 //! Contracts: DESIGN.md sections 5 and 6; the work is in [`crate::payments::orders`].
 
 use axum::Json;
-use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
 use serde_json::Value;
 
 use crate::error::{ApiError, AppError, ErrorBody};
@@ -18,15 +16,6 @@ use crate::state::AppState;
 /// Largest request body of either route, in bytes: a checkout is well under 2 KiB, a gateway
 /// answer under 4 KiB.
 pub const BODY_LIMIT_BYTES: usize = 16 * 1024;
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/ccavenue-initiate", post(initiate))
-        .route("/ccavenue-handle", post(handle))
-        // The handlers read at most BODY_LIMIT_BYTES themselves (to answer 413 in JSON); this
-        // keeps axum's own extractors from buffering more.
-        .layer(DefaultBodyLimit::max(BODY_LIMIT_BYTES))
-}
 
 /// Reads the body up to [`BODY_LIMIT_BYTES`]; 413 with a JSON message beyond it.
 async fn read_body(body: Body) -> Result<Bytes, Response> {

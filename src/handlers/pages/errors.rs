@@ -57,8 +57,8 @@ async fn full_page(state: &AppState, status: StatusCode, path: &str, heading: St
             .unwrap_or_else(|err| (status, err.public_message()).into_response()),
         // Without site settings only a bare page is possible; keep the status.
         Err(err) => {
-            let AppError::Internal(inner) = &err else { return (status, heading).into_response() };
-            tracing::error!(error = %inner, "error page without layout");
+            let AppError::Internal { .. } = &err else { return (status, heading).into_response() };
+            tracing::error!(error = %err, "error page without layout");
             (status, heading).into_response()
         }
     }

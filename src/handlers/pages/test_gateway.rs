@@ -1,6 +1,6 @@
 //! The built-in TEST gateway at `/test-gateway` (DESIGN.md section 6), on only while no
-//! CCAvenue credentials are set, so the whole registration flow works on a fresh machine
-//! and in browser tests without real money.
+//! CCAvenue credentials are set (`crate::routes` adds its route only then), so the whole
+//! registration flow works on a fresh machine and in browser tests without real money.
 //!
 //! It plays CCAvenue's part: the browser POSTs `encRequest` and `access_code` to it; it
 //! decrypts the request with the test key, shows the order, and offers Approve, Decline and
@@ -9,11 +9,9 @@
 //! is rendered, so the page needs no JavaScript (and has none: CSP `script-src 'self'`).
 
 use askama::Template;
-use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::State;
 use axum::response::Response;
-use axum::routing::get;
 use time::OffsetDateTime;
 use time::macros::format_description;
 
@@ -28,16 +26,7 @@ use crate::payments::config::TEST_GATEWAY_PATH;
 use crate::state::AppState;
 
 /// Largest form accepted, in bytes (an `encRequest` is about 1 KiB).
-const BODY_LIMIT_BYTES: usize = 16 * 1024;
-
-/// The test gateway's routes; empty when real CCAvenue credentials are set (or incomplete),
-/// so `/test-gateway` is then the site's 404.
-pub fn router(state: &AppState) -> Router<AppState> {
-    if !PaymentConfig::from_config(&state.config).is_test() {
-        return Router::new();
-    }
-    Router::new().route(TEST_GATEWAY_PATH, get(explain).post(gateway)).layer(DefaultBodyLimit::max(BODY_LIMIT_BYTES))
-}
+pub const BODY_LIMIT_BYTES: usize = 16 * 1024;
 
 /// One of the three buttons: a form posting `enc_resp` to `url`.
 pub struct Choice {

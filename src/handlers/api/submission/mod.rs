@@ -1,0 +1,171 @@
+//! POST `/api/paper-submission` (DESIGN.md section 5): one `multipart/form-data` request with
+//! the spec's submission fields (spec section 3) and one part `file`, the paper.
+//!
+//! The paper is streamed to a temporary file under `DATA_DIR/tmp` (never held whole in
+//! memory), counted against `UPLOAD_MAX_BYTES` as it arrives (413), checked by its content as
+//! PDF, DOC or DOCX (415), and the fields are checked in the spec's order (section 5: the
+//! file, then the paper type, then the required fields; 422). Then the file is moved to
+//! `DATA_DIR/papers/<reference>.<ext>` and the row and both mails (the author's
+//! acknowledgement, the organisers' notice with the paper attached) are written in one
+//! transaction; if that fails the moved file is removed again, so nothing is half stored.
+//! Papers are never served: no route reads `DATA_DIR`.
+//!
+//! Submodules, in the order a paper goes through them: [`upload`] reads the request,
+//! [`filetype`] recognises the paper, [`fields`] checks the text fields, [`store`] keeps the
+//! paper, its row and its [`mails`].
+
+pub mod fields;
+pub mod filetype;
+pub mod mails;
+pub mod store;
+pub mod upload;
+
+use std::collections::BTreeMap;
+
+use axum::Json;
+use axum::extract::{Request, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Serialize;
+
+use crate::error::{AppError, ErrorBody};
+use crate::state::AppState;
+
+pub use mails::human_size;
+
+/// spec section 5 and 8: the first check of the paper form.
+pub const MISSING_FILE: &str = "Please upload your paper file";
+
+/// 201 body.
+#[derive(Debug, Serialize)]
+pub struct Created {
+    pub id: i64,
+    /// Human-readable, e.g. `P-2025-7KQ4M9`; quoted in both mails.
+    pub reference: String,
+}
+
+/// Why a submission was refused; each answers with the `{"message","errors"}` JSON body.
+#[derive(Debug)]
+enum Refusal {
+    /// 400: not a readable multipart body.
+    BadRequest(String),
+    /// 413: the paper is larger than `UPLOAD_MAX_BYTES` (or the request than that plus the
+    /// fields' margin).
+    TooLarge(String),
+    /// 415: not multipart, or a paper that is not PDF, DOC or DOCX by its content.
+    Unsupported { message: String, file: bool },
+    /// 422: field errors in the spec's order; the message is the first one.
+    Invalid(Vec<(&'static str, String)>),
+    /// 500, logged.
+    Internal(AppError),
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        let (status, message, errors) = match self {
+            Refusal::BadRequest(message) => (StatusCode::BAD_REQUEST, message, BTreeMap::new()),
+            Refusal::TooLarge(message) => {
+                (StatusCode::PAYLOAD_TOO_LARGE, message.clone(), BTreeMap::from([("file".to_owned(), message)]))
+            }
+            Refusal::Unsupported { message, file } => {
+                let errors =
+                    if file { BTreeMap::from([("file".to_owned(), message.clone())]) } else { BTreeMap::new() };
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, message, errors)
+            }
+            Refusal::Invalid(errors) => {
+                let message = errors.first().map(|(_, m)| m.clone()).unwrap_or_default();
+                let errors = errors.into_iter().map(|(k, m)| (k.to_owned(), m)).collect();
+                (StatusCode::UNPROCESSABLE_ENTITY, message, errors)
+            }
+            Refusal::Internal(err) => return crate::error::ApiError(err).into_response(),
+        };
+        (status, Json(ErrorBody { message, errors })).into_response()
+    }
+}
+
+fn internal(context: &'static str, err: impl std::error::Error + Send + Sync + 'static) -> Refusal {
+    Refusal::Internal(AppError::internal(context, err))
+}
+
+fn too_large(max_bytes: u64) -> Refusal {
+    // The drop zone's own wording (spec section 5).
+    Refusal::TooLarge(format!("File is larger than {max_bytes} bytes"))
+}
+
+/// Fragment of `/submission` that confirms a submission posted without JavaScript.
+pub const SENT_FRAGMENT: &str = "paper-sent";
+/// Fragment of `/submission` that reports a refused submission posted without JavaScript.
+pub const ERROR_FRAGMENT: &str = "paper-error";
+
+/// The handler: 201 `{"id","reference"}`, or a refusal. A plain HTML form post (a browser
+/// without JavaScript asks for `text/html`) is answered with a 303 back to the page, at a
+/// fragment that shows the outcome; the island and API clients get JSON.
+pub async fn submit(State(state): State<AppState>, request: Request) -> Response {
+    let wants_html = request
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|accept| accept.contains("text/html"));
+    let result = receive_and_store(&state, request).await;
+    match (wants_html, result) {
+        (true, Ok(_)) => Redirect::to(&format!("/submission#{SENT_FRAGMENT}")).into_response(),
+        (true, Err(refusal)) => {
+            if let Refusal::Internal(err @ AppError::Internal { .. }) = &refusal {
+                tracing::error!(error = %err, "paper submission failed");
+            }
+            Redirect::to(&format!("/submission#{ERROR_FRAGMENT}")).into_response()
+        }
+        (false, Ok(created)) => (StatusCode::CREATED, Json(created)).into_response(),
+        (false, Err(refusal)) => refusal.into_response(),
+    }
+}
+
+async fn receive_and_store(state: &AppState, request: Request) -> Result<Created, Refusal> {
+    let form = upload::read_form(state, request).await?;
+
+    if form.honeypot_filled() {
+        // A bot: answer as if stored, keep nothing (the temporary file goes with `form`).
+        tracing::info!("paper submission with the honeypot filled discarded");
+        return Ok(Created { id: rand::random_range(1..100_000), reference: store::new_reference() });
+    }
+
+    let mut errors: Vec<(&'static str, String)> = Vec::new();
+    let file = match (&form.file, form.extra_files) {
+        (_, n) if n > 0 => {
+            errors.push(("file", "Please upload only one file".into()));
+            None
+        }
+        (None, _) => {
+            errors.push(("file", MISSING_FILE.into()));
+            None
+        }
+        (Some(file), _) if file.size == 0 => {
+            errors.push(("file", "The paper file is empty".into()));
+            None
+        }
+        (Some(file), _) => Some(file),
+    };
+    let fields = fields::check_fields(&form.texts);
+    match (file, fields) {
+        (None, fields) => {
+            errors.extend(fields.err().unwrap_or_default());
+            Err(Refusal::Invalid(errors))
+        }
+        (Some(file), fields) => {
+            // The file comes first (DESIGN.md section 5: the file is checked, then stored):
+            // a paper of the wrong type is refused whatever the fields say.
+            let path = file.temp.path().to_path_buf();
+            let kind = tokio::task::spawn_blocking(move || filetype::detect_path(&path))
+                .await
+                .map_err(|e| internal("paper type check", e))?
+                .map_err(|e| internal("paper type check", e))?
+                .ok_or_else(|| Refusal::Unsupported {
+                    message: "The paper must be a PDF, DOC or DOCX file".into(),
+                    file: true,
+                })?;
+            let fields = fields.map_err(Refusal::Invalid)?;
+            let file = form.file.expect("checked above");
+            store::store(state, fields, file, kind).await
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! Keeping an accepted paper: the file moved to `DATA_DIR/papers/<reference>.<ext>`, then
+//! the row and both mails in one transaction; if that fails the moved file is removed
+//! again, so nothing is half stored (DESIGN.md section 5).
+
+use std::path::{Path, PathBuf};
+
+use tempfile::NamedTempFile;
+
+use super::fields::Fields;
+use super::filetype::PaperKind;
+use super::mails::compose_mails;
+use super::upload::Upload;
+use super::{Created, Refusal, internal};
+use crate::mail;
+use crate::repo::submissions::{self, NewSubmission};
+use crate::state::AppState;
+
+/// Characters of references: no 0/O or 1/I, so a reference read over the phone is not
+/// misheard. 32^6 ≈ 10^9 per year.
+const REFERENCE_ALPHABET: &[u8] = b"23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+
+/// A fresh reference, e.g. `P-2025-7KQ4M9` (P for paper, the year of submission).
+pub fn new_reference() -> String {
+    let year = time::OffsetDateTime::now_utc().year();
+    let code: String =
+        (0..6).map(|_| char::from(REFERENCE_ALPHABET[rand::random_range(0..REFERENCE_ALPHABET.len())])).collect();
+    format!("P-{year}-{code}")
+}
+
+/// Where papers are kept, relative to `DATA_DIR`.
+pub const PAPERS_DIR: &str = "papers";
+
+/// Moves the paper into place, then writes the row and both mails in one transaction; if
+/// the transaction fails, the moved file is removed again.
+pub(super) async fn store(
+    state: &AppState,
+    fields: Fields,
+    upload: Upload,
+    kind: PaperKind,
+) -> Result<Created, Refusal> {
+    let ctx = mail::Context::load(state).await.map_err(|e| internal("loading the site for mail", e))?;
+    let papers = state.config.data_dir.join(PAPERS_DIR);
+    let (reference, stored) = persist(upload.temp, &papers, kind).await?;
+
+    let new = NewSubmission {
+        file_path: format!("{PAPERS_DIR}/{reference}.{}", kind.extension()),
+        file_name: upload_name(&upload.file_name, &reference, kind),
+        file_type: kind.mime().to_owned(),
+        file_size: i64::try_from(upload.size).unwrap_or(i64::MAX),
+        reference: reference.clone(),
+        name: fields.name,
+        number: fields.number,
+        email: fields.email,
+        country: fields.country,
+        author_name: fields.author_name,
+        co_author_name: fields.co_author_name,
+        paper_title: fields.paper_title,
+        department: fields.department,
+        university_organization: fields.university_organization,
+        paper_type: fields.paper_type,
+        presentation_type: fields.presentation_type,
+        message: fields.message,
+        conference_source: fields.conference_source,
+    };
+    match write_row_and_mails(state, &ctx, &new).await {
+        Ok(id) => Ok(Created { id, reference }),
+        Err(err) => {
+            // Neither a stray file nor a row without its file (DESIGN.md section 5).
+            if let Err(remove) = tokio::fs::remove_file(&stored).await {
+                tracing::error!(path = %stored.display(), error = %remove, "could not remove a paper whose row failed");
+            }
+            Err(err)
+        }
+    }
+}
+
+/// Renames the temporary file to `papers/<reference>.<ext>` under a fresh reference (a
+/// reference whose file exists already is never reused) and makes the rename durable.
+async fn persist(temp: NamedTempFile, papers: &Path, kind: PaperKind) -> Result<(String, PathBuf), Refusal> {
+    let papers = papers.to_path_buf();
+    tokio::task::spawn_blocking(move || -> std::io::Result<(String, PathBuf)> {
+        std::fs::create_dir_all(&papers)?;
+        let mut temp = temp;
+        let mut attempts = 0;
+        loop {
+            let reference = new_reference();
+            let target = papers.join(format!("{reference}.{}", kind.extension()));
+            match temp.persist_noclobber(&target) {
+                Ok(_) => {
+                    // The rename itself on disk (the folder's entry), not only the bytes.
+                    #[cfg(unix)]
+                    std::fs::File::open(&papers)?.sync_all()?;
+                    return Ok((reference, target));
+                }
+                Err(err) if err.error.kind() == std::io::ErrorKind::AlreadyExists && attempts < 5 => {
+                    attempts += 1;
+                    temp = err.file;
+                }
+                Err(err) => return Err(err.error),
+            }
+        }
+    })
+    .await
+    .map_err(|e| internal("storing the paper", e))?
+    .map_err(|e| internal("storing the paper", e))
+}
+
+/// The name organisers see on the attachment: the uploaded name without any folder part and
+/// with only safe characters, ending in the extension of what the file really is.
+fn upload_name(sent: &str, reference: &str, kind: PaperKind) -> String {
+    let base = sent.rsplit(['/', '\\']).next().unwrap_or_default();
+    let stem = match base.rsplit_once('.') {
+        Some((stem, _)) => stem,
+        None => base,
+    };
+    let clean: String = stem
+        .chars()
+        .map(|c| if c.is_alphanumeric() || matches!(c, '-' | '_' | ' ' | '(' | ')') { c } else { '_' })
+        .take(100)
+        .collect();
+    let clean = clean.trim();
+    if clean.is_empty() { format!("{reference}.{}", kind.extension()) } else { format!("{clean}.{}", kind.extension()) }
+}
+
+async fn write_row_and_mails(state: &AppState, ctx: &mail::Context, new: &NewSubmission) -> Result<i64, Refusal> {
+    let (ack, notice) = compose_mails(ctx, new).map_err(|e| internal("rendering the submission mails", e))?;
+    let db = |e| internal("storing the submission", e);
+    let mut tx = state.pool.begin().await.map_err(db)?;
+    let id = submissions::insert(&mut tx, new).await.map_err(db)?;
+    mail::enqueue(&mut tx, &ack).await.map_err(db)?;
+    mail::enqueue(&mut tx, &notice).await.map_err(db)?;
+    tx.commit().await.map_err(db)?;
+    Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn references_read_well() {
+        let r = new_reference();
+        assert!(r.starts_with("P-20"), "{r}");
+        assert_eq!(r.len(), "P-2025-7KQ4M9".len());
+        assert!(r[7..].bytes().all(|b| REFERENCE_ALPHABET.contains(&b)), "{r}");
+    }
+
+    #[test]
+    fn attachment_names_are_safe_and_match_the_content() {
+        assert_eq!(upload_name("C:\\papers\\My paper.v2.PDF", "P-1", PaperKind::Pdf), "My paper_v2.pdf");
+        assert_eq!(upload_name("../../etc/passwd", "P-1", PaperKind::Docx), "passwd.docx");
+        assert_eq!(upload_name("paper.pdf", "P-1", PaperKind::Doc), "paper.doc");
+        assert_eq!(upload_name("", "P-2025-ABC234", PaperKind::Pdf), "P-2025-ABC234.pdf");
+    }
+}
