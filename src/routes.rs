@@ -3,6 +3,7 @@
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::middleware;
+use axum::response::Redirect;
 use axum::routing::{get, post};
 use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
@@ -44,7 +45,9 @@ pub fn app(state: AppState) -> Router {
         .route("/Failed", get(payment_result::failed))
         .route("/sitemap.xml", get(seo::sitemap))
         .route("/robots.txt", get(seo::robots))
-        .route("/calendar.ics", get(seo::calendar));
+        .route("/calendar.ics", get(seo::calendar))
+        // Browsers ask for it on their own (e.g. when an image is opened by itself).
+        .route("/favicon.ico", get(|| async { Redirect::permanent("/static/img/favicon.svg") }));
     // The built-in TEST gateway (DESIGN.md section 6) exists only while no CCAvenue
     // credentials are set; with them (or with some of them) `/test-gateway` is the site's 404.
     if payment_config.is_test() {

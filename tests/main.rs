@@ -10,6 +10,7 @@ mod api_newsletter;
 mod api_submission;
 mod checkout_pages;
 mod health;
+mod islands;
 mod mail;
 mod pages;
 mod payments;

@@ -274,3 +274,11 @@ async fn calendar_holds_the_conference_and_its_important_dates() {
         assert!(event.iter().any(|l| l.starts_with("DTEND;VALUE=DATE:")), "{} has an end", date.title);
     }
 }
+
+#[tokio::test]
+async fn favicon_ico_redirects_to_the_site_icon() {
+    let app = app().await;
+    let (status, headers, _) = app.get("/favicon.ico").await;
+    assert_eq!(status, StatusCode::PERMANENT_REDIRECT);
+    assert_eq!(headers.get("location").unwrap(), "/static/img/favicon.svg");
+}

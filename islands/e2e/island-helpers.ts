@@ -26,7 +26,8 @@ export function island(page: Page, name: string, within?: Locator): Locator {
 /** Scrolls an island into view (for `visible` ones) and waits until it has mounted. */
 export async function mounted(page: Page, name: string, within?: Locator): Promise<Locator> {
   const el = island(page, name, within);
-  await el.scrollIntoViewIfNeeded();
+  // A plain scroll: some island elements have no size of their own (AboutFadeIn).
+  await el.evaluate((node) => node.scrollIntoView({ block: 'center', behavior: 'instant' }));
   await expect(el).toHaveAttribute('data-island-ready', '');
   return el;
 }

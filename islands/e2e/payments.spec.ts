@@ -3,6 +3,7 @@
 // (DESIGN.md section 6: no credentials in tests) and the /Success and /Failed pages.
 import { test, expect } from './fixtures';
 import { withoutNotice } from './island-helpers';
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 
 // The notice popup (bottom-left, 1.5 s after load) would cover the first ticket card's button
@@ -170,6 +171,14 @@ test.describe('ticket cards', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(dialog).toBeHidden();
     await expect(opener).toBeFocused();
+  });
+
+  test('the open modal, with its errors showing, has no accessibility violations', async ({ page }) => {
+    const { dialog } = await openPlan(page, 'presenter-virtual', 'Presenter Virtual');
+    await dialog.getByRole('button', { name: /^Pay Now/ }).click();
+    await expect(field(dialog, 'Name')).toHaveAttribute('aria-invalid', 'true');
+    const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
   });
 
   test('Tab stays inside the open modal', async ({ page }) => {

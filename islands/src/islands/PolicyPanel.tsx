@@ -55,7 +55,7 @@ export default function PolicyPanel({ policies }: PolicyPanelProps) {
                 <span aria-hidden="true">×</span> Close
               </button>
             </div>
-            <div className="policy-panel__body">
+            <div className="policy-panel__body" tabIndex={0} role="region" aria-labelledby="policy-panel-title">
               <p className="policy-panel__summary" id="policy-panel-summary">
                 {selected.summary}
               </p>

@@ -92,7 +92,7 @@ export default function Speakers({ groups, initial = 'keynote' }: SpeakersProps)
                 <span aria-hidden="true">×</span>
               </button>
             </div>
-            <div className="drawer__body">
+            <div className="drawer__body" tabIndex={0} role="region" aria-labelledby="speaker-drawer-name">
               <img className="person-card__photo drawer__photo" src={speaker.image} alt="" width="160" height="160" />
               <h2 className="drawer__name" id="speaker-drawer-name">
                 {speaker.name}

@@ -71,7 +71,7 @@ pub async fn home(State(state): State<AppState>) -> Result<Response, AppError> {
     let timeline = block("dates", dates.map(|d| timeline(d, &layout.site.utc_offset, now)));
     // `<` escaped so no content can close the script element it is embedded in.
     let json_ld = event_json_ld(&layout.site, state.config.base_url(), &plans).to_string().replace('<', "\\u003c");
-    Ok(page(&HomePage {
+    page(&HomePage {
         countdown: Remaining::until(&layout.site.countdown_target, now),
         countdown_props: json!({ "target": layout.site.countdown_target }),
         sponsors: block("sponsors", sponsors),
@@ -89,7 +89,7 @@ pub async fn home(State(state): State<AppState>) -> Result<Response, AppError> {
         faqs: block("faqs", faqs),
         json_ld,
         layout,
-    })?)
+    })
 }
 
 /// The category whose tab the speakers island opens on (spec section 2: default keynote).

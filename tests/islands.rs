@@ -1,0 +1,257 @@
+//! The island mount points of issue 3 (DESIGN.md section 7): each island element with its
+//! hydration trigger and the props the server gives it, checked against the content it
+//! stands for and against the server fallback inside it (which is what visitors without
+//! JavaScript get).
+
+use std::collections::BTreeSet;
+
+use axum::http::StatusCode;
+use serde_json::Value;
+
+use crate::common::html::{Tag, all_tags, find_tag, inner, links, tags, text};
+use crate::common::{PAGES, app};
+use conference::repo::content;
+
+/// The `data-island` element named `name` in `html`, with its parsed props (`Null` when it has
+/// none) and its inner HTML (the fallback).
+fn island<'a>(html: &'a str, name: &str) -> (Tag, Value, &'a str) {
+    let tag = find_tag(html, |t| t.has("data-island", name)).unwrap_or_else(|| panic!("a {name} island"));
+    let props = tag
+        .attr("data-props")
+        .map(|raw| serde_json::from_str(raw).unwrap_or_else(|e| panic!("{name} props are JSON ({e}): {raw}")))
+        .unwrap_or(Value::Null);
+    let fallback = inner(html, &tag);
+    (tag, props, fallback)
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value.as_array().expect("an array").iter().map(|v| v.as_str().expect("a string").to_string()).collect()
+}
+
+#[tokio::test]
+async fn every_page_has_the_notice_popup_with_the_site_details_and_no_visible_fallback() {
+    let app = app().await;
+    let site = content::site(&app.pool).await.unwrap();
+    let mut paths: Vec<String> = app.page_paths().await.into_iter().map(|(p, _)| p).collect();
+    paths.push("/no-such-page".into());
+    for path in paths {
+        let (_, _, page) = app.get(&path).await;
+        let (tag, props, fallback) = island(&page, "NoticePopup");
+        assert_eq!(tag.attr("data-hydrate"), Some("idle"), "{path}");
+        assert!(fallback.trim().is_empty(), "the popup only appears after 1.5 s: no fallback on {path}");
+        assert_eq!(props["endorsement"], site.endorsement.as_str());
+        assert_eq!(props["dates"], "21-23 March 2025");
+        assert_eq!(props["venue"], format!("{}, {}, {}", site.venue_name, site.city, site.country).as_str());
+        assert_eq!(props["paperDue"], "18 March 2025");
+        assert_eq!(props["website"], site.website.as_str());
+        assert_eq!(props["email"], site.contact_email.as_str());
+        assert_eq!(props["phone"], site.contact_phone.as_str());
+        assert_eq!(props["telHref"], "tel:+639171234567");
+        assert_eq!(props["letterImage"], site.letter_image.as_str());
+        assert_eq!(props["registerHref"], "/pricing");
+    }
+    // The letter the popup shows is served.
+    let (status, _, _) = app.get(&site.letter_image).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn speakers_island_gets_the_groups_in_tab_order_with_keynote_first_shown() {
+    let app = app().await;
+    let page = app.page("/").await;
+    let (tag, props, fallback) = island(&page, "Speakers");
+    assert_eq!(tag.attr("data-hydrate"), Some("visible"));
+    assert_eq!(props["initial"], "keynote");
+    let groups = props["groups"].as_array().expect("groups");
+    let labels: Vec<&str> = groups.iter().map(|g| g["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["Guest of Honor", "Keynote Speaker", "Session Chair"]);
+
+    let speakers = content::speakers(&app.pool).await.unwrap();
+    for group in groups {
+        let category = group["category"].as_str().unwrap();
+        let expected: Vec<&str> = speakers.iter().filter(|s| s.category == category).map(|s| s.name.as_str()).collect();
+        let given: Vec<&str> =
+            group["speakers"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+        assert_eq!(given, expected, "{category} speakers by order");
+        let orders: Vec<i64> =
+            group["speakers"].as_array().unwrap().iter().map(|s| s["order"].as_i64().unwrap()).collect();
+        assert!(orders.windows(2).all(|w| w[0] <= w[1]), "{category} sorted by order: {orders:?}");
+        for s in group["speakers"].as_array().unwrap() {
+            for field in ["id", "name", "role", "image", "bio"] {
+                assert!(s[field].as_str().is_some_and(|v| !v.is_empty()), "{field} of {s}");
+            }
+        }
+    }
+    // Without JavaScript every category is listed in turn (the fallback).
+    assert_eq!(tags(fallback, "h3").len(), 3);
+    assert_eq!(text(fallback).matches("More info").count(), speakers.len());
+}
+
+#[tokio::test]
+async fn timeline_island_gets_the_dates_the_venue_offset_and_the_server_verdict() {
+    let app = app().await;
+    let page = app.page("/").await;
+    let (tag, props, fallback) = island(&page, "Timeline");
+    assert_eq!(tag.attr("data-hydrate"), Some("visible"));
+    assert_eq!(props["utcOffset"], "+08:00");
+    let dates = content::dates(&app.pool).await.unwrap();
+    let items = props["items"].as_array().unwrap();
+    assert_eq!(items.len(), dates.len());
+    let now = time::OffsetDateTime::now_utc();
+    for (item, date) in items.iter().zip(&dates) {
+        assert_eq!(item["date"], date.date.as_str());
+        assert_eq!(item["title"], date.title.as_str());
+        assert_eq!(item["description"], date.description.as_str());
+        assert_eq!(item["label"], conference::dates::long(&date.date).as_str());
+        assert_eq!(item["passed"], conference::dates::has_passed(&date.date, "+08:00", now));
+    }
+    // The fallback marks the same items as past.
+    let past_props = items.iter().filter(|i| i["passed"] == true).count();
+    assert_eq!(fallback.matches("timeline__item--past").count(), past_props);
+}
+
+#[tokio::test]
+async fn goals_island_gets_the_five_goals_and_keeps_the_row_as_fallback() {
+    let app = app().await;
+    let page = app.page("/").await;
+    let (tag, props, fallback) = island(&page, "GoalsRow");
+    assert_eq!(tag.attr("data-hydrate"), Some("visible"));
+    let goals = content::goals(&app.pool).await.unwrap();
+    let given: Vec<&str> = props["goals"].as_array().unwrap().iter().map(|g| g["title"].as_str().unwrap()).collect();
+    assert_eq!(given, goals.iter().map(|g| g.title.as_str()).collect::<Vec<_>>());
+    assert_eq!(given.len(), 5);
+    assert!(find_tag(fallback, |t| t.has_class("goals__row") && t.has("tabindex", "0")).is_some());
+}
+
+#[tokio::test]
+async fn materials_island_downloads_what_the_fallback_links_download() {
+    let app = app().await;
+    for path in ["/", "/AboutConference"] {
+        let page = app.page(path).await;
+        let (tag, props, fallback) = island(&page, "Materials");
+        assert_eq!(tag.attr("data-hydrate"), Some("visible"));
+        let fallback_links: Vec<(String, String)> = links(fallback);
+        let items = props["materials"].as_array().unwrap();
+        assert_eq!(items.len(), fallback_links.len());
+        for (item, (href, label)) in items.iter().zip(&fallback_links) {
+            assert_eq!(item["href"], href.as_str(), "{path}");
+            assert_eq!(item["title"], label.as_str(), "{path}: title trimmed like the button");
+            let reply = app.request(href, &[]).await;
+            assert_eq!(reply.status, StatusCode::OK);
+            let disposition = reply.header("content-disposition").unwrap_or_default().to_string();
+            assert!(disposition.contains(item["fileName"].as_str().unwrap()), "{disposition}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn about_fade_in_marks_the_block_and_hides_nothing() {
+    let app = app().await;
+    for path in ["/", "/AboutConference"] {
+        let page = app.page(path).await;
+        let (tag, props, fallback) = island(&page, "AboutFadeIn");
+        assert_eq!(tag.attr("data-hydrate"), Some("visible"));
+        assert_eq!(props, Value::Null);
+        assert!(fallback.trim().is_empty());
+        // The content itself is plain, visible markup: no inline style hides it.
+        let block = crate::common::html::labelled(&page, "about-conference-title").unwrap();
+        assert!(!block.contains("opacity"), "{path}: nothing is hidden by the server");
+    }
+}
+
+#[tokio::test]
+async fn policy_accordion_gets_the_sections_and_keeps_details_as_fallback() {
+    let app = app().await;
+    for (path, slug) in [("/Terms-&-Conditions", "terms-and-conditions"), ("/Privacy-Policy", "privacy-policy")] {
+        let page = app.page(path).await;
+        let (tag, props, fallback) = island(&page, "PolicyAccordion");
+        assert_eq!(tag.attr("data-hydrate"), Some("load"));
+        let sections = content::policy_sections(&app.pool, slug).await.unwrap();
+        let given = props["sections"].as_array().unwrap();
+        assert_eq!(given.len(), sections.len());
+        for (g, s) in given.iter().zip(&sections) {
+            assert_eq!(g["id"], s.id.as_str());
+            assert_eq!(g["heading"], s.heading.as_str());
+            assert_eq!(strings(&g["paragraphs"]), content::paragraphs(&s.body));
+        }
+        let details = tags(fallback, "details");
+        assert_eq!(details.len(), sections.len(), "{path}: one <details> per section without JavaScript");
+    }
+}
+
+#[tokio::test]
+async fn policy_pages_mark_their_sections_for_the_footer_panel() {
+    let app = app().await;
+    for policy in content::policies(&app.pool).await.unwrap() {
+        let page = app.page(&policy.link).await;
+        let sections = content::policy_sections(&app.pool, &policy.slug).await.unwrap();
+        let marked = all_tags(&page).iter().filter(|t| t.attr("data-policy-heading").is_some()).count();
+        assert_eq!(marked, sections.len(), "{}: every section heading is marked", policy.link);
+        for section in &sections {
+            let heading = find_tag(&page, |t| t.has("data-policy-heading", &section.id))
+                .unwrap_or_else(|| panic!("{}: heading of {}", policy.link, section.id));
+            assert_eq!(text(inner(&page, &heading)), section.heading);
+            let paragraphs: Vec<String> = all_tags(&page)
+                .iter()
+                .filter(|t| t.has("data-policy-text", &section.id))
+                .map(|t| text(inner(&page, t)))
+                .collect();
+            assert_eq!(paragraphs, content::paragraphs(&section.body), "{}: text of {}", policy.link, section.id);
+        }
+    }
+}
+
+#[tokio::test]
+async fn footer_policy_panel_gets_names_links_and_summaries_only() {
+    let app = app().await;
+    let policies = content::policies(&app.pool).await.unwrap();
+    for (path, _) in PAGES.iter().filter(|(p, _)| *p != "/Success") {
+        let page = app.page(path).await;
+        let (tag, props, fallback) = island(&page, "PolicyPanel");
+        assert_eq!(tag.attr("data-hydrate"), Some("idle"));
+        let given = props["policies"].as_array().unwrap();
+        assert_eq!(given.len(), policies.len());
+        for (g, p) in given.iter().zip(&policies) {
+            assert_eq!(g["name"], p.name.as_str());
+            assert_eq!(g["link"], p.link.as_str());
+            assert_eq!(g["summary"], p.summary.as_str());
+            let keys: BTreeSet<&str> = g.as_object().unwrap().keys().map(String::as_str).collect();
+            assert_eq!(keys, BTreeSet::from(["link", "name", "slug", "summary"]), "no section text on every page");
+        }
+        let fallback_links: Vec<String> = links(fallback).into_iter().map(|(h, _)| h).collect();
+        assert_eq!(fallback_links, policies.iter().map(|p| p.link.clone()).collect::<Vec<_>>(), "{path}");
+    }
+}
+
+#[tokio::test]
+async fn gallery_island_gets_the_images_its_fallback_links_to() {
+    let app = app().await;
+    let page = app.page("/gallery").await;
+    let (tag, props, fallback) = island(&page, "GalleryViewer");
+    assert_eq!(tag.attr("data-hydrate"), Some("idle"));
+    let hrefs: Vec<String> = links(fallback).into_iter().map(|(h, _)| h).collect();
+    let images = props["images"].as_array().unwrap();
+    assert_eq!(images.iter().map(|i| i["image"].as_str().unwrap().to_string()).collect::<Vec<_>>(), hrefs);
+    for image in images {
+        assert!(image["title"].as_str().is_some_and(|t| !t.is_empty()));
+        assert!(image["width"].as_i64().unwrap() > 0 && image["height"].as_i64().unwrap() > 0);
+    }
+}
+
+#[tokio::test]
+async fn mobile_menu_island_gets_the_menu_links_with_the_current_page() {
+    let app = app().await;
+    let page = app.page("/gallery").await;
+    let (tag, props, fallback) = island(&page, "MobileMenu");
+    assert_eq!(tag.attr("data-hydrate"), Some("load"));
+    let given: Vec<(String, bool)> = props["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["href"].as_str().unwrap().to_string(), l["current"].as_bool().unwrap()))
+        .collect();
+    let fallback_hrefs: Vec<String> = links(fallback).into_iter().map(|(h, _)| h).collect();
+    assert_eq!(given.iter().map(|(h, _)| h.clone()).collect::<Vec<_>>(), fallback_hrefs);
+    assert_eq!(given.iter().filter(|(_, c)| *c).map(|(h, _)| h.as_str()).collect::<Vec<_>>(), ["/gallery"]);
+    assert!(find_tag(fallback, |t| t.name == "details" && t.has_class("mobile-menu")).is_some());
+}
