@@ -127,7 +127,7 @@ test('an open policy section and the footer policy panel are accessible', async 
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test('the open mobile menu is accessible', async ({ page, isMobile }) => {
+test('the open mobile menu is accessible', { tag: '@phone' }, async ({ page, isMobile }) => {
   test.skip(!isMobile, 'the mobile menu is only shown on narrow screens');
   await withoutNotice(page);
   await page.goto('/');
