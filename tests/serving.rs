@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 
 use conference::repo::content;
 
-use crate::common::inflate::gunzip;
+use crate::common::inflate::{gunzip, unbrotli};
 use crate::common::{BASE, HIGHLIGHT_SLUGS, PAGES, app, html};
 
 // ---------------------------------------------------------------------------------------
@@ -35,6 +35,7 @@ async fn pages_are_compressed_as_the_browser_accepts() {
     assert_eq!(br.header("content-encoding"), Some("br"));
     assert!(!br.body.is_empty() && br.body.len() * 3 < plain.body.len(), "brotli body is small");
     assert!(!br.text().contains("<!doctype"), "the brotli body is encoded");
+    assert_eq!(String::from_utf8(unbrotli(&br.body)).unwrap(), plain.text(), "brotli decodes to the page");
 
     let preferred = app.request("/", &[("accept-encoding", "gzip, deflate, br")]).await;
     assert!(

@@ -4,7 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect } from './fixtures';
 import type { Page } from '@playwright/test';
-import { island, mounted, withoutNotice } from './island-helpers';
+import { island, mounted, reach, withoutNotice } from './island-helpers';
 
 const PAGES = [
   '/',
@@ -43,9 +43,7 @@ async function mountAll(page: Page) {
   const islands = page.locator('[data-island]');
   for (let i = 0; i < (await islands.count()); i++) {
     const el = islands.nth(i);
-    if ((await el.getAttribute('data-hydrate')) === 'visible') {
-      await el.evaluate((node) => node.scrollIntoView({ block: 'center', behavior: 'instant' }));
-    }
+    if ((await el.getAttribute('data-hydrate')) !== 'load') await reach(el);
     await expect(el).toHaveAttribute('data-island-ready', '');
   }
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));

@@ -24,14 +24,19 @@ export function island(page: Page, name: string, within?: Locator): Locator {
 }
 
 /**
- * Scrolls an island into view (for `visible` ones), points at it (for `intent` ones, which
- * load when the visitor shows interest) and waits until it has mounted.
+ * Does what a visitor does before an island loads: scrolls it into view (for `visible` ones)
+ * and points at it (for `intent` ones, which load when the visitor shows interest).
  */
-export async function mounted(page: Page, name: string, within?: Locator): Promise<Locator> {
-  const el = island(page, name, within);
+export async function reach(el: Locator): Promise<void> {
   // A plain scroll: some island elements have no size of their own (AboutFadeIn).
   await el.evaluate((node) => node.scrollIntoView({ block: 'center', behavior: 'instant' }));
   if ((await el.getAttribute('data-hydrate')) === 'intent') await el.hover();
+}
+
+/** Reaches an island (see `reach`) and waits until it has mounted. */
+export async function mounted(page: Page, name: string, within?: Locator): Promise<Locator> {
+  const el = island(page, name, within);
+  await reach(el);
   await expect(el).toHaveAttribute('data-island-ready', '');
   return el;
 }
