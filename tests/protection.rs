@@ -278,3 +278,37 @@ fn a_bad_trusted_proxies_entry_stops_start_up_with_its_name() {
     let default = Cli::try_parse_from(["conference"]).unwrap();
     assert!(default.config.trusted_proxies.is_empty(), "trusts no proxy by default");
 }
+
+#[tokio::test]
+async fn the_request_log_names_the_client_a_trusted_proxy_forwarded() {
+    use std::io::Write;
+    use std::sync::{Arc, Mutex};
+
+    /// Collects what the log subscriber writes.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+    impl Write for Captured {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    let app = app_with(|c| c.trusted_proxies = "127.0.0.1".parse().unwrap()).await;
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt().with_ansi(false).with_writer(move || writer.clone()).finish();
+    // This test's thread only; `oneshot` runs the request on it (current-thread runtime).
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let reply = post_via(&app, [127, 0, 0, 1], ("x-forwarded-for", "1.2.3.4, 198.51.100.77"), "log@example.org").await;
+    assert_eq!(reply.status, StatusCode::CREATED);
+    let spoofed = post_via(&app, [203, 0, 113, 9], ("x-forwarded-for", "198.51.100.78"), "log2@example.org").await;
+    assert_eq!(spoofed.status, StatusCode::CREATED);
+    let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    assert!(log.contains("client=198.51.100.77"), "the visitor behind the proxy: {log}");
+    assert!(log.contains("client=203.0.113.9"), "an untrusted peer as itself: {log}");
+    assert!(!log.contains("198.51.100.78") && !log.contains("1.2.3.4"), "never a spoofed entry: {log}");
+}
