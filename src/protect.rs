@@ -2,7 +2,7 @@
 //!
 //! - [`guard`], a middleware on the whole router (so every POST route, present or future, is
 //!   covered): the same-origin check (403) and the per-client rate limit (429 with
-//!   `Retry-After`). Other methods pass untouched.
+//!   `Retry-After`; the gateway's answers exempt). Other methods pass untouched.
 //! - [`Submission`], the extractor of the visitor forms (`/api/contact`, `/api/newsletter`):
 //!   content type (415), body size (413), readable JSON (400), the `_gotcha` honeypot, and
 //!   [`Check`] for required fields, formats and length bounds (422 with
@@ -124,10 +124,10 @@ pub async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> 
             return Refusal::new(StatusCode::FORBIDDEN, "Cross-origin requests are not allowed").into_response();
         }
     }
-    let client = ClientIp::of(request.extensions());
     if RATE_LIMIT_EXEMPT_PATHS.contains(&path.as_str()) {
         return next.run(request).await;
     }
+    let client = ClientIp::of(request.extensions());
     if let Err(retry_after) = guard.limiter.check(client.0) {
         tracing::warn!(%path, %client, "rate limit reached");
         let mut refusal = Refusal::new(
