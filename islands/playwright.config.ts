@@ -47,7 +47,10 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // Recording a trace costs every test CPU time on a small machine; E2E_TRACE=1 keeps one
+    // for each failing test (npx playwright show-trace ...). A failure always attaches its
+    // page snapshot (error-context.md).
+    trace: process.env.E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
   },
   projects: [
     {

@@ -37,6 +37,9 @@ const NOT_FOUND = ['/no-such-page', '/highlights/no-such-highlight'];
 // A fade-in caught half-way would be scanned as low contrast; visitors who read it see it
 // finished. The fade itself has its own spec (about.spec.ts).
 test.use({ reducedMotion: 'reduce' });
+// axe over a whole page (the home page has a dozen islands) takes several seconds when the
+// workers share two cores with the server.
+test.describe.configure({ timeout: 60_000 });
 
 /** Mounts every island on the page, scrolling to the ones that wait to be visible. */
 async function mountAll(page: Page) {
