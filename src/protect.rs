@@ -38,6 +38,11 @@ use crate::state::AppState;
 /// own origin; the cipher and the stored order protect it (DESIGN.md section 5).
 pub const ORIGIN_EXEMPT_PATHS: [&str; 1] = ["/api/ccavenue-handle"];
 
+/// POST routes outside the visitor rate limit: the gateway's answer must always be heard, or
+/// a visitor who sent a few forms and then paid would be paid at the bank and unpaid here
+/// (DESIGN.md section 2, `RATE_LIMIT_PER_MINUTE`). The cipher and the stored order protect it.
+pub const RATE_LIMIT_EXEMPT_PATHS: [&str; 1] = ["/api/ccavenue-handle"];
+
 /// Largest JSON or form body a visitor form accepts, in bytes (64 KiB: the longest message,
 /// 5,000 characters of up to 4 UTF-8 bytes each, fits with room to spare).
 pub const FORM_BODY_LIMIT: usize = 64 * 1024;
@@ -115,6 +120,9 @@ pub async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> 
             tracing::warn!(%path, origin = ?origin, "cross-origin POST refused");
             return Refusal::new(StatusCode::FORBIDDEN, "Cross-origin requests are not allowed").into_response();
         }
+    }
+    if RATE_LIMIT_EXEMPT_PATHS.contains(&path.as_str()) {
+        return next.run(request).await;
     }
     let client = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip());
     if let Err(retry_after) = guard.limiter.check(client, Instant::now()) {

@@ -20,7 +20,8 @@ use crate::state::AppState;
 
 /// The whole application. Tests drive it with `oneshot`; `serve` binds it to a socket.
 pub fn app(state: AppState) -> Router {
-    let payment_config = PaymentConfig::from_config(&state.config);
+    let config = state.config.clone();
+    let payment_config = PaymentConfig::from_config(&config);
     let mut pages = Router::new()
         .route("/", get(home::home))
         .route("/AboutUs", get(about::about_us))
@@ -48,8 +49,8 @@ pub fn app(state: AppState) -> Router {
         .route("/calendar.ics", get(seo::calendar))
         // Browsers ask for it on their own (e.g. when an image is opened by itself).
         .route("/favicon.ico", get(|| async { Redirect::permanent("/static/img/favicon.svg") }));
-    // The built-in TEST gateway (DESIGN.md section 6) exists only while no CCAvenue
-    // credentials are set; with them (or with some of them) `/test-gateway` is the site's 404.
+    // The built-in TEST gateway (DESIGN.md section 6) exists only in `PAYMENTS_MODE=test`; in
+    // any other mode `/test-gateway` is the site's 404.
     if payment_config.is_test() {
         pages = pages.route(
             TEST_GATEWAY_PATH,
@@ -77,7 +78,7 @@ pub fn app(state: AppState) -> Router {
         .route("/ccavenue-handle", post(payments::handle).layer(DefaultBodyLimit::max(payments::BODY_LIMIT_BYTES)))
         .fallback(api_not_found);
 
-    // The payment form posts to the gateway's origin (CCAvenue, or this site's test gateway).
+    // The payment form posts to the current mode's gateway origin (none when payments are off).
     let form_action = payment_config.form_action_origin();
     let csp = security::content_security_policy(form_action.as_deref());
     let mut router = Router::new()
@@ -90,6 +91,9 @@ pub fn app(state: AppState) -> Router {
         .with_state(state);
     for layer in security::header_layers(&csp) {
         router = router.layer(layer);
+    }
+    if let Some(hsts) = security::strict_transport_security(&config.public_url) {
+        router = router.layer(hsts);
     }
     router.layer(CompressionLayer::new().br(true).gzip(true)).layer(TraceLayer::new_for_http())
 }

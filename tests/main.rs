@@ -14,6 +14,7 @@ mod islands;
 mod mail;
 mod pages;
 mod payments;
+mod payments_mode;
 mod protection;
 mod seed;
 mod serving;
