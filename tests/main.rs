@@ -18,4 +18,5 @@ mod payments_mode;
 mod protection;
 mod seed;
 mod serving;
+mod startup;
 mod test_gateway;
