@@ -10,7 +10,9 @@ use tower_http::trace::TraceLayer;
 
 use crate::assets;
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
-use crate::handlers::pages::{about, errors, home, info, payment_result, policies, test_gateway};
+use crate::handlers::pages::{
+    about, errors, home, info, newsletter as newsletter_links, payment_result, policies, test_gateway,
+};
 use crate::handlers::seo;
 use crate::payments::PaymentConfig;
 use crate::payments::config::TEST_GATEWAY_PATH;
@@ -47,6 +49,12 @@ pub fn app(state: AppState) -> Router {
         .route("/sitemap.xml", get(seo::sitemap))
         .route("/robots.txt", get(seo::robots))
         .route("/calendar.ics", get(seo::calendar))
+        // The newsletter's signed links (double opt-in, RFC 8058 one-click unsubscribe).
+        .route(newsletter_links::CONFIRM_PATH, get(newsletter_links::confirm))
+        .route(
+            newsletter_links::UNSUBSCRIBE_PATH,
+            get(newsletter_links::unsubscribe_page).post(newsletter_links::unsubscribe),
+        )
         // Browsers ask for it on their own (e.g. when an image is opened by itself).
         .route("/favicon.ico", get(|| async { Redirect::permanent("/static/img/favicon.svg") }));
     // The built-in TEST gateway (DESIGN.md section 6) exists only in `PAYMENTS_MODE=test`; in

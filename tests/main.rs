@@ -13,6 +13,7 @@ mod exports;
 mod health;
 mod islands;
 mod mail;
+mod mail_consent;
 mod pages;
 mod payments;
 mod payments_mode;

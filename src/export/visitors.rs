@@ -23,14 +23,15 @@ pub async fn write_messages<W: Write>(
     Ok(())
 }
 
-/// Newsletter subscribers, oldest first: `id,created,email`.
+/// Newsletter subscribers, oldest first: `id,created,email,status,confirmed` (`status` is
+/// `pending`, `subscribed` or `unsubscribed`; `confirmed` when the link was opened).
 pub async fn write_subscribers<W: Write>(
     pool: &SqlitePool,
     out: &mut SafeWriter<W>,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    out.write_record(["id", "created", "email"])?;
+    out.write_record(["id", "created", "email", "status", "confirmed"])?;
     for s in subscribers::all(pool).await? {
-        out.write_record([&s.id, &s.created, &s.email])?;
+        out.write_record([&s.id, &s.created, &s.email, &s.status, s.confirmed.as_deref().unwrap_or("")])?;
     }
     Ok(())
 }
