@@ -106,41 +106,84 @@ fn post(port: u16, path: &str, content_type: &str, body: &str) -> String {
     )
 }
 
+/// A running server: the child, its port, and everything it logged so far.
+struct Server {
+    child: Child,
+    port: u16,
+    log: Arc<Mutex<String>>,
+    readers: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    /// Starts `command` and waits (at most 60 s) until it says where it serves.
+    fn start(mut command: Command) -> Server {
+        let mut child = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the binary starts");
+        let log = Arc::new(Mutex::new(String::new()));
+        let mut readers = Vec::new();
+        let streams: [Box<dyn Read + Send>; 2] =
+            [Box::new(child.stdout.take().unwrap()), Box::new(child.stderr.take().unwrap())];
+        for stream in streams {
+            let log = log.clone();
+            readers.push(std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                    log.lock().unwrap().push_str(&(line + "\n"));
+                }
+            }));
+        }
+        let start = Instant::now();
+        let port = loop {
+            let text = log.lock().unwrap().clone();
+            if let Some(rest) = text.split("serving on http://127.0.0.1:").nth(1) {
+                break rest.chars().take_while(char::is_ascii_digit).collect::<String>().parse::<u16>().unwrap();
+            }
+            if start.elapsed() > Duration::from_secs(60) || child.try_wait().unwrap().is_some() {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("the server did not start:\n{text}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        Server { child, port, log, readers }
+    }
+
+    /// Kills the server (by its pid) and returns its whole log.
+    fn stop(mut self) -> String {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        for reader in self.readers {
+            let _ = reader.join();
+        }
+        self.log.lock().unwrap().clone()
+    }
+}
+
+#[test]
+fn a_public_url_and_nothing_else_takes_no_payment_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = conference(dir.path());
+    for name in ["SMTP_URL", "PAYMENTS_MODE", "CCAVENUE_MERCHANT_ID", "CCAVENUE_ACCESS_CODE", "CCAVENUE_WORKING_KEY"] {
+        command.env_remove(name);
+    }
+    let server = Server::start(command);
+    let checkout = r#"{"plan":"presenter-virtual","name":"Ada Lovelace","email":"ada@example.org","phone":"+14155552671","zip":"10001","country":"USA"}"#;
+    let answer = post(server.port, "/api/ccavenue-initiate", "application/json", checkout);
+    let gateway = http(server.port, "GET /test-gateway HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    let pricing = http(server.port, "GET /pricing HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    let log = server.stop();
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(answer.contains("Online payment is not open yet"), "{answer}");
+    assert!(gateway.starts_with("HTTP/1.1 404"), "{gateway}");
+    assert!(pricing.contains("Online payment is not open yet"));
+    assert!(log.contains("WARN") && log.contains("payments are OFF"), "a start-up warning:\n{log}");
+}
+
 #[test]
 fn logs_and_error_pages_never_show_a_secret() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = conference(dir.path())
-        .env("CCAVENUE_STATUS_URL", "http://127.0.0.1:9/apis/servlet/DoWebTrans")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let log = Arc::new(Mutex::new(String::new()));
-    let mut readers = Vec::new();
-    for stream in
-        [Box::new(child.stdout.take().unwrap()) as Box<dyn Read + Send>, Box::new(child.stderr.take().unwrap())]
-    {
-        let log = log.clone();
-        readers.push(std::thread::spawn(move || {
-            for line in BufReader::new(stream).lines().map_while(Result::ok) {
-                log.lock().unwrap().push_str(&(line + "\n"));
-            }
-        }));
-    }
-    let start = Instant::now();
-    let port = loop {
-        let text = log.lock().unwrap().clone();
-        if let Some(rest) = text.split("serving on http://127.0.0.1:").nth(1) {
-            break rest.chars().take_while(char::is_ascii_digit).collect::<String>().parse::<u16>().unwrap();
-        }
-        if start.elapsed() > Duration::from_secs(60) || child.try_wait().unwrap().is_some() {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("the server did not start:\n{text}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-
+    let mut command = conference(dir.path());
+    command.env("CCAVENUE_STATUS_URL", "http://127.0.0.1:9/apis/servlet/DoWebTrans");
+    let server = Server::start(command);
+    let port = server.port;
     let mut answers = String::new();
     answers += &http(port, "GET /no-such-page HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
     answers += &post(port, "/api/ccavenue-handle", "application/x-www-form-urlencoded", "encResp=zz&orderNo=1");
@@ -153,13 +196,7 @@ fn logs_and_error_pages_never_show_a_secret() {
     answers += &post(port, "/api/contact", "application/json", contact);
     // The mail worker tries the closed SMTP port and logs the failure.
     std::thread::sleep(Duration::from_secs(2));
-
-    let _ = child.kill();
-    let _ = child.wait();
-    for reader in readers {
-        let _ = reader.join();
-    }
-    let log = log.lock().unwrap().clone();
+    let log = server.stop();
     assert!(log.contains("order initiated"), "the log was captured:\n{log}");
     // The access code goes to the browser by design (CCAvenue's kit posts it with encRequest);
     // only the answer of the checkout itself may carry it.
