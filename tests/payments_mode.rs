@@ -257,3 +257,43 @@ async fn form_action_names_only_the_current_modes_gateway() {
     let reply = app_with(|c| c.public_url = PUBLIC.into()).await.request("/pricing", &[]).await;
     assert!(csp(&reply).contains("form-action 'self';"), "{}", csp(&reply));
 }
+
+#[tokio::test]
+async fn the_status_call_gives_up_after_its_timeout_and_follows_no_redirect() {
+    use conference::payments::http::{HttpError, post_form};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    // Accepts and never answers.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/apis/servlet/DoWebTrans", silent.local_addr().unwrap());
+    let hold = tokio::spawn(async move {
+        let (socket, _) = silent.accept().await.unwrap();
+        tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+        drop(socket);
+    });
+    let result = post_form(&url, "a=1".into(), std::time::Duration::from_millis(300)).await;
+    assert!(matches!(result, Err(HttpError::Timeout(_))), "{result:?}");
+    hold.abort();
+
+    // A redirect is an answer we did not ask for: not followed, not a success.
+    let redirecting = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/status", redirecting.local_addr().unwrap());
+    let serve = tokio::spawn(async move {
+        let (mut socket, _) = redirecting.accept().await.unwrap();
+        let mut buffer = [0u8; 4096];
+        let _ = socket.read(&mut buffer).await;
+        let _ = socket
+            .write_all(b"HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:9/\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            .await;
+    });
+    let result = post_form(&url, "a=1".into(), std::time::Duration::from_secs(5)).await;
+    assert!(matches!(result, Err(HttpError::Status(302))), "{result:?}");
+    serve.abort();
+
+    for bad in ["ftp://127.0.0.1/x", "not a url", "/relative"] {
+        assert!(matches!(
+            post_form(bad, String::new(), std::time::Duration::from_secs(1)).await,
+            Err(HttpError::BadUrl(_))
+        ));
+    }
+}
