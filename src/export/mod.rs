@@ -5,7 +5,7 @@ pub mod visitors;
 
 use std::io::Write;
 
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 /// What can be exported (DESIGN.md section 2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -17,7 +17,7 @@ pub enum ExportKind {
 }
 
 /// Writes one kind as CSV (header row first) to `out`.
-pub async fn export(pool: &SqlitePool, kind: ExportKind, out: impl Write) -> Result<(), Box<dyn std::error::Error>> {
+pub async fn export(pool: &Pool, kind: ExportKind, out: impl Write) -> Result<(), Box<dyn std::error::Error>> {
     let mut writer = csv::Writer::from_writer(out);
     match kind {
         ExportKind::Registrations => registrations::write(pool, &mut writer).await?,

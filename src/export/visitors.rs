@@ -4,17 +4,14 @@
 use std::borrow::Cow;
 use std::io::Write;
 
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 use crate::repo::submissions::{self, Submission};
 use crate::repo::{messages, subscribers};
 
 /// Contact messages, oldest first: `id,created,name,number,email,country,message` (the
 /// spec's field names, section 3).
-pub async fn write_messages<W: Write>(
-    pool: &SqlitePool,
-    out: &mut csv::Writer<W>,
-) -> Result<(), Box<dyn std::error::Error>> {
+pub async fn write_messages<W: Write>(pool: &Pool, out: &mut csv::Writer<W>) -> Result<(), Box<dyn std::error::Error>> {
     out.write_record(["id", "created", "name", "number", "email", "country", "message"])?;
     for m in messages::all(pool).await? {
         // `number` is checked to hold only digits, spaces and `+-.()`, so it is written as is.
@@ -26,7 +23,7 @@ pub async fn write_messages<W: Write>(
 
 /// Newsletter subscribers, oldest first: `id,created,email`.
 pub async fn write_subscribers<W: Write>(
-    pool: &SqlitePool,
+    pool: &Pool,
     out: &mut csv::Writer<W>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     out.write_record(["id", "created", "email"])?;
@@ -80,7 +77,7 @@ const SUBMISSION_COLUMNS: [Column; 20] = [
 /// (section 3), then the stored paper: `filePath` (the spec's `pdfUrl`, relative to
 /// `DATA_DIR`), `fileName` (as uploaded), `fileType` and `fileSize` (bytes).
 pub async fn write_submissions<W: Write>(
-    pool: &SqlitePool,
+    pool: &Pool,
     out: &mut csv::Writer<W>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     out.write_record(SUBMISSION_COLUMNS.map(|(header, _)| header))?;

@@ -18,10 +18,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::db::Pool;
 use lettre::Message;
 use lettre::message::header::{self, ContentType};
 use lettre::message::{Mailbox, Mailboxes, MultiPart, SinglePart};
-use sqlx::SqlitePool;
 use time::{Duration, OffsetDateTime};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -65,14 +65,14 @@ pub struct RunSummary {
 /// Sends queued mail. Cheap to clone; safe to run in several server copies at once.
 #[derive(Clone)]
 pub struct Worker {
-    pool: SqlitePool,
+    pool: Pool,
     transport: MailTransport,
     config: Arc<Config>,
 }
 
 impl Worker {
     /// `config` gives `MAIL_FROM` (else the site's contact email) and `DATA_DIR` (attachments).
-    pub fn new(pool: SqlitePool, transport: MailTransport, config: &Config) -> Self {
+    pub fn new(pool: Pool, transport: MailTransport, config: &Config) -> Self {
         Worker { pool, transport, config: Arc::new(config.clone()) }
     }
 

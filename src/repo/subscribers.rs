@@ -2,7 +2,9 @@
 //! `/api/newsletter`, read by `conference export subscribers`.
 
 use serde::Serialize;
-use sqlx::{FromRow, SqliteConnection, SqlitePool};
+use sqlx::FromRow;
+
+use crate::db::{Connection, Pool};
 
 use super::messages::{created_now, record_id};
 
@@ -17,7 +19,7 @@ pub struct Subscriber {
 /// Adds `email` unless the address (ignoring letter case) is already there.
 /// Returns `true` when it was added, `false` when it was already subscribed
 /// (DESIGN.md section 5: 201 when new, 200 when already there).
-pub async fn subscribe(conn: &mut SqliteConnection, email: &str) -> Result<bool, sqlx::Error> {
+pub async fn subscribe(conn: &mut Connection, email: &str) -> Result<bool, sqlx::Error> {
     // One statement, so two concurrent sign-ups of one address store one row and neither fails.
     let result = sqlx::query("INSERT INTO subscribers (id, email, created) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
         .bind(record_id())
@@ -29,6 +31,6 @@ pub async fn subscribe(conn: &mut SqliteConnection, email: &str) -> Result<bool,
 }
 
 /// Every subscriber, oldest first (for the organisers' export).
-pub async fn all(pool: &SqlitePool) -> Result<Vec<Subscriber>, sqlx::Error> {
+pub async fn all(pool: &Pool) -> Result<Vec<Subscriber>, sqlx::Error> {
     sqlx::query_as("SELECT id, email, created FROM subscribers ORDER BY created, id").fetch_all(pool).await
 }

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod database;
 pub mod html;
 pub mod inflate;
 pub mod payments;
@@ -11,13 +12,14 @@ pub mod smtp;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Request, StatusCode};
+use conference::db::Pool;
 use http_body_util::BodyExt;
 use serde_json::Value;
-use sqlx::SqlitePool;
 use tempfile::TempDir;
 use tower::ServiceExt;
 
 use conference::config::Config;
+use conference::db::Engine;
 use conference::state::AppState;
 
 /// `PUBLIC_URL` of `Config::for_tests`.
@@ -65,11 +67,20 @@ pub const COLLECTIONS: [&str; 6] =
 /// A running application over its own database.
 pub struct TestApp {
     pub router: Router,
-    pub pool: SqlitePool,
+    pub pool: Pool,
     /// Keeps the database folder alive as long as the app.
     pub dir: TempDir,
     /// The configuration the app runs with (`DATA_DIR` is `dir`).
     pub config: Config,
+    /// The PostgreSQL database made for this test, dropped with the app.
+    pub postgres: Option<database::Scratch>,
+}
+
+impl TestApp {
+    /// The engine this run tests: PostgreSQL when `TEST_DATABASE_URL` names a server.
+    pub fn engine(&self) -> Engine {
+        Engine::of_pool(&self.pool)
+    }
 }
 
 /// A fresh application: temporary folder, migrated and seeded database.
@@ -80,14 +91,19 @@ pub async fn app() -> TestApp {
 /// [`app`] with a changed configuration (e.g. a small `rate_limit_per_minute`).
 pub async fn app_with(configure: impl FnOnce(&mut Config)) -> TestApp {
     let dir = tempfile::tempdir().expect("temporary folder");
-    let url = format!("sqlite://{}/test.db", dir.path().display());
+    let postgres = database::Scratch::create().await;
+    let url = match &postgres {
+        Some(scratch) => scratch.url.clone(),
+        None => format!("sqlite://{}/test.db", dir.path().display()),
+    };
     let pool = conference::db::connect(&url).await.expect("database connects");
     conference::db::migrate(&pool).await.expect("migrations apply");
     conference::db::seed(&pool).await.expect("content seed applies");
     let mut config = Config::for_tests(dir.path().to_path_buf());
+    config.database_url = url;
     configure(&mut config);
     let state = AppState::new(pool.clone(), config.clone());
-    TestApp { router: conference::app(state), pool, dir, config }
+    TestApp { router: conference::app(state), pool, dir, config, postgres }
 }
 
 /// A whole response, body collected.
@@ -182,10 +198,11 @@ impl TestApp {
     /// A paid order, so `/Success?order=ID` has something to show; returns its id.
     pub async fn paid_order(&self) -> &'static str {
         self.exec(&format!(
-            "INSERT OR IGNORE INTO orders (order_id, kind, item_id, item_title, amount_cents, currency, status,
+            "INSERT INTO orders (order_id, kind, item_id, item_title, amount_cents, currency, status,
                  billing_name, billing_email, tracking_id, created, decided_at)
              VALUES ('{PAID_ORDER}', 'plan', 'presenter-virtual', 'Presenter Virtual', 21900, 'USD', 'success',
-                 'Ada Lovelace', 'ada@example.org', '3100000001', '2025-03-01T08:00:00Z', '2025-03-01T08:05:00Z')"
+                 'Ada Lovelace', 'ada@example.org', '3100000001', '2025-03-01T08:00:00Z', '2025-03-01T08:05:00Z')
+             ON CONFLICT (order_id) DO NOTHING"
         ))
         .await;
         PAID_ORDER
