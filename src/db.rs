@@ -84,6 +84,18 @@ fn redact(url: &str) -> String {
     }
 }
 
+/// Whether a text can be stored or looked up on every engine: PostgreSQL's `text` cannot hold
+/// NUL (U+0000), so a key containing one matches nothing rather than failing the query.
+pub fn storable(text: &str) -> bool {
+    !text.contains('\0')
+}
+
+/// Whether `err` is PostgreSQL refusing a text it cannot store (NUL, SQLSTATE 22021
+/// `character_not_in_repertoire`): the client's input, not the server, is at fault.
+pub fn is_unstorable_text(err: &sqlx::Error) -> bool {
+    matches!(err, sqlx::Error::Database(db) if db.code().as_deref() == Some("22021"))
+}
+
 /// Opens the pool for `database_url` (`sqlite://...` or `postgres://...`).
 ///
 /// SQLite: creates the file (and its folder) when missing; WAL lets readers proceed during a

@@ -729,10 +729,7 @@ async fn a_filled_honeypot_gets_a_normal_answer_and_stores_nothing() {
 async fn a_database_failure_after_the_file_is_moved_leaves_neither_file_nor_row() {
     let app = app().await;
     // The row cannot be written: the paper is already in place by then.
-    app.exec(
-        "CREATE TRIGGER fail_submission BEFORE INSERT ON submissions BEGIN SELECT RAISE(ABORT, 'disk on fire'); END",
-    )
-    .await;
+    app.fail_inserts("submissions", "disk on fire").await;
     let (status, answer) = submit(&app, &Form::valid()).await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{answer}");
     assert_eq!(answer["message"], "Something went wrong on our side. Please try again later.");
@@ -740,14 +737,14 @@ async fn a_database_failure_after_the_file_is_moved_leaves_neither_file_nor_row(
     assert_nothing_stored(&app, "the row failed").await;
 
     // The row is written but its mails cannot be: the row goes too.
-    app.exec("DROP TRIGGER fail_submission").await;
-    app.exec("CREATE TRIGGER fail_mail BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'outbox full'); END").await;
+    app.allow_inserts("submissions").await;
+    app.fail_inserts("outbox", "outbox full").await;
     let (status, answer) = submit(&app, &Form::valid()).await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{answer}");
     assert_nothing_stored(&app, "the mails failed").await;
 
     // Once the database is well again, the same submission goes through.
-    app.exec("DROP TRIGGER fail_mail").await;
+    app.allow_inserts("outbox").await;
     let (status, answer) = submit(&app, &Form::valid()).await;
     assert_eq!(status, StatusCode::CREATED, "{answer}");
     assert_eq!(leftovers(&app).await, (1, 2, 1, 0));

@@ -6,7 +6,7 @@
 
 use sqlx::FromRow;
 
-use crate::db::{Connection, Pool};
+use crate::db::{Connection, Engine, Pool};
 use time::format_description::FormatItem;
 use time::macros::format_description;
 use time::{Duration, OffsetDateTime};
@@ -141,24 +141,40 @@ pub struct QueuedMail {
 /// for a row, exactly one gets it (DESIGN.md section 9). Counting the attempt here means an
 /// attempt that crashed the worker still counts. A worker that dies holding a claim delays
 /// that mail by `lease`, no more.
+///
+/// On PostgreSQL the candidate is picked `FOR UPDATE SKIP LOCKED`: instances racing for mail
+/// each take a different row at once instead of queueing behind one row's lock and coming
+/// back empty. SQLite has one writer at a time, so the plain subquery is enough there.
 pub async fn claim_next(pool: &Pool, now: OffsetDateTime, lease: Duration) -> Result<Option<QueuedMail>, sqlx::Error> {
     let now_s = timestamp(now);
     let until = timestamp(now + lease);
-    sqlx::query_as(
-        "UPDATE outbox SET claimed_until = $1, attempts = attempts + 1
-         WHERE id = (SELECT id FROM outbox
-                     WHERE status = 'pending' AND next_attempt_at <= $2
-                       AND (claimed_until IS NULL OR claimed_until < $2)
-                     ORDER BY next_attempt_at, id LIMIT 1)
-           AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < $2)
-         RETURNING id, to_address, reply_to, subject, text_body, html_body, attachment_path,
-                   attachment_name, attachment_type, dedupe_key, attempts, created, claimed_until",
-    )
-    .bind(&until)
-    .bind(&now_s)
-    .fetch_optional(pool)
-    .await
+    let sql = match Engine::of_pool(pool) {
+        Engine::Sqlite => CLAIM_SQLITE,
+        Engine::Postgres => CLAIM_POSTGRES,
+    };
+    sqlx::query_as(sql).bind(&until).bind(&now_s).fetch_optional(pool).await
 }
+
+/// The claim: `$1` the lease's end, `$2` now.
+const CLAIM_SQLITE: &str = "UPDATE outbox SET claimed_until = $1, attempts = attempts + 1
+     WHERE id = (SELECT id FROM outbox
+                 WHERE status = 'pending' AND next_attempt_at <= $2
+                   AND (claimed_until IS NULL OR claimed_until < $2)
+                 ORDER BY next_attempt_at, id LIMIT 1)
+       AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < $2)
+     RETURNING id, to_address, reply_to, subject, text_body, html_body, attachment_path,
+               attachment_name, attachment_type, dedupe_key, attempts, created, claimed_until";
+
+/// [`CLAIM_SQLITE`] with the candidate row locked, skipping rows other instances hold.
+const CLAIM_POSTGRES: &str = "UPDATE outbox SET claimed_until = $1, attempts = attempts + 1
+     WHERE id = (SELECT id FROM outbox
+                 WHERE status = 'pending' AND next_attempt_at <= $2
+                   AND (claimed_until IS NULL OR claimed_until < $2)
+                 ORDER BY next_attempt_at, id LIMIT 1
+                 FOR UPDATE SKIP LOCKED)
+       AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < $2)
+     RETURNING id, to_address, reply_to, subject, text_body, html_body, attachment_path,
+               attachment_name, attachment_type, dedupe_key, attempts, created, claimed_until";
 
 /// Records a delivered mail. Returns `false` if the claim had been lost meanwhile.
 pub async fn mark_sent(pool: &Pool, mail: &QueuedMail, now: OffsetDateTime) -> Result<bool, sqlx::Error> {

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use sqlx::FromRow;
 
-use crate::db::Pool;
+use crate::db::{self, Pool};
 
 /// Splits a newline-separated field into its non-empty, trimmed lines.
 pub fn lines(text: &str) -> Vec<&str> {
@@ -175,6 +175,9 @@ pub async fn materials(pool: &Pool) -> Result<Vec<Material>, sqlx::Error> {
 }
 
 pub async fn material(pool: &Pool, id: &str) -> Result<Option<Material>, sqlx::Error> {
+    if !db::storable(id) {
+        return Ok(None);
+    }
     sqlx::query_as("SELECT * FROM download_buttons WHERE id = $1").bind(id).fetch_optional(pool).await
 }
 
@@ -249,6 +252,9 @@ pub async fn highlights(pool: &Pool) -> Result<Vec<Highlight>, sqlx::Error> {
 }
 
 pub async fn highlight(pool: &Pool, slug: &str) -> Result<Option<Highlight>, sqlx::Error> {
+    if !db::storable(slug) {
+        return Ok(None);
+    }
     sqlx::query_as("SELECT slug, title, summary, image FROM highlights WHERE slug = $1")
         .bind(slug)
         .fetch_optional(pool)
@@ -266,6 +272,9 @@ pub struct Item {
 }
 
 pub async fn highlight_topics(pool: &Pool, slug: &str) -> Result<Vec<Item>, sqlx::Error> {
+    if !db::storable(slug) {
+        return Ok(Vec::new());
+    }
     sqlx::query_as(
         "SELECT id, title, description, '' AS icon FROM highlight_topics WHERE highlight_slug = $1 ORDER BY position",
     )
@@ -349,6 +358,9 @@ pub async fn policies(pool: &Pool) -> Result<Vec<Policy>, sqlx::Error> {
 }
 
 pub async fn policy(pool: &Pool, slug: &str) -> Result<Option<Policy>, sqlx::Error> {
+    if !db::storable(slug) {
+        return Ok(None);
+    }
     sqlx::query_as("SELECT slug, name, link, summary, updated FROM policies WHERE slug = $1")
         .bind(slug)
         .fetch_optional(pool)
@@ -363,6 +375,9 @@ pub struct PolicySection {
 }
 
 pub async fn policy_sections(pool: &Pool, slug: &str) -> Result<Vec<PolicySection>, sqlx::Error> {
+    if !db::storable(slug) {
+        return Ok(Vec::new());
+    }
     sqlx::query_as("SELECT id, heading, body FROM policy_sections WHERE policy_slug = $1 ORDER BY position")
         .bind(slug)
         .fetch_all(pool)

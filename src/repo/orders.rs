@@ -3,7 +3,7 @@
 
 use sqlx::FromRow;
 
-use crate::db::{Connection, Pool};
+use crate::db::{self, Connection, Pool};
 
 /// What an order pays for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,6 +167,9 @@ pub async fn insert(conn: &mut Connection, order: &NewOrder<'_>) -> Result<(), s
 }
 
 pub async fn find(conn: &mut Connection, order_id: &str) -> Result<Option<Order>, sqlx::Error> {
+    if !db::storable(order_id) {
+        return Ok(None);
+    }
     sqlx::query_as("SELECT * FROM orders WHERE order_id = $1").bind(order_id).fetch_optional(conn).await
 }
 

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use sqlx::FromRow;
 
-use crate::db::{Connection, Pool};
+use crate::db::{self, Connection, Pool};
 use time::OffsetDateTime;
 use time::macros::format_description;
 
@@ -100,6 +100,9 @@ pub async fn all(pool: &Pool) -> Result<Vec<Submission>, sqlx::Error> {
 
 /// One submission by its reference.
 pub async fn by_reference(pool: &Pool, reference: &str) -> Result<Option<Submission>, sqlx::Error> {
+    if !db::storable(reference) {
+        return Ok(None);
+    }
     sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM submissions WHERE reference = $1")))
         .bind(reference)
         .fetch_optional(pool)

@@ -187,6 +187,50 @@ impl TestApp {
         (status, value)
     }
 
+    /// A second server instance over the same database and `DATA_DIR`, with its own pool,
+    /// as a load balancer's other backend. Drop it before `self`.
+    pub async fn another_instance(&self) -> TestApp {
+        let pool = conference::db::connect(&self.config.database_url).await.expect("second instance connects");
+        let state = AppState::new(pool.clone(), self.config.clone());
+        TestApp {
+            router: conference::app(state),
+            pool,
+            dir: tempfile::tempdir().expect("temporary folder"),
+            config: self.config.clone(),
+            postgres: None,
+        }
+    }
+
+    /// Makes every INSERT into `table` fail with `message` (a broken disk, a full table), on
+    /// either engine, until [`TestApp::allow_inserts`].
+    pub async fn fail_inserts(&self, table: &str, message: &str) {
+        match self.engine() {
+            Engine::Sqlite => {
+                self.exec(&format!(
+                    "CREATE TRIGGER fail_{table} BEFORE INSERT ON {table} BEGIN SELECT RAISE(ABORT, '{message}'); END"
+                ))
+                .await
+            }
+            Engine::Postgres => {
+                self.exec(&format!(
+                    "CREATE FUNCTION fail_{table}() RETURNS trigger LANGUAGE plpgsql
+                     AS $$ BEGIN RAISE EXCEPTION '{message}'; END $$;
+                     CREATE TRIGGER fail_{table} BEFORE INSERT ON {table}
+                     FOR EACH ROW EXECUTE FUNCTION fail_{table}();"
+                ))
+                .await
+            }
+        }
+    }
+
+    /// Undoes [`TestApp::fail_inserts`].
+    pub async fn allow_inserts(&self, table: &str) {
+        match self.engine() {
+            Engine::Sqlite => self.exec(&format!("DROP TRIGGER fail_{table}")).await,
+            Engine::Postgres => self.exec(&format!("DROP TRIGGER fail_{table} ON {table}")).await,
+        }
+    }
+
     /// Runs one SQL statement on the app's database (to break or change content).
     pub async fn exec(&self, sql: &str) {
         sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_string()))
