@@ -1,5 +1,7 @@
-//! `conference export <kind>`: what visitors sent, as CSV on stdout, for organisers.
+//! `conference export <kind>`: what visitors sent, as CSV on stdout, for organisers; and
+//! `conference export papers --out DIR`, the paper files themselves.
 
+pub mod papers;
 pub mod registrations;
 pub mod visitors;
 
@@ -14,6 +16,8 @@ pub enum ExportKind {
     Submissions,
     Messages,
     Subscribers,
+    /// The paper files, into `--out DIR` (not CSV).
+    Papers,
 }
 
 /// Writes one kind as CSV (header row first) to `out`.
@@ -24,6 +28,7 @@ pub async fn export(pool: &Pool, kind: ExportKind, out: impl Write) -> Result<()
         ExportKind::Submissions => visitors::write_submissions(pool, &mut writer).await?,
         ExportKind::Messages => visitors::write_messages(pool, &mut writer).await?,
         ExportKind::Subscribers => visitors::write_subscribers(pool, &mut writer).await?,
+        ExportKind::Papers => return Err("papers are files: use `export papers --out DIR`".into()),
     }
     writer.flush()?;
     Ok(())

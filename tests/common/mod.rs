@@ -187,6 +187,29 @@ impl TestApp {
         (status, value)
     }
 
+    /// The paper stored as `file_path` (e.g. `papers/P-2025-7KQ4M9.pdf`): the file under
+    /// `DATA_DIR` on SQLite, its chunks in the database on PostgreSQL.
+    pub async fn stored_paper(&self, file_path: &str) -> Option<Vec<u8>> {
+        match self.engine() {
+            Engine::Sqlite => std::fs::read(self.dir.path().join(file_path)).ok(),
+            Engine::Postgres => conference::repo::papers::read(&self.pool, file_path).await.expect("paper reads"),
+        }
+    }
+
+    /// How many papers are stored (files under `DATA_DIR/papers`, or papers in the database).
+    pub async fn stored_papers(&self) -> usize {
+        match self.engine() {
+            Engine::Sqlite => std::fs::read_dir(self.dir.path().join("papers")).map(|d| d.count()).unwrap_or(0),
+            Engine::Postgres => {
+                let (n,): (i64,) = sqlx::query_as("SELECT COUNT(DISTINCT submission_id) FROM paper_chunks")
+                    .fetch_one(&self.pool)
+                    .await
+                    .expect("count papers");
+                usize::try_from(n).expect("a count")
+            }
+        }
+    }
+
     /// A second server instance over the same database and `DATA_DIR`, with its own pool,
     /// as a load balancer's other backend. Drop it before `self`.
     pub async fn another_instance(&self) -> TestApp {
