@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
-use crate::db::Pool;
 use axum::extract::FromRef;
 
 use crate::assets::IslandTags;
 use crate::config::Config;
+use crate::db::Pool;
 
 #[derive(Clone)]
 pub struct AppState {

@@ -4,7 +4,6 @@
 use std::io::Write;
 
 use crate::db::Pool;
-
 use crate::money;
 use crate::repo::orders;
 

@@ -5,7 +5,6 @@ use std::borrow::Cow;
 use std::io::Write;
 
 use crate::db::Pool;
-
 use crate::repo::submissions::{self, Submission};
 use crate::repo::{messages, subscribers};
 

@@ -5,11 +5,11 @@
 //! comparing the strings compares the instants, in SQLite and PostgreSQL alike.
 
 use sqlx::FromRow;
-
-use crate::db::{Connection, Engine, Pool};
 use time::format_description::FormatItem;
 use time::macros::format_description;
 use time::{Duration, OffsetDateTime};
+
+use crate::db::{Connection, Engine, Pool};
 
 /// A file sent with a mail, stored under `DATA_DIR`.
 #[derive(Debug, Clone)]

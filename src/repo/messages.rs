@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 use sqlx::FromRow;
-
-use crate::db::{Connection, Pool};
 use time::OffsetDateTime;
 use time::macros::format_description;
+
+use crate::db::{Connection, Pool};
 
 /// Characters of generated record ids (lowercase alphanumerics, like the content ids).
 const ID_ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";

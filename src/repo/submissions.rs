@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 use sqlx::FromRow;
-
-use crate::db::{self, Connection, Pool};
 use time::OffsetDateTime;
 use time::macros::format_description;
+
+use crate::db::{self, Connection, Pool};
 
 /// spec section 3, Paper submission: the validated fields plus the stored file.
 #[derive(Debug, Clone, FromRow, Serialize)]

@@ -12,14 +12,13 @@ pub mod smtp;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Request, StatusCode};
-use conference::db::Pool;
 use http_body_util::BodyExt;
 use serde_json::Value;
 use tempfile::TempDir;
 use tower::ServiceExt;
 
 use conference::config::Config;
-use conference::db::Engine;
+use conference::db::{Engine, Pool};
 use conference::state::AppState;
 
 /// `PUBLIC_URL` of `Config::for_tests`.
