@@ -67,9 +67,12 @@ impl Engine {
         if conn.backend_name().eq_ignore_ascii_case("PostgreSQL") { Engine::Postgres } else { Engine::Sqlite }
     }
 
-    /// The engine of a pool.
+    /// The engine of a pool (made by [`connect`], which accepted only these two schemes).
     pub fn of_pool(pool: &Pool) -> Engine {
-        Engine::from_url(&pool.connect_options().database_url.to_string()).unwrap_or(Engine::Sqlite)
+        match pool.connect_options().database_url.scheme() {
+            "postgres" | "postgresql" => Engine::Postgres,
+            _ => Engine::Sqlite,
+        }
     }
 }
 
