@@ -1,5 +1,5 @@
 //! Paper files kept in the database (PostgreSQL; `paper_chunks`,
-//! migrations/postgres/0006_paper_chunks.sql), so every instance reaches every paper.
+//! migrations/postgres/0008_paper_chunks.sql), so every instance reaches every paper.
 //!
 //! A paper goes in and comes out [`CHUNK_BYTES`] at a time: a 20 MiB upload costs one chunk
 //! of memory per request, not 20 MiB. SQLite keeps papers as files under `DATA_DIR/papers`

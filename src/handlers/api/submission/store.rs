@@ -149,7 +149,13 @@ async fn write_row_and_mails(
         let mut file = tokio::fs::File::open(paper).await.map_err(|e| internal("reading the uploaded paper", e))?;
         papers::store(&mut tx, id, &mut file).await.map_err(db)?;
     }
-    mail::enqueue(&mut tx, &ack).await.map_err(db)?;
+    // At most 3 acknowledgements per address a day (DESIGN.md section 5): the paper is stored
+    // and the organisers told either way.
+    if mail::consent::take_acknowledgement(&mut tx, &new.email).await.map_err(db)? {
+        mail::enqueue(&mut tx, &ack).await.map_err(db)?;
+    } else {
+        tracing::warn!(reference = new.reference, "submission acknowledgement not sent: limit reached for the address");
+    }
     mail::enqueue(&mut tx, &notice).await.map_err(db)?;
     tx.commit().await.map_err(db)?;
     Ok(id)
