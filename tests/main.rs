@@ -10,6 +10,7 @@ mod api_newsletter;
 mod api_submission;
 mod budget;
 mod checkout_pages;
+mod database;
 mod exports;
 mod health;
 mod islands;
