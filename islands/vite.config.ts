@@ -1,9 +1,12 @@
 /// <reference types="vitest/config" />
 // Builds the islands: one runtime entry (src/main.ts) plus one lazily loaded chunk per island
 // and a shared React chunk, all hashed, with .vite/manifest.json for the Rust server to read.
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+
+const pageStyles = readdirSync(new URL('src/styles/page/', import.meta.url)).filter((f) => f.endsWith('.css'));
 
 export default defineConfig({
   // The server serves everything under dist/ at /assets/<file>.
@@ -16,7 +19,12 @@ export default defineConfig({
     assetsDir: '',
     manifest: true,
     rolldownOptions: {
-      input: fileURLToPath(new URL('src/main.ts', import.meta.url)),
+      // The runtime entry (with the site-wide stylesheet) plus one stylesheet per page group
+      // (src/styles/page/*.css); the server links a page's own sheet after the site-wide one.
+      input: [
+        fileURLToPath(new URL('src/main.ts', import.meta.url)),
+        ...pageStyles.map((file) => fileURLToPath(new URL(`src/styles/page/${file}`, import.meta.url))),
+      ],
       output: {
         // React and react-dom in one shared chunk, loaded with the first island on a page.
         codeSplitting: {

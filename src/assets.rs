@@ -34,6 +34,8 @@ pub struct Materials;
 
 /// The runtime entry in `islands/vite.config.ts`.
 const ENTRY: &str = "src/main.ts";
+/// Manifest key prefix of the page-group stylesheets (Vite inputs besides the entry).
+const PAGE_STYLES: &str = "src/styles/page/";
 
 /// Cache policy for Vite's content-hashed files: they never change under a name.
 pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
@@ -58,6 +60,10 @@ pub struct IslandTags {
     pub styles: Vec<String>,
     /// `modulepreload` targets: the chunks the entry imports (React among them).
     pub preloads: Vec<String>,
+    /// Page-group stylesheets (`islands/src/styles/page/<name>.css`), by `<name>`, as
+    /// `/assets/…` URLs. A page template links its own after `styles` (issue 13: a page's
+    /// critical CSS is the site-wide sheet plus its own).
+    pub page_styles: std::collections::BTreeMap<String, String>,
 }
 
 impl IslandTags {
@@ -93,7 +99,23 @@ impl IslandTags {
                 }
             }
         }
-        Ok(IslandTags { script: format!("/assets/{}", entry.file), styles, preloads })
+        let page_styles = manifest
+            .iter()
+            .filter_map(|(key, chunk)| {
+                let name = key.strip_prefix(PAGE_STYLES)?.strip_suffix(".css")?;
+                Some((name.to_owned(), format!("/assets/{}", chunk.file)))
+            })
+            .collect();
+        Ok(IslandTags { script: format!("/assets/{}", entry.file), styles, preloads, page_styles })
+    }
+
+    /// The `/assets/…` URL of the page-group stylesheet `name` (`styles/page/<name>.css`).
+    /// Panics when the build has no such sheet: a template naming a missing sheet is a
+    /// programming error that every page test would hit at once.
+    pub fn page_style(&self, name: &str) -> &str {
+        self.page_styles
+            .get(name)
+            .unwrap_or_else(|| panic!("islands/src/styles/page/{name}.css is in the Vite manifest"))
     }
 }
 
@@ -157,6 +179,20 @@ mod tests {
         assert_eq!(tags.script, "/assets/main-abc.js");
         assert_eq!(tags.styles, vec!["/assets/main-x.css", "/assets/r.css"]);
         assert_eq!(tags.preloads, vec!["/assets/react-1.js"]);
+    }
+
+    #[test]
+    fn manifest_gives_page_stylesheets_by_name() {
+        let json = br#"{
+          "src/main.ts": {"file": "main-abc.js", "isEntry": true, "css": ["main-x.css"]},
+          "src/styles/page/checkout.css": {"file": "checkout-9.css", "isEntry": true},
+          "src/styles/page/home.css": {"file": "home-8.css", "isEntry": true}
+        }"#;
+        let tags = IslandTags::parse(json).unwrap();
+        assert_eq!(tags.styles, vec!["/assets/main-x.css"]);
+        assert_eq!(tags.page_style("checkout"), "/assets/checkout-9.css");
+        assert_eq!(tags.page_style("home"), "/assets/home-8.css");
+        assert_eq!(tags.page_styles.len(), 2);
     }
 
     #[test]
