@@ -358,3 +358,45 @@ async fn favicon_ico_redirects_to_the_site_icon() {
     assert_eq!(status, StatusCode::PERMANENT_REDIRECT);
     assert_eq!(headers.get("location").unwrap(), "/static/img/favicon.svg");
 }
+
+/// Issue 13: a page's render-blocking CSS is the site-wide sheet plus, at most, its own page
+/// sheet, so the home page does not wait for the checkout or paper-form rules.
+#[tokio::test]
+async fn each_page_links_the_site_wide_stylesheet_and_only_its_own() {
+    let app = app().await;
+    let sheets = |page: &str| -> Vec<String> {
+        html::tags(page, "link")
+            .into_iter()
+            .filter(|t| t.has("rel", "stylesheet"))
+            .filter_map(|t| t.attr("href").map(str::to_string))
+            .collect()
+    };
+    let home = sheets(&app.page("/").await);
+    let site_wide = home[0].clone();
+    for (path, _) in PAGES {
+        let (status, _, page) = app.get(path).await;
+        if status != StatusCode::OK {
+            continue; // /Success and /Failure redirect without an order
+        }
+        let links = sheets(&page);
+        assert_eq!(links.first(), Some(&site_wide), "{path}: the site-wide sheet comes first");
+        assert!(links.len() <= 2, "{path}: site-wide plus its own at most: {links:?}");
+        for href in &links {
+            let reply = app.request(href, &[]).await;
+            assert_eq!(reply.status, StatusCode::OK, "{path}: {href}");
+            assert!(reply.header("content-type").unwrap_or_default().contains("text/css"), "{href}");
+        }
+    }
+    let pricing = sheets(&app.page("/pricing").await);
+    let submission = sheets(&app.page("/submission").await);
+    assert_eq!(pricing.len(), 2, "/pricing links its checkout sheet: {pricing:?}");
+    assert_eq!(submission.len(), 2, "/submission links its paper-form sheet: {submission:?}");
+    assert!(!home.contains(&pricing[1]) && !home.contains(&submission[1]), "the home page links neither: {home:?}");
+    let checkout_css = app.request(&pricing[1], &[]).await.text();
+    assert!(checkout_css.contains(".ticket-card"), "the checkout sheet holds the ticket cards");
+    let site_css = app.request(&site_wide, &[]).await.text();
+    assert!(
+        !site_css.contains(".ticket-card{") && !site_css.contains(".paper-drop{"),
+        "the site-wide sheet leaves them out"
+    );
+}
