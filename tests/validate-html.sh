@@ -46,7 +46,8 @@ for path in $paths; do
   curl -s -o "$work/pages/$n.html" "$base$path"
   echo "$path" >"$work/pages/$n.path"
 done
-css=$(curl -fs "$base/" | grep -o '/assets/[^"]*\.css' | sort -u)
+# Every stylesheet any page links: the site-wide one and the page-group sheets.
+css=$(cat "$work/pages/"*.html | grep -o '/assets/[^"]*\.css' | sort -u)
 for href in $css; do
   curl -fs -o "$work/pages/$(basename "$href")" "$base$href"
 done
