@@ -1,5 +1,6 @@
-// Mounting with React. React itself is the shared `react` chunk (vite.config.ts) that the
-// entry imports, so the server preloads it alongside the entry.
+// Mounting with React. React itself is the shared `react` chunk (vite.config.ts); the runtime
+// imports this module lazily with the first island, so pages fetch React only once an island
+// mounts, and never while the stylesheet is still loading.
 
 import { createRoot } from 'react-dom/client';
 import { useLayoutEffect, type ComponentType, type ReactNode } from 'react';

@@ -57,7 +57,13 @@ export default function GalleryViewer({ images }: GalleryViewerProps) {
               onClick={(e) => open(e, i)}
               aria-haspopup="dialog"
             >
-              <img src={image.image} alt={image.title} width={image.width} height={image.height} loading="lazy" />
+              <img
+                src={image.image}
+                alt={image.title}
+                width={image.width}
+                height={image.height}
+                {...(i === 0 ? { fetchPriority: 'high' as const } : { loading: 'lazy' as const })}
+              />
             </a>
           </li>
         ))}
