@@ -96,6 +96,36 @@ pub struct Config {
     /// POST requests one client address may make per minute.
     #[arg(long, env = "RATE_LIMIT_PER_MINUTE", default_value_t = 30, global = true)]
     pub rate_limit_per_minute: u32,
+
+    /// Seconds a client has to send a request's headers; also how long an idle keep-alive
+    /// connection stays open. Protects against slowloris (headers dribbled a byte at a time).
+    #[arg(long, env = "HEADER_READ_TIMEOUT_SECS", default_value_t = 10, global = true)]
+    pub header_read_timeout_secs: u64,
+
+    /// Seconds without a body byte after which a request ends (408). Protects against bodies
+    /// that stall; a slow upload that keeps sending is never cut. Also the age after which an
+    /// upload temp file counts as abandoned.
+    #[arg(long, env = "BODY_TIMEOUT_SECS", default_value_t = 15, global = true)]
+    pub body_timeout_secs: u64,
+
+    /// Most connections open at once; 0 (the default) means the open-file limit less 256 kept
+    /// for the database, papers and mail. Always kept below that.
+    #[arg(long, env = "MAX_CONNECTIONS", default_value_t = 0, global = true)]
+    pub max_connections: usize,
+
+    /// Most connections one client address may hold open (trusted proxies exempt). Protects
+    /// the others from one address taking every socket; a browser uses about 6.
+    #[arg(long, env = "MAX_CONNECTIONS_PER_CLIENT", default_value_t = 128, global = true)]
+    pub max_connections_per_client: usize,
+
+    /// Seconds a SIGTERM waits for accepted requests to finish before the process exits.
+    #[arg(long, env = "DRAIN_TIMEOUT_SECS", default_value_t = 20, global = true)]
+    pub drain_timeout_secs: u64,
+
+    /// Seconds a paper file without a database row is kept before the sweep removes it (a
+    /// request between storing the file and committing its row needs a moment).
+    #[arg(long, env = "ORPHAN_GRACE_SECS", default_value_t = 600, global = true)]
+    pub orphan_grace_secs: u64,
 }
 
 impl Config {
@@ -126,6 +156,12 @@ impl Config {
             ccavenue_status_url: None,
             upload_max_bytes: 20 * 1024 * 1024,
             rate_limit_per_minute: 30,
+            header_read_timeout_secs: 10,
+            body_timeout_secs: 15,
+            max_connections: 0,
+            max_connections_per_client: 128,
+            drain_timeout_secs: 20,
+            orphan_grace_secs: 600,
         }
     }
 }

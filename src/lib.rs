@@ -6,6 +6,7 @@
 pub mod assets;
 pub mod ccavenue;
 pub mod config;
+pub mod connections;
 pub mod dates;
 pub mod db;
 pub mod error;
@@ -21,5 +22,6 @@ pub mod routes;
 pub mod security;
 pub mod server;
 pub mod state;
+pub mod sweep;
 
 pub use routes::app;

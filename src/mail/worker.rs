@@ -38,8 +38,14 @@ pub const RETRY_BASE: Duration = Duration::seconds(30);
 pub const RETRY_MAX: Duration = Duration::hours(1);
 /// Attempts after which a permanently refused mail is given up.
 pub const MAX_PERMANENT_ATTEMPTS: i64 = 5;
-/// How long a claim keeps other workers off a mail; longer than any one send can take.
-pub const CLAIM_LEASE: Duration = Duration::minutes(10);
+/// How long a claim keeps other workers off a mail: a mail whose worker died (kill -9, power
+/// cut) is sent again within a minute (lease plus one poll). Longer than [`SEND_DEADLINE`],
+/// so a live worker never loses its claim mid-send.
+pub const CLAIM_LEASE: Duration = Duration::seconds(50);
+
+/// Longest one hand-over may take (SMTP with a 20 MiB attachment on a slow link included);
+/// past it the attempt counts as failed and is retried.
+pub const SEND_DEADLINE: std::time::Duration = std::time::Duration::from_secs(40);
 /// How often the background loop looks for due mail (seconds).
 pub const POLL_INTERVAL: std::time::Duration = std::time::Duration::from_secs(2);
 /// Most mails one run sends, so a huge backlog still lets the loop notice a shutdown.
@@ -102,7 +108,28 @@ impl Worker {
                 // configuration is fixed, which waiting may bring, so it is transient.
                 Err(why) => Err(SendError::Transient(why.clone())),
                 Ok(from) => match build_message(&queued, from, &self.config.data_dir) {
-                    Ok(message) => self.transport.send(&message).await,
+                    Ok(message) => {
+                        let send = tokio::time::timeout(SEND_DEADLINE, self.transport.send(&message, queued.id));
+                        let stopped = async {
+                            match stop {
+                                Some(stop) => {
+                                    let mut stop = stop.clone();
+                                    let _ = stop.wait_for(|stopped| *stopped).await;
+                                }
+                                None => std::future::pending().await,
+                            }
+                        };
+                        tokio::select! {
+                            sent = send => sent.unwrap_or_else(|_| Err(SendError::Transient("sending took too long".into()))),
+                            () = stopped => {
+                                // Shutting down: let the row go so another instance sends it
+                                // now rather than after the lease.
+                                outbox::release(&self.pool, &queued).await?;
+                                tracing::info!(outbox_id = queued.id, "shutting down; mail left for another attempt");
+                                break;
+                            }
+                        }
+                    }
                     Err(why) => {
                         tracing::error!(outbox_id = queued.id, error = %why, "mail cannot be built; giving it up");
                         outbox::mark_failed(&self.pool, &queued, &why).await?;

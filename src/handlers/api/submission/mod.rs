@@ -1,10 +1,10 @@
 //! POST `/api/paper-submission` (DESIGN.md section 5): one `multipart/form-data` request with
 //! the spec's submission fields (spec section 3) and one part `file`, the paper.
 //!
-//! The paper is streamed to a temporary file under `DATA_DIR/tmp` (never held whole in
+//! The paper is streamed to a temporary file in `DATA_DIR/papers` (never held whole in
 //! memory), counted against `UPLOAD_MAX_BYTES` as it arrives (413), checked by its content as
 //! PDF, DOC or DOCX (415), and the fields are checked in the spec's order (section 5: the
-//! file, then the paper type, then the required fields; 422). Then the file is moved to
+//! file, then the paper type, then the required fields; 422). Then the file (flushed and fsynced) is renamed to
 //! `DATA_DIR/papers/<reference>.<ext>` and the row and both mails (the author's
 //! acknowledgement, the organisers' notice with the paper attached) are written in one
 //! transaction; if that fails the moved file is removed again, so nothing is half stored.
