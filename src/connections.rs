@@ -168,32 +168,26 @@ pub fn body_timeout_refusal() -> Refusal {
 
 /// Largest body each route accepts, in bytes; the readers enforce the same limits as the
 /// bytes stream in, this only answers early for a declared `Content-Length`.
-#[derive(Debug, Clone, Copy)]
-pub struct BodyLimits {
-    /// `/api/paper-submission`: `UPLOAD_MAX_BYTES` plus room for the text fields.
-    pub upload: u64,
-}
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BodyLimits;
 
 impl BodyLimits {
-    pub fn from_config(config: &Config) -> Self {
-        BodyLimits {
-            upload: config
-                .upload_max_bytes
-                .saturating_add(crate::handlers::api::submission::upload::FIELDS_MARGIN_BYTES),
-        }
+    pub fn from_config(_config: &Config) -> Self {
+        BodyLimits
     }
 
-    /// The limit of the route at `path`.
-    pub fn for_path(&self, path: &str) -> u64 {
-        match path {
-            "/api/paper-submission" => self.upload,
+    /// The limit of the route at `path`; `None` for the paper upload, whose handler checks
+    /// the declared length itself before reading (to answer in its own shape, on `file`).
+    pub fn for_path(&self, path: &str) -> Option<u64> {
+        Some(match path {
+            "/api/paper-submission" => return None,
             "/api/ccavenue-initiate" | "/api/ccavenue-handle" => {
                 crate::handlers::api::payments::BODY_LIMIT_BYTES as u64
             }
             crate::payments::config::TEST_GATEWAY_PATH => crate::handlers::pages::test_gateway::BODY_LIMIT_BYTES as u64,
             // Every other route takes at most a visitor form (or no body at all).
             _ => crate::protect::FORM_BODY_LIMIT as u64,
-        }
+        })
     }
 }
 
@@ -204,8 +198,9 @@ pub async fn declared_length_guard(State(limits): State<BodyLimits>, request: Re
     let declared =
         request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
     if let Some(length) = declared {
-        let limit = limits.for_path(request.uri().path());
-        if length > limit {
+        if let Some(limit) = limits.for_path(request.uri().path())
+            && length > limit
+        {
             tracing::warn!(path = %request.uri().path(), length, limit, "declared body too large");
             return Refusal::new(
                 StatusCode::PAYLOAD_TOO_LARGE,

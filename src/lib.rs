@@ -15,6 +15,7 @@ pub mod handlers;
 pub mod layout;
 pub mod mail;
 pub mod money;
+pub mod paper_form;
 pub mod payments;
 pub mod protect;
 pub mod repo;

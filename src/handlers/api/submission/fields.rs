@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::upload::TextPart;
-use crate::handlers::pages::info::CONFERENCE_SOURCES;
+use crate::paper_form::CONFERENCE_SOURCES;
 use crate::protect::{is_valid_email, is_valid_phone};
 
 /// spec section 5 and 8: the second check of the paper form.

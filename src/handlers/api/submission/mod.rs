@@ -31,7 +31,7 @@ use serde::Serialize;
 use crate::error::{AppError, ErrorBody};
 use crate::state::AppState;
 
-pub use mails::human_size;
+pub use crate::paper_form::human_size;
 
 /// spec section 5 and 8: the first check of the paper form.
 pub const MISSING_FILE: &str = "Please upload your paper file";
