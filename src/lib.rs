@@ -24,5 +24,6 @@ pub mod security;
 pub mod server;
 pub mod state;
 pub mod sweep;
+pub mod validate;
 
 pub use routes::app;
