@@ -314,6 +314,9 @@ async fn read_limited(mut body: Body, limit: usize) -> Result<Vec<u8>, Refusal> 
     let mut bytes = Vec::new();
     while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
         let frame = frame.map_err(|err| {
+            if crate::connections::is_body_timeout(&err) {
+                return crate::connections::body_timeout_refusal();
+            }
             Refusal::new(StatusCode::BAD_REQUEST, format!("The request body could not be read: {err}"))
         })?;
         if let Ok(data) = frame.into_data() {

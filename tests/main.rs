@@ -9,6 +9,7 @@ mod api_files;
 mod api_newsletter;
 mod api_submission;
 mod checkout_pages;
+mod connections;
 mod health;
 mod islands;
 mod mail;

@@ -56,6 +56,8 @@ enum Refusal {
     Unsupported { message: String, file: bool },
     /// 422: field errors in the spec's order; the message is the first one.
     Invalid(Vec<(&'static str, String)>),
+    /// 408: no body byte within `BODY_TIMEOUT_SECS`.
+    Timeout,
     /// 500, logged.
     Internal(AppError),
 }
@@ -77,6 +79,7 @@ impl IntoResponse for Refusal {
                 let errors = errors.into_iter().map(|(k, m)| (k.to_owned(), m)).collect();
                 (StatusCode::UNPROCESSABLE_ENTITY, message, errors)
             }
+            Refusal::Timeout => return crate::connections::body_timeout_refusal().into_response(),
             Refusal::Internal(err) => return crate::error::ApiError(err).into_response(),
         };
         (status, Json(ErrorBody { message, errors })).into_response()

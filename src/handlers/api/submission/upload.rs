@@ -143,6 +143,9 @@ async fn limited_multipart(request: Request, max_bytes: u64) -> Result<Multipart
 }
 
 fn unreadable(err: MultipartError, max_file: u64) -> Refusal {
+    if crate::connections::is_body_timeout(&err) {
+        return Refusal::Timeout;
+    }
     if err.status() == StatusCode::PAYLOAD_TOO_LARGE {
         too_large(max_file)
     } else {
