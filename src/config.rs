@@ -126,6 +126,11 @@ pub struct Config {
     /// request between storing the file and committing its row needs a moment).
     #[arg(long, env = "ORPHAN_GRACE_SECS", default_value_t = 600, global = true)]
     pub orphan_grace_secs: u64,
+
+    /// Seconds a mail worker's claim on an outbox row lasts: a row whose worker died is sent
+    /// again after this (plus one 2 s poll), so within a minute by default.
+    #[arg(long, env = "MAIL_LEASE_SECS", default_value_t = 50, global = true)]
+    pub mail_lease_secs: u64,
 }
 
 impl Config {
@@ -162,6 +167,7 @@ impl Config {
             max_connections_per_client: 128,
             drain_timeout_secs: 20,
             orphan_grace_secs: 600,
+            mail_lease_secs: 50,
         }
     }
 }

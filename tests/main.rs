@@ -10,6 +10,7 @@ mod api_newsletter;
 mod api_submission;
 mod checkout_pages;
 mod connections;
+mod crash;
 mod fuzz;
 mod health;
 mod islands;

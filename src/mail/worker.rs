@@ -82,6 +82,18 @@ impl Worker {
         Worker { pool, transport, config: Arc::new(config.clone()) }
     }
 
+    /// The claim lease: `MAIL_LEASE_SECS` (default [`CLAIM_LEASE`]).
+    fn lease(&self) -> Duration {
+        Duration::seconds(i64::try_from(self.config.mail_lease_secs.max(1)).unwrap_or(i64::MAX))
+    }
+
+    /// Longest one hand-over may take: [`SEND_DEADLINE`], within four fifths of the lease
+    /// so a live worker never loses its claim mid-send.
+    fn send_deadline(&self) -> std::time::Duration {
+        let lease_ms = self.config.mail_lease_secs.max(1) * 1000;
+        SEND_DEADLINE.min(std::time::Duration::from_millis(lease_ms * 4 / 5))
+    }
+
     /// Sends every mail due now; returns what it did. Errors only when the database fails.
     pub async fn run_once(&self) -> Result<RunSummary, sqlx::Error> {
         self.run_once_at(OffsetDateTime::now_utc()).await
@@ -99,7 +111,7 @@ impl Worker {
             if stop.is_some_and(|s| *s.borrow()) {
                 break;
             }
-            let Some(queued) = outbox::claim_next(&self.pool, now, CLAIM_LEASE).await? else { break };
+            let Some(queued) = outbox::claim_next(&self.pool, now, self.lease()).await? else { break };
             if from.is_none() {
                 from = Some(self.sender().await?);
             }
@@ -109,7 +121,7 @@ impl Worker {
                 Err(why) => Err(SendError::Transient(why.clone())),
                 Ok(from) => match build_message(&queued, from, &self.config.data_dir) {
                     Ok(message) => {
-                        let send = tokio::time::timeout(SEND_DEADLINE, self.transport.send(&message, queued.id));
+                        let send = tokio::time::timeout(self.send_deadline(), self.transport.send(&message, queued.id));
                         let stopped = async {
                             match stop {
                                 Some(stop) => {
