@@ -2,8 +2,11 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::str::FromStr;
 
 use clap::{Parser, Subcommand};
+
+use crate::client_ip::TrustedProxies;
 
 /// The `conference` command line.
 #[derive(Debug, Parser)]
@@ -131,6 +134,11 @@ pub struct Config {
     /// again after this (plus one 2 s poll), so within a minute by default.
     #[arg(long, env = "MAIL_LEASE_SECS", default_value_t = 50, global = true)]
     pub mail_lease_secs: u64,
+    /// Reverse proxies and load balancers whose `X-Forwarded-For` / `Forwarded` name the
+    /// client: comma-separated addresses or CIDR networks (`127.0.0.1,10.0.0.0/8`). Empty
+    /// trusts none, and those headers are ignored. A bad entry stops start-up.
+    #[arg(long, env = "TRUSTED_PROXIES", default_value = "", value_parser = TrustedProxies::from_str, global = true)]
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl Config {
@@ -168,6 +176,7 @@ impl Config {
             drain_timeout_secs: 20,
             orphan_grace_secs: 600,
             mail_lease_secs: 50,
+            trusted_proxies: TrustedProxies::default(),
         }
     }
 }

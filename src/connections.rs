@@ -14,7 +14,7 @@
 //! - a declared `Content-Length` above a route's limit answers 413 before the body is read
 //!   ([`declared_length_guard`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -24,6 +24,7 @@ use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use crate::client_ip::TrustedProxies;
 use crate::config::Config;
 use crate::protect::Refusal;
 
@@ -50,9 +51,9 @@ pub struct Limits {
     pub max_total: usize,
     /// How long a SIGTERM waits for accepted requests before closing them.
     pub drain_timeout: Duration,
-    /// Client addresses without a per-address cap: trusted proxies (TRUSTED_PROXIES) carry
-    /// every visitor's connections. Empty by default.
-    pub exempt: Arc<HashSet<IpAddr>>,
+    /// Peers without a per-address cap: trusted proxies (`TRUSTED_PROXIES`) carry every
+    /// visitor's connections. Empty by default.
+    pub exempt: TrustedProxies,
 }
 
 impl Limits {
@@ -70,14 +71,8 @@ impl Limits {
             max_per_client: config.max_connections_per_client.max(1),
             max_total: usize::try_from(max_total).unwrap_or(usize::MAX),
             drain_timeout: Duration::from_secs(config.drain_timeout_secs),
-            exempt: Arc::new(HashSet::new()),
+            exempt: config.trusted_proxies.clone(),
         }
-    }
-
-    /// Exempts these addresses (trusted proxies) from the per-client cap.
-    pub fn with_exempt(mut self, exempt: impl IntoIterator<Item = IpAddr>) -> Self {
-        self.exempt = Arc::new(exempt.into_iter().collect());
-        self
     }
 }
 

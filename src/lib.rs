@@ -4,7 +4,9 @@
 //! (`repo`), pages from askama templates (`handlers::pages`), islands from `islands/`.
 
 pub mod assets;
+pub mod cache_control;
 pub mod ccavenue;
+pub mod client_ip;
 pub mod config;
 pub mod connections;
 pub mod dates;

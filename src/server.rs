@@ -136,7 +136,7 @@ pub async fn accept_loop(
             () = &mut shutdown => break,
         };
         let ip = peer.ip();
-        let slot = if limits.exempt.contains(&ip) {
+        let slot = if limits.exempt.contains(ip) {
             None
         } else {
             match per_client.try_acquire(ip, limits.max_per_client) {

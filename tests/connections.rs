@@ -242,11 +242,12 @@ async fn trusted_proxies_are_exempt_from_the_per_address_cap() {
     let app = app_with(|c| {
         c.max_connections_per_client = 1;
         c.header_read_timeout_secs = 5;
+        c.trusted_proxies = "127.0.0.5".parse().unwrap();
     })
     .await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let limits = Limits::from_config(&app.config, 1024).with_exempt([std::net::IpAddr::from([127, 0, 0, 5])]);
+    let limits = Limits::from_config(&app.config, 1024);
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(conference::server::accept_loop(listener, app.router.clone(), limits, async {
         let _ = stopped.await;

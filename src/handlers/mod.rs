@@ -9,13 +9,13 @@ use axum::response::{IntoResponse, Response};
 
 use crate::error::AppError;
 
-/// Renders a page template as a `text/html` response that browsers revalidate.
+/// Renders a page template as a `text/html` response; its `Cache-Control` comes from
+/// `crate::cache_control` (one policy for every page).
 pub fn render(status: StatusCode, template: &impl Template) -> Result<Response, AppError> {
     let html = template.render().map_err(|e| AppError::internal("template", e))?;
     let mut response = (status, html).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     Ok(response)
 }
 
