@@ -137,6 +137,22 @@ async fn a_body_that_stops_arriving_gets_408_and_nothing_is_stored() {
     let status = first_status(&mut stream).await;
     assert!(status.starts_with("HTTP/1.1 408"), "{status}");
     assert_eq!(served.app.count("messages").await, 0);
+
+    // A paper upload that stalls half-way: 408, and its temp file is gone.
+    let mut stream = TcpStream::connect(served.addr).await.unwrap();
+    let head = format!(
+        "POST /api/paper-submission HTTP/1.1\r\nHost: x\r\nOrigin: {BASE}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream
+        .write_all(b"--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"p.pdf\"\r\n\r\n%PDF-1.4\n")
+        .await
+        .unwrap();
+    let status = first_status(&mut stream).await;
+    assert!(status.starts_with("HTTP/1.1 408"), "{status}");
+    assert_eq!(served.app.count("submissions").await, 0);
+    let papers = std::fs::read_dir(served.app.dir.path().join("papers")).map(|d| d.count()).unwrap_or(0);
+    assert_eq!(papers, 0, "no paper and no temp file is left");
     served.stop().await;
 }
 

@@ -345,6 +345,47 @@ async fn the_background_worker_sends_queued_mail_and_stops_when_told() {
 }
 
 #[tokio::test]
+async fn a_stopping_worker_lets_the_mail_in_hand_go_for_another_instance() {
+    // An SMTP server that accepts and never says a word: the send hangs.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("smtp://{}", silent.local_addr().unwrap());
+    let keep = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((stream, _)) = silent.accept().await {
+            held.push(stream);
+        }
+    });
+    let app = app_with(|c| c.smtp_url = Some(url)).await;
+    send_contact(&app, "Ana Cruz", "Shutdown").await;
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let handle = worker(&app).spawn(stopped);
+    let claimed = || async {
+        let (claimed,): (Option<String>,) =
+            sqlx::query_as("SELECT claimed_until FROM outbox").fetch_one(&app.pool).await.unwrap();
+        claimed
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while claimed().await.is_none() {
+        assert!(std::time::Instant::now() < deadline, "the worker claims the mail");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    stop.send(true).unwrap();
+    tokio::time::timeout(std::time::Duration::from_secs(5), handle)
+        .await
+        .expect("the worker stops without waiting for the hung send")
+        .unwrap();
+    assert_eq!(claimed().await, None, "the claim is let go");
+    assert_eq!(outbox_statuses(&app).await, [("pending".to_owned(), 0)], "due at once, the attempt not counted");
+    // Another instance sends it right away.
+    let sink = SmtpSink::start().await;
+    let mut config = app.config.clone();
+    config.smtp_url = Some(sink.url());
+    let other = Worker::new(app.pool.clone(), MailTransport::from_config(&config).unwrap(), &config);
+    assert_eq!(other.run_once().await.unwrap().sent, 1);
+    keep.abort();
+}
+
+#[tokio::test]
 async fn an_unusable_smtp_url_is_reported_at_start() {
     let mut config = conference::config::Config::for_tests(std::env::temp_dir());
     config.smtp_url = Some("not a url".into());
