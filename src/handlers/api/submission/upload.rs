@@ -70,13 +70,6 @@ impl Form {
 /// Reads the whole request: 415 when it is not multipart, 413 beyond the limits, 400 when
 /// it cannot be read or has too many parts.
 pub(super) async fn read_form(state: &AppState, request: Request) -> Result<Form, Refusal> {
-    let content_type = request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
-    if !content_type.trim_start().to_ascii_lowercase().starts_with("multipart/form-data") {
-        return Err(Refusal::Unsupported {
-            message: "Send the submission as multipart/form-data, with the paper in a part named file".into(),
-            file: false,
-        });
-    }
     let max_file = state.config.upload_max_bytes;
     let max_request = max_file.saturating_add(FIELDS_MARGIN_BYTES);
     // A declared length already over the limit is refused before reading a byte.
@@ -84,6 +77,13 @@ pub(super) async fn read_form(state: &AppState, request: Request) -> Result<Form
         request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|len| len > max_request) {
         return Err(too_large(max_file));
+    }
+    let content_type = request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if !content_type.trim_start().to_ascii_lowercase().starts_with("multipart/form-data") {
+        return Err(Refusal::Unsupported {
+            message: "Send the submission as multipart/form-data, with the paper in a part named file".into(),
+            file: false,
+        });
     }
     let mut multipart = limited_multipart(request, max_request).await?;
 
