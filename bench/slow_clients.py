@@ -157,8 +157,8 @@ def paper(n):
     b = "benchboundary"
     out = b""
     for name, value in [("paperType", "Full Paper"), ("authorName", "Ana Cruz"), ("number", "+639171234567"),
-                        ("email", "ana@example.org"), ("country", "Philippines"), ("coAuthorName", "Ben Reyes"),
-                        ("paperTitle", f"Paper {n}"), ("department", "Engineering"),
+                        ("email", f"author{n}@example.org"), ("country", "Philippines"),
+                        ("coAuthorName", "Ben Reyes"), ("paperTitle", f"Paper {n}"), ("department", "Engineering"),
                         ("universityOrganization", "University of Manila"), ("presentationType", "Oral"),
                         ("message", "Bench"), ("conferenceSource", "linkedin")]:
         out += f"--{b}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n".encode()

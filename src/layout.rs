@@ -89,6 +89,9 @@ pub struct Layout {
     pub islands: Arc<IslandTags>,
     pub policies: Vec<Policy>,
     pub year: i32,
+    /// `PAYMENTS_MODE` is off: Register and Pay explain that online payment is not open yet
+    /// (`templates/partials/payments_closed.html`).
+    pub payments_closed: bool,
 }
 
 impl Layout {
@@ -110,6 +113,8 @@ impl Layout {
             islands: state.islands.clone(),
             policies,
             year: OffsetDateTime::now_utc().year(),
+            payments_closed: crate::payments::PaymentConfig::from_config(&state.config).mode
+                == crate::payments::config::Mode::Off,
         })
     }
 

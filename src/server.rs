@@ -50,6 +50,12 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
 async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     // Before anything opens files: the connection cap is derived from the limit in force.
     let open_files = connections::raise_open_file_limit();
+    // Fails closed (DESIGN.md section 6): `live` without its credentials does not start.
+    let payments = crate::payments::PaymentConfig::resolve(&config)?;
+    match &payments.off_reason {
+        Some(reason) => tracing::warn!("payments are OFF: {reason}; Register and Pay say so"),
+        None => tracing::info!(mode = payments.mode.as_str(), "payments"),
+    }
     std::fs::create_dir_all(&config.data_dir)?;
     let pool = db::connect(&config.database_url).await?;
     db::migrate(&pool).await?;

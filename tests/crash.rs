@@ -114,7 +114,8 @@ fn paper_form(n: usize) -> (String, Vec<u8>) {
         ("paperType", "Full Paper"),
         ("authorName", "Ana Cruz"),
         ("number", "+639171234567"),
-        ("email", "ana@example.org"),
+        // One address per paper: an address gets at most 3 acknowledgements a day.
+        ("email", &format!("author{n}@example.org")),
         ("country", "Philippines"),
         ("coAuthorName", "Ben Reyes"),
         ("paperTitle", &format!("Paper {n}")),

@@ -275,6 +275,7 @@ async fn a_stored_mail_that_cannot_be_built_fails_at_once() {
         html_body: "<p>x</p>".into(),
         attachment: None,
         dedupe_key: None,
+        list_unsubscribe: None,
     };
     assert!(mail::enqueue(&mut conn, &broken).await.unwrap());
     drop(conn);

@@ -55,6 +55,10 @@ pub struct OutgoingMail {
     /// What caused the mail (e.g. `receipt:ORD…`); a second mail with the same key is not
     /// queued, so a repeated cause sends one mail.
     pub dedupe_key: Option<String>,
+    /// A newsletter mail's one-click unsubscribe URL: sent as `List-Unsubscribe` with
+    /// `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058).
+    #[sqlx(default)]
+    pub list_unsubscribe: Option<String>,
 }
 
 impl OutgoingMail {
@@ -67,6 +71,12 @@ impl OutgoingMail {
     /// Queue this mail at most once for `key` (see [`OutgoingMail::dedupe_key`]).
     pub fn dedupe_key(mut self, key: impl Into<String>) -> Self {
         self.dedupe_key = Some(key.into());
+        self
+    }
+
+    /// Marks a newsletter mail: see [`OutgoingMail::list_unsubscribe`].
+    pub fn list_unsubscribe(mut self, url: impl Into<String>) -> Self {
+        self.list_unsubscribe = Some(url.into());
         self
     }
 
@@ -99,8 +109,9 @@ pub async fn enqueue(conn: &mut SqliteConnection, mail: &OutgoingMail) -> Result
     };
     let result = sqlx::query(
         "INSERT INTO outbox (dedupe_key, to_address, reply_to, subject, text_body, html_body,
-                             attachment_path, attachment_name, attachment_type, next_attempt_at, created)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+                             attachment_path, attachment_name, attachment_type, next_attempt_at, created,
+                             list_unsubscribe)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11)
          ON CONFLICT (dedupe_key) DO NOTHING",
     )
     .bind(&mail.dedupe_key)
@@ -113,6 +124,7 @@ pub async fn enqueue(conn: &mut SqliteConnection, mail: &OutgoingMail) -> Result
     .bind(name)
     .bind(content_type)
     .bind(&now)
+    .bind(&mail.list_unsubscribe)
     .execute(conn)
     .await?;
     Ok(result.rows_affected() == 1)
@@ -154,7 +166,8 @@ pub async fn claim_next(
                      ORDER BY next_attempt_at, id LIMIT 1)
            AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < $2)
          RETURNING id, to_address, reply_to, subject, text_body, html_body, attachment_path,
-                   attachment_name, attachment_type, dedupe_key, attempts, created, claimed_until",
+                   attachment_name, attachment_type, dedupe_key, attempts, created, claimed_until,
+                   list_unsubscribe",
     )
     .bind(&until)
     .bind(&now_s)

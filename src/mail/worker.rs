@@ -223,6 +223,9 @@ pub fn build_message(queued: &QueuedMail, from: &Mailbox, data_dir: &Path) -> Re
         let reply_to: Mailbox = reply_to.parse().map_err(|e| format!("reply-to {reply_to:?} is invalid: {e}"))?;
         builder = builder.reply_to(reply_to);
     }
+    if let Some(url) = mail.list_unsubscribe.as_deref() {
+        builder = builder.header(ListUnsubscribe(format!("<{url}>"))).header(ListUnsubscribePost);
+    }
     let body = MultiPart::alternative_plain_html(mail.text_body.clone(), mail.html_body.clone());
     let message = match &mail.attachment {
         Some(attachment) => {
@@ -237,6 +240,43 @@ pub fn build_message(queued: &QueuedMail, from: &Mailbox, data_dir: &Path) -> Re
         None => builder.multipart(body),
     };
     message.map_err(|e| format!("mail cannot be built: {e}"))
+}
+
+/// `List-Unsubscribe: <https://...>` (RFC 2369), the one-click URL of a newsletter mail.
+#[derive(Debug, Clone)]
+struct ListUnsubscribe(String);
+
+impl header::Header for ListUnsubscribe {
+    fn name() -> header::HeaderName {
+        header::HeaderName::new_from_ascii_str("List-Unsubscribe")
+    }
+
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ListUnsubscribe(s.to_owned()))
+    }
+
+    fn display(&self) -> header::HeaderValue {
+        header::HeaderValue::new(Self::name(), self.0.clone())
+    }
+}
+
+/// `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058): the URL unsubscribes on a
+/// POST, with no further page.
+#[derive(Debug, Clone)]
+struct ListUnsubscribePost;
+
+impl header::Header for ListUnsubscribePost {
+    fn name() -> header::HeaderName {
+        header::HeaderName::new_from_ascii_str("List-Unsubscribe-Post")
+    }
+
+    fn parse(_: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ListUnsubscribePost)
+    }
+
+    fn display(&self) -> header::HeaderValue {
+        header::HeaderValue::new(Self::name(), "List-Unsubscribe=One-Click".into())
+    }
 }
 
 fn stamp_digits(stamp: &str) -> String {

@@ -99,6 +99,11 @@ pub struct Order {
     pub created: String,
     /// RFC 3339 UTC; `None` while initiated.
     pub decided_at: Option<String>,
+    /// The payment mode that created the order (`live` or `test`; `None` before migration
+    /// 0006).
+    pub payments_mode: Option<String>,
+    /// The gateway URL the browser was sent to.
+    pub gateway: Option<String>,
 }
 
 impl Order {
@@ -134,14 +139,18 @@ pub struct NewOrder<'a> {
     pub billing_country: &'a str,
     /// RFC 3339 UTC.
     pub created: &'a str,
+    /// `live` or `test` ([`crate::payments::config::Mode::as_str`]).
+    pub payments_mode: &'a str,
+    /// The gateway URL the browser is sent to.
+    pub gateway: &'a str,
 }
 
 pub async fn insert(conn: &mut SqliteConnection, order: &NewOrder<'_>) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO orders (order_id, kind, item_id, item_title, custom_amount, amount_cents, currency,
                              billing_name, billing_email, billing_tel, billing_address, billing_city,
-                             billing_state, billing_zip, billing_country, created)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+                             billing_state, billing_zip, billing_country, created, payments_mode, gateway)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
     )
     .bind(order.order_id)
     .bind(order.kind.as_str())
@@ -159,6 +168,8 @@ pub async fn insert(conn: &mut SqliteConnection, order: &NewOrder<'_>) -> Result
     .bind(order.billing_zip)
     .bind(order.billing_country)
     .bind(order.created)
+    .bind(order.payments_mode)
+    .bind(order.gateway)
     .execute(conn)
     .await?;
     Ok(())

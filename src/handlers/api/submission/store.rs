@@ -127,7 +127,13 @@ async fn write_row_and_mails(state: &AppState, ctx: &mail::Context, new: &NewSub
     let db = |e| internal("storing the submission", e);
     let mut tx = state.pool.begin().await.map_err(db)?;
     let id = submissions::insert(&mut tx, new).await.map_err(db)?;
-    mail::enqueue(&mut tx, &ack).await.map_err(db)?;
+    // At most 3 acknowledgements per address a day (DESIGN.md section 5): the paper is stored
+    // and the organisers told either way.
+    if mail::consent::take_acknowledgement(&mut tx, &new.email).await.map_err(db)? {
+        mail::enqueue(&mut tx, &ack).await.map_err(db)?;
+    } else {
+        tracing::warn!(reference = new.reference, "submission acknowledgement not sent: limit reached for the address");
+    }
     mail::enqueue(&mut tx, &notice).await.map_err(db)?;
     tx.commit().await.map_err(db)?;
     Ok(id)
