@@ -30,10 +30,14 @@ pub enum Command {
         #[arg(long, default_value = "migrations/seed/content.sql")]
         file: PathBuf,
     },
-    /// Write what visitors sent as CSV to stdout.
+    /// Write what visitors sent as CSV to stdout, or with `papers`, every paper file into
+    /// `--out DIR` named by its reference.
     Export {
         #[arg(value_enum)]
         kind: crate::export::ExportKind,
+        /// Folder for `export papers` (created when missing).
+        #[arg(long, required_if_eq("kind", "papers"))]
+        out: Option<PathBuf>,
     },
 }
 

@@ -35,6 +35,10 @@ pub enum AppError {
 
 impl From<sqlx::Error> for AppError {
     fn from(err: sqlx::Error) -> Self {
+        if crate::db::is_unstorable_text(&err) {
+            // SQLite stores it; PostgreSQL refuses, and that is bad input, not a 500.
+            return AppError::BadRequest("The request contains a NUL character, which cannot be stored.".into());
+        }
         AppError::internal("database", err)
     }
 }

@@ -95,6 +95,25 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// `og:image:type` of the preview image, from its file extension. Facebook, LinkedIn, X
+    /// and messaging apps render PNG and JPEG previews, not SVG (issue 13).
+    pub fn og_image_type(&self) -> &'static str {
+        let extension = self.og_image.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+        match extension.as_str() {
+            "png" => "image/png",
+            "jpg" | "jpeg" => "image/jpeg",
+            "webp" => "image/webp",
+            "gif" => "image/gif",
+            _ => "image/svg+xml",
+        }
+    }
+
+    /// Alt text of the preview image (`og:image:alt`, `twitter:image:alt`): what it shows.
+    pub fn og_image_alt(&self) -> String {
+        let site = &self.site;
+        format!("{}: {}, {}, {} and online", site.short_name, site.name, site.city, site.country)
+    }
+
     /// Loads the shared content. Site settings are required (no page makes sense without
     /// them); the footer's policy list degrades to empty.
     /// `meta` builds the page's metadata from the site settings (titles name the conference).

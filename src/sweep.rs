@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use sqlx::SqlitePool;
+use crate::db::Pool;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -37,7 +37,7 @@ pub struct Swept {
 /// The sweep of one `DATA_DIR`.
 #[derive(Clone)]
 pub struct Sweeper {
-    pool: SqlitePool,
+    pool: Pool,
     data_dir: PathBuf,
     temp_age: Duration,
     orphan_grace: Duration,
@@ -46,7 +46,7 @@ pub struct Sweeper {
 impl Sweeper {
     /// Temp files go once untouched for the body timeout plus a second; papers without a
     /// row after `ORPHAN_GRACE_SECS`.
-    pub fn new(pool: SqlitePool, config: &Config) -> Self {
+    pub fn new(pool: Pool, config: &Config) -> Self {
         Sweeper {
             pool,
             data_dir: config.data_dir.clone(),

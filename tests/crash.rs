@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use sqlx::SqlitePool;
+use conference::db::Pool;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -203,7 +203,7 @@ async fn load_and_kill(server: &mut Server, round: usize, kill_after: usize) -> 
 }
 
 /// Checks the data folder against the database once the outbox has drained.
-async fn check_consistent(data: &Path, pool: &SqlitePool, min_stored: i64) {
+async fn check_consistent(data: &Path, pool: &Pool, min_stored: i64) {
     let deadline = Instant::now() + PATIENCE;
     loop {
         let (pending,): (i64,) =

@@ -131,7 +131,7 @@ async fn newsletter_mails_carry_the_rfc_8058_headers() {
         .unwrap()
         .expect("the confirmation is queued");
     let from: lettre::message::Mailbox = "Conference <info@example.org>".parse().unwrap();
-    let message = conference::mail::worker::build_message(&queued, &from, app.dir.path()).unwrap();
+    let message = conference::mail::worker::build_message(&queued, &from, app.dir.path(), None).unwrap();
     let raw = String::from_utf8(message.formatted()).unwrap();
     let unsubscribe = queued.mail.list_unsubscribe.clone().unwrap();
     assert!(raw.contains(&format!("List-Unsubscribe: <{unsubscribe}>")), "{raw}");

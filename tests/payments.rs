@@ -952,3 +952,38 @@ async fn the_registrations_export_lists_every_order() {
     );
     assert_eq!(c["decided_at"], "");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn twenty_identical_answers_at_once_on_two_instances_decide_the_order_once_with_one_receipt() {
+    use tower::ServiceExt;
+
+    let app = app().await;
+    let other = app.another_instance().await;
+    let id = new_order(&app).await;
+    let body = serde_urlencoded::to_string([
+        ("encResp", encrypt(&answer(&id, "Success", "219.00", "USD"))),
+        ("orderNo", id.clone()),
+    ])
+    .unwrap();
+    let mut answers = tokio::task::JoinSet::new();
+    for i in 0..20 {
+        // Split over both instances, as a load balancer would.
+        let router = if i % 2 == 0 { app.router.clone() } else { other.router.clone() };
+        let request = Request::post("/api/ccavenue-handle")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(Body::from(body.clone()))
+            .unwrap();
+        answers.spawn(async move { router.oneshot(request).await.unwrap() });
+    }
+    while let Some(reply) = answers.join_next().await {
+        let reply = reply.unwrap();
+        assert_eq!(reply.status(), StatusCode::SEE_OTHER);
+        assert_eq!(reply.headers()["location"], format!("/Success?order={id}").as_str());
+    }
+    assert_eq!(status_of(&app, &id).await, "success");
+    let mails = outbox(&app).await;
+    assert_eq!(mails.len(), 2, "one receipt and one notice: {:?}", mails.iter().map(|m| &m.1).collect::<Vec<_>>());
+    let receipts = mails.iter().filter(|m| m.0.contains("ximena.oyelaran@example.net")).count();
+    assert_eq!(receipts, 1, "one receipt to the payer");
+    drop(other);
+}

@@ -1,15 +1,17 @@
-//! `conference export <kind>`: what visitors sent, as CSV on stdout, for organisers.
+//! `conference export <kind>`: what visitors sent, as CSV on stdout, for organisers; and
+//! `conference export papers --out DIR`, the paper files themselves.
 //!
 //! Every cell goes through [`spreadsheet_safe`] on its way into the `csv` writer, so no export
 //! can hand a spreadsheet a formula (OWASP, "CSV Injection"; DESIGN.md section 2).
 
+pub mod papers;
 pub mod registrations;
 pub mod visitors;
 
 use std::borrow::Cow;
 use std::io::Write;
 
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 /// What can be exported (DESIGN.md section 2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -18,16 +20,19 @@ pub enum ExportKind {
     Submissions,
     Messages,
     Subscribers,
+    /// The paper files, into `--out DIR` (not CSV).
+    Papers,
 }
 
 /// Writes one kind as CSV (header row first) to `out`.
-pub async fn export(pool: &SqlitePool, kind: ExportKind, out: impl Write) -> Result<(), Box<dyn std::error::Error>> {
+pub async fn export(pool: &Pool, kind: ExportKind, out: impl Write) -> Result<(), Box<dyn std::error::Error>> {
     let mut writer = SafeWriter(csv::Writer::from_writer(out));
     match kind {
         ExportKind::Registrations => registrations::write(pool, &mut writer).await?,
         ExportKind::Submissions => visitors::write_submissions(pool, &mut writer).await?,
         ExportKind::Messages => visitors::write_messages(pool, &mut writer).await?,
         ExportKind::Subscribers => visitors::write_subscribers(pool, &mut writer).await?,
+        ExportKind::Papers => return Err("papers are files: use `export papers --out DIR`".into()),
     }
     writer.0.flush()?;
     Ok(())

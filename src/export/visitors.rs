@@ -4,18 +4,14 @@
 use std::borrow::Cow;
 use std::io::Write;
 
-use sqlx::SqlitePool;
-
+use crate::db::Pool;
 use crate::export::SafeWriter;
 use crate::repo::submissions::{self, Submission};
 use crate::repo::{messages, subscribers};
 
 /// Contact messages, oldest first: `id,created,name,number,email,country,message` (the
 /// spec's field names, section 3).
-pub async fn write_messages<W: Write>(
-    pool: &SqlitePool,
-    out: &mut SafeWriter<W>,
-) -> Result<(), Box<dyn std::error::Error>> {
+pub async fn write_messages<W: Write>(pool: &Pool, out: &mut SafeWriter<W>) -> Result<(), Box<dyn std::error::Error>> {
     out.write_record(["id", "created", "name", "number", "email", "country", "message"])?;
     for m in messages::all(pool).await? {
         out.write_record([&m.id, &m.created, &m.name, &m.number, &m.email, &m.country, &m.message])?;
@@ -26,7 +22,7 @@ pub async fn write_messages<W: Write>(
 /// Newsletter subscribers, oldest first: `id,created,email,status,confirmed` (`status` is
 /// `pending`, `subscribed` or `unsubscribed`; `confirmed` when the link was opened).
 pub async fn write_subscribers<W: Write>(
-    pool: &SqlitePool,
+    pool: &Pool,
     out: &mut SafeWriter<W>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     out.write_record(["id", "created", "email", "status", "confirmed"])?;
@@ -68,7 +64,7 @@ const SUBMISSION_COLUMNS: [Column; 20] = [
 /// (section 3), then the stored paper: `filePath` (the spec's `pdfUrl`, relative to
 /// `DATA_DIR`), `fileName` (as uploaded), `fileType` and `fileSize` (bytes).
 pub async fn write_submissions<W: Write>(
-    pool: &SqlitePool,
+    pool: &Pool,
     out: &mut SafeWriter<W>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     out.write_record(SUBMISSION_COLUMNS.map(|(header, _)| header))?;

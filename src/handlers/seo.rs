@@ -58,7 +58,7 @@ pub async fn sitemap(State(state): State<AppState>) -> Result<Response, AppError
 /// GET `/robots.txt`: everything may be crawled but the APIs and payment pages.
 pub async fn robots(State(state): State<AppState>) -> Response {
     let body = format!(
-        "User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /Success\nDisallow: /Failed\nDisallow: /test-gateway\n\nSitemap: {}\n",
+        "User-agent: *\nDisallow: /api/\nDisallow: /Success\nDisallow: /Failed\nDisallow: /test-gateway\nAllow: /\n\nSitemap: {}\n",
         state.config.absolute("/sitemap.xml")
     );
     with_type(body, "text/plain; charset=utf-8")

@@ -3,9 +3,9 @@
 //! and one-click unsubscribe (RFC 8058).
 
 use ring::hmac;
-use sqlx::{SqliteConnection, SqlitePool};
 use time::OffsetDateTime;
 
+use crate::db::{Connection, Pool};
 use crate::mail::outbox::timestamp;
 
 /// Acknowledgement mails one address may get in [`ACK_WINDOW`], whatever the form.
@@ -26,7 +26,7 @@ pub fn now() -> OffsetDateTime {
 /// queues the mail). `false` when the address already had [`ACKS_PER_WINDOW`] in the last
 /// [`ACK_WINDOW`]: the caller stores what the visitor sent and tells the organisers, but
 /// sends no acknowledgement.
-pub async fn take_acknowledgement(conn: &mut SqliteConnection, address: &str) -> Result<bool, sqlx::Error> {
+pub async fn take_acknowledgement(conn: &mut Connection, address: &str) -> Result<bool, sqlx::Error> {
     let address = address.trim().to_lowercase();
     let now = now();
     let (sent,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM acknowledgements WHERE address = $1 AND created > $2")
@@ -63,7 +63,7 @@ impl LinkPurpose {
 
 /// The HMAC-SHA256 key of the newsletter links: 32 random bytes made on first use and stored
 /// in `signing_keys`, so every instance on the database shares it and nobody can guess it.
-pub async fn newsletter_key(pool: &SqlitePool) -> Result<hmac::Key, sqlx::Error> {
+pub async fn newsletter_key(pool: &Pool) -> Result<hmac::Key, sqlx::Error> {
     let fresh: [u8; 32] = rand::random();
     sqlx::query("INSERT INTO signing_keys (name, secret) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING")
         .bind(NEWSLETTER_KEY)

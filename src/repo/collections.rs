@@ -3,7 +3,9 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use sqlx::{AssertSqlSafe, SqlitePool};
+use sqlx::AssertSqlSafe;
+
+use crate::db::Pool;
 
 use super::content::{CoOrganizer, CommitteeMember, DateItem, Material, ScheduleEntry, Speaker};
 
@@ -61,7 +63,7 @@ impl Collection {
         Ok(clauses.join(", "))
     }
 
-    pub async fn count(&self, pool: &SqlitePool) -> Result<i64, sqlx::Error> {
+    pub async fn count(&self, pool: &Pool) -> Result<i64, sqlx::Error> {
         let sql = format!("SELECT COUNT(*) FROM {}", self.name);
         let (n,): (i64,) = sqlx::query_as(AssertSqlSafe(sql)).fetch_one(pool).await?;
         Ok(n)
@@ -71,7 +73,7 @@ impl Collection {
     /// `order_by` must come from [`Collection::order_by`].
     pub async fn records(
         &self,
-        pool: &SqlitePool,
+        pool: &Pool,
         order_by: &str,
         limit: i64,
         offset: i64,

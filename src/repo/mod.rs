@@ -4,5 +4,6 @@ pub mod collections;
 pub mod content;
 pub mod messages;
 pub mod orders;
+pub mod papers;
 pub mod submissions;
 pub mod subscribers;

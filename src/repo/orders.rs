@@ -1,7 +1,9 @@
 //! Payment orders (`migrations/0005_orders.sql`): created by `/api/ccavenue-initiate`, decided
 //! once by `/api/ccavenue-handle` (DESIGN.md section 6).
 
-use sqlx::{FromRow, SqliteConnection, SqlitePool};
+use sqlx::FromRow;
+
+use crate::db::{self, Connection, Pool};
 
 /// What an order pays for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,7 +147,7 @@ pub struct NewOrder<'a> {
     pub gateway: &'a str,
 }
 
-pub async fn insert(conn: &mut SqliteConnection, order: &NewOrder<'_>) -> Result<(), sqlx::Error> {
+pub async fn insert(conn: &mut Connection, order: &NewOrder<'_>) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO orders (order_id, kind, item_id, item_title, custom_amount, amount_cents, currency,
                              billing_name, billing_email, billing_tel, billing_address, billing_city,
@@ -175,12 +177,15 @@ pub async fn insert(conn: &mut SqliteConnection, order: &NewOrder<'_>) -> Result
     Ok(())
 }
 
-pub async fn find(conn: &mut SqliteConnection, order_id: &str) -> Result<Option<Order>, sqlx::Error> {
+pub async fn find(conn: &mut Connection, order_id: &str) -> Result<Option<Order>, sqlx::Error> {
+    if !db::storable(order_id) {
+        return Ok(None);
+    }
     sqlx::query_as("SELECT * FROM orders WHERE order_id = $1").bind(order_id).fetch_optional(conn).await
 }
 
 /// [`find`] on a pool.
-pub async fn get(pool: &SqlitePool, order_id: &str) -> Result<Option<Order>, sqlx::Error> {
+pub async fn get(pool: &Pool, order_id: &str) -> Result<Option<Order>, sqlx::Error> {
     let mut conn = pool.acquire().await?;
     find(&mut conn, order_id).await
 }
@@ -203,7 +208,7 @@ pub struct GatewayFields<'a> {
 /// UPDATE so two answers racing each other decide it once. Returns whether this call decided
 /// it (`false`: unknown, or already decided, and left as it was).
 pub async fn decide(
-    conn: &mut SqliteConnection,
+    conn: &mut Connection,
     order_id: &str,
     status: Status,
     fields: &GatewayFields<'_>,
@@ -234,6 +239,6 @@ pub async fn decide(
 }
 
 /// Every order, oldest first (the organisers' export).
-pub async fn all(pool: &SqlitePool) -> Result<Vec<Order>, sqlx::Error> {
+pub async fn all(pool: &Pool) -> Result<Vec<Order>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM orders ORDER BY created, order_id").fetch_all(pool).await
 }

@@ -3,7 +3,9 @@
 //! `unsubscribed` by the one-click link (DESIGN.md section 5); read by `export subscribers`.
 
 use serde::Serialize;
-use sqlx::{FromRow, SqliteConnection, SqlitePool};
+use sqlx::FromRow;
+
+use crate::db::{Connection, Pool};
 
 use super::messages::{created_now, record_id};
 
@@ -32,7 +34,7 @@ pub enum SignUp {
 
 /// Adds `email` as pending unless the address (ignoring letter case) is already there
 /// (DESIGN.md section 5: 201 when new, 200 when already there).
-pub async fn subscribe(conn: &mut SqliteConnection, email: &str) -> Result<SignUp, sqlx::Error> {
+pub async fn subscribe(conn: &mut Connection, email: &str) -> Result<SignUp, sqlx::Error> {
     // One statement, so two concurrent sign-ups of one address store one row and neither fails.
     let result = sqlx::query(
         "INSERT INTO subscribers (id, email, created, status) VALUES ($1, $2, $3, 'pending') ON CONFLICT DO NOTHING",
@@ -57,7 +59,7 @@ pub async fn subscribe(conn: &mut SqliteConnection, email: &str) -> Result<SignU
 
 /// Confirms a pending address at `now` (RFC 3339). `true` when it is subscribed afterwards
 /// (confirmed now or before); `false` for an unknown or unsubscribed address.
-pub async fn confirm(pool: &SqlitePool, email: &str, now: &str) -> Result<bool, sqlx::Error> {
+pub async fn confirm(pool: &Pool, email: &str, now: &str) -> Result<bool, sqlx::Error> {
     sqlx::query(
         "UPDATE subscribers SET status = 'subscribed', confirmed = $2
          WHERE lower(email) = lower($1) AND status = 'pending'",
@@ -74,7 +76,7 @@ pub async fn confirm(pool: &SqlitePool, email: &str, now: &str) -> Result<bool, 
 }
 
 /// Unsubscribes an address, whatever its state; `false` when it is unknown.
-pub async fn unsubscribe(pool: &SqlitePool, email: &str) -> Result<bool, sqlx::Error> {
+pub async fn unsubscribe(pool: &Pool, email: &str) -> Result<bool, sqlx::Error> {
     let result = sqlx::query("UPDATE subscribers SET status = 'unsubscribed' WHERE lower(email) = lower($1)")
         .bind(email)
         .execute(pool)
@@ -83,7 +85,7 @@ pub async fn unsubscribe(pool: &SqlitePool, email: &str) -> Result<bool, sqlx::E
 }
 
 /// Every subscriber, oldest first (for the organisers' export).
-pub async fn all(pool: &SqlitePool) -> Result<Vec<Subscriber>, sqlx::Error> {
+pub async fn all(pool: &Pool) -> Result<Vec<Subscriber>, sqlx::Error> {
     sqlx::query_as("SELECT id, email, created, status, confirmed FROM subscribers ORDER BY created, id")
         .fetch_all(pool)
         .await
