@@ -11,13 +11,21 @@ async function gallery(page: Page) {
   return page.locator('.gallery');
 }
 
-test('thumbnails are lazy-loaded links to the images', async ({ page, request }) => {
+test('thumbnails link to the images; the first (a possible LCP) loads at once, the rest lazily', async ({
+  page,
+  request,
+}) => {
   const list = await gallery(page);
   const links = list.getByRole('link');
   expect(await links.count()).toBeGreaterThanOrEqual(6);
-  for (const link of await links.all()) {
+  for (const [i, link] of (await links.all()).entries()) {
     const img = link.getByRole('img');
-    await expect(img).toHaveAttribute('loading', 'lazy');
+    if (i === 0) {
+      await expect(img).toHaveAttribute('fetchpriority', 'high');
+      await expect(img).not.toHaveAttribute('loading', 'lazy');
+    } else {
+      await expect(img).toHaveAttribute('loading', 'lazy');
+    }
     const href = (await link.getAttribute('href'))!;
     expect(href).toBe(await img.getAttribute('src'));
     expect((await request.get(href)).status()).toBe(200);
