@@ -91,7 +91,13 @@ pub fn app(state: AppState) -> Router {
     for layer in security::header_layers(&csp) {
         router = router.layer(layer);
     }
-    router.layer(CompressionLayer::new().br(true).gzip(true)).layer(TraceLayer::new_for_http())
+    // Pages and files come compressed from `crate::cache`; the layer compresses only what is
+    // built per request (APIs, payment results, error pages).
+    let compression = CompressionLayer::new().br(true).gzip(true).compress_when({
+        use tower_http::compression::Predicate;
+        tower_http::compression::DefaultPredicate::new().and(crate::cache::NotPrepared)
+    });
+    router.layer(compression).layer(TraceLayer::new_for_http())
 }
 
 async fn api_not_found() -> crate::error::ApiError {

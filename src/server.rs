@@ -51,9 +51,14 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let transport = mail::MailTransport::from_config(&config)?;
     let (stop_mail, mail_stopped) = tokio::sync::watch::channel(false);
     let mail_worker = mail::Worker::new(pool.clone(), transport, &config).spawn(mail_stopped);
+    // Content in memory before the first visitor (DESIGN.md section 10); the watcher reloads
+    // it when `conference seed` runs, here or in another process.
+    let state = AppState::new(pool.clone(), config.clone());
+    state.content.reload().await?;
+    tokio::spawn(crate::assets::warm());
     let listener = TcpListener::bind(config.listen_addr).await?;
     tracing::info!("serving on http://{}", listener.local_addr()?);
-    let app = routes::app(AppState::new(pool.clone(), config));
+    let app = routes::app(state);
     axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
         .with_graceful_shutdown(shutdown_signal())
         .await?;

@@ -43,15 +43,14 @@ pub async fn render_page_errors(State(state): State<AppState>, request: Request,
 
 async fn full_page(state: &AppState, status: StatusCode, path: &str, heading: String) -> Response {
     let title = heading.clone();
-    let layout = Layout::load(state, |site| {
+    let layout = Layout::new(&state.page_ctx(&*state.content.snapshot().await), |site| {
         Meta::new(
             format!("{title} | {}", site.short_name),
             "The page you're looking for doesn't exist or has been moved.",
             path.to_owned(),
         )
         .noindex()
-    })
-    .await;
+    });
     match layout {
         Ok(layout) => render(status, &NotFoundPage { layout, heading, status: status.as_u16() })
             .unwrap_or_else(|err| (status, err.public_message()).into_response()),
