@@ -17,6 +17,7 @@ use sqlx::SqlitePool;
 use tempfile::TempDir;
 use tower::ServiceExt;
 
+use conference::clock::Clock;
 use conference::config::Config;
 use conference::state::AppState;
 
@@ -70,6 +71,8 @@ pub struct TestApp {
     pub dir: TempDir,
     /// The configuration the app runs with (`DATA_DIR` is `dir`).
     pub config: Config,
+    /// The app's state: its content snapshot, page cache and clock.
+    pub state: AppState,
 }
 
 /// A fresh application: temporary folder, migrated and seeded database.
@@ -77,8 +80,19 @@ pub async fn app() -> TestApp {
     app_with(|_| {}).await
 }
 
+/// [`app`] whose pages read "now" from a fixed clock standing at `now` (move it with
+/// `app.state.clock.set(...)`).
+pub async fn app_at(now: time::OffsetDateTime) -> TestApp {
+    app_with_clock(|_| {}, Clock::fixed(now)).await
+}
+
 /// [`app`] with a changed configuration (e.g. a small `rate_limit_per_minute`).
 pub async fn app_with(configure: impl FnOnce(&mut Config)) -> TestApp {
+    app_with_clock(configure, Clock::system()).await
+}
+
+/// [`app_with`] and a clock.
+pub async fn app_with_clock(configure: impl FnOnce(&mut Config), clock: Clock) -> TestApp {
     let dir = tempfile::tempdir().expect("temporary folder");
     let url = format!("sqlite://{}/test.db", dir.path().display());
     let pool = conference::db::connect(&url).await.expect("database connects");
@@ -86,8 +100,8 @@ pub async fn app_with(configure: impl FnOnce(&mut Config)) -> TestApp {
     conference::db::seed(&pool).await.expect("content seed applies");
     let mut config = Config::for_tests(dir.path().to_path_buf());
     configure(&mut config);
-    let state = AppState::new(pool.clone(), config.clone());
-    TestApp { router: conference::app(state), pool, dir, config }
+    let state = AppState::new(pool.clone(), config.clone()).with_clock(clock);
+    TestApp { router: conference::app(state.clone()), pool, dir, config, state }
 }
 
 /// A whole response, body collected.
@@ -132,6 +146,11 @@ impl TestApp {
         let value = serde_json::from_slice(&reply.body)
             .unwrap_or_else(|e| panic!("POST {path}: invalid JSON ({e}): {}", reply.text()));
         (reply.status, value)
+    }
+
+    /// The database URL of the app (for a second process on the same database).
+    pub fn database_url(&self) -> String {
+        format!("sqlite://{}/test.db", self.dir.path().display())
     }
 
     /// GET with extra request headers.
