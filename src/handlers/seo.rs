@@ -1,7 +1,7 @@
 //! Files for crawlers and calendars: `/sitemap.xml`, `/robots.txt`, `/calendar.ics`.
 
-use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, header};
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, header};
 use axum::response::Response;
 use time::macros::format_description;
 
@@ -38,10 +38,10 @@ fn xml_escape(text: &str) -> String {
 }
 
 /// GET `/sitemap.xml`: every indexable page with absolute URLs from `PUBLIC_URL`.
-pub async fn sitemap(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
+pub async fn sitemap(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
     cached_as(
         &state,
-        &headers,
+        request.headers(),
         "/sitemap.xml",
         ClockUse::Year,
         "application/xml; charset=utf-8",
@@ -67,8 +67,8 @@ pub fn render_sitemap(page: &PageCtx<'_>) -> Result<String, AppError> {
 }
 
 /// GET `/robots.txt`: everything may be crawled but the APIs and payment pages.
-pub async fn robots(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
-    cached_as(&state, &headers, "/robots.txt", ClockUse::Year, "text/plain; charset=utf-8", SEO_CACHE_CONTROL, |page| {
+pub async fn robots(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached_as(&state, request.headers(), "/robots.txt", ClockUse::Year, "text/plain; charset=utf-8", SEO_CACHE_CONTROL, |page| {
         Ok(format!(
             "User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /Success\nDisallow: /Failed\nDisallow: /test-gateway\n\nSitemap: {}\n",
             page.config.absolute("/sitemap.xml")
@@ -79,10 +79,10 @@ pub async fn robots(State(state): State<AppState>, headers: HeaderMap) -> Result
 
 /// GET `/calendar.ics`: the conference and its important dates as all-day events
 /// (RFC 5545), so visitors can subscribe or import them. Cached per minute (its `DTSTAMP`).
-pub async fn calendar(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
+pub async fn calendar(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
     let mut response = cached_as(
         &state,
-        &headers,
+        request.headers(),
         "/calendar.ics",
         ClockUse::Minute,
         "text/calendar; charset=utf-8",

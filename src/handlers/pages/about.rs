@@ -1,8 +1,8 @@
 //! Pages about the event: `/AboutUs`, `/AboutConference`, `/awards`, `/sponsorship`, `/venue`.
 
 use askama::Template;
-use axum::extract::{RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{RawQuery, Request, State};
+use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -25,8 +25,8 @@ pub struct AboutUsPage {
     pub impact: Block<Vec<Statistic>>,
 }
 
-pub async fn about_us(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
-    cached(&state, &headers, "/AboutUs", ClockUse::Year, render_about_us).await
+pub async fn about_us(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/AboutUs", ClockUse::Year, render_about_us).await
 }
 
 pub fn render_about_us(page: &PageCtx<'_>) -> Result<String, AppError> {
@@ -59,8 +59,8 @@ pub struct AboutConferencePage {
     pub materials: Block<Vec<Material>>,
 }
 
-pub async fn about_conference(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
-    cached(&state, &headers, "/AboutConference", ClockUse::Year, render_about_conference).await
+pub async fn about_conference(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/AboutConference", ClockUse::Year, render_about_conference).await
 }
 
 pub fn render_about_conference(page: &PageCtx<'_>) -> Result<String, AppError> {
@@ -88,8 +88,8 @@ pub struct AwardsPage {
     pub sustainability_awards: Block<Vec<Item>>,
 }
 
-pub async fn awards(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
-    cached(&state, &headers, "/awards", ClockUse::Year, render_awards).await
+pub async fn awards(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/awards", ClockUse::Year, render_awards).await
 }
 
 pub fn render_awards(page: &PageCtx<'_>) -> Result<String, AppError> {
@@ -141,11 +141,13 @@ struct SponsorshipQuery {
 /// GET `/sponsorship`: cached when it has no query; `?package=` is rendered per request.
 pub async fn sponsorship(
     State(state): State<AppState>,
-    headers: HeaderMap,
     RawQuery(query): RawQuery,
+    request: Request,
 ) -> Result<Response, AppError> {
     match query.filter(|q| !q.is_empty()) {
-        None => cached(&state, &headers, "/sponsorship", ClockUse::Year, |p| render_sponsorship(p, None)).await,
+        None => {
+            cached(&state, request.headers(), "/sponsorship", ClockUse::Year, |p| render_sponsorship(p, None)).await
+        }
         Some(query) => {
             let snapshot = state.content.snapshot().await;
             let body = render_sponsorship(&state.page_ctx(&snapshot), Some(&query))?;
@@ -203,8 +205,8 @@ pub struct VenuePage {
     pub attractions: Block<Vec<Attraction>>,
 }
 
-pub async fn venue(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
-    cached(&state, &headers, "/venue", ClockUse::Year, render_venue).await
+pub async fn venue(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/venue", ClockUse::Year, render_venue).await
 }
 
 pub fn render_venue(page: &PageCtx<'_>) -> Result<String, AppError> {

@@ -28,7 +28,8 @@ pub async fn not_found(State(state): State<AppState>, request: Request) -> Respo
 /// Replaces the plain body of a page error (see [`PageErrorMarker`]) with the full
 /// site page, so a 404 or 500 keeps the navigation and footer.
 pub async fn render_page_errors(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let path = request.uri().path().to_owned();
+    // A `Uri` clone shares its bytes: no allocation on the (cached) path where nothing failed.
+    let uri = request.uri().clone();
     let response = next.run(request).await;
     let Some(marker) = response.extensions().get::<PageErrorMarker>().cloned() else {
         return response;
@@ -38,7 +39,7 @@ pub async fn render_page_errors(State(state): State<AppState>, request: Request,
     } else {
         marker.message
     };
-    full_page(&state, response.status(), &path, heading).await
+    full_page(&state, response.status(), uri.path(), heading).await
 }
 
 async fn full_page(state: &AppState, status: StatusCode, path: &str, heading: String) -> Response {

@@ -1,8 +1,7 @@
 //! `/`: the home page (spec section 2, Home) with the Event JSON-LD of DESIGN.md section 4.
 
 use askama::Template;
-use axum::extract::State;
-use axum::http::HeaderMap;
+use axum::extract::{Request, State};
 use axum::response::Response;
 use serde_json::{Value, json};
 
@@ -43,8 +42,8 @@ pub struct HomePage {
 }
 
 /// GET `/`: cached per minute, since it shows the countdown and the timeline's past marks.
-pub async fn home(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
-    cached(&state, &headers, "/", ClockUse::Minute, render).await
+pub async fn home(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/", ClockUse::Minute, render).await
 }
 
 /// The home page's HTML from the snapshot at `page.now`.

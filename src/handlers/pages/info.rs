@@ -2,8 +2,7 @@
 //! `/submission` and `/highlights/{slug}`.
 
 use askama::Template;
-use axum::extract::{Path, RawQuery, State};
-use axum::http::HeaderMap;
+use axum::extract::{Path, RawQuery, Request, State};
 use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -35,8 +34,8 @@ pub struct CommitteePage {
     pub groups: Block<Vec<CommitteeGroup>>,
 }
 
-pub async fn committee(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
-    cached(&state, &headers, "/committee", ClockUse::Year, render_committee).await
+pub async fn committee(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/committee", ClockUse::Year, render_committee).await
 }
 
 pub fn render_committee(page: &PageCtx<'_>) -> Result<String, AppError> {
@@ -67,8 +66,8 @@ pub struct GalleryPage {
     pub images: Block<Vec<GalleryImage>>,
 }
 
-pub async fn gallery(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
-    cached(&state, &headers, "/gallery", ClockUse::Year, render_gallery).await
+pub async fn gallery(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/gallery", ClockUse::Year, render_gallery).await
 }
 
 pub fn render_gallery(page: &PageCtx<'_>) -> Result<String, AppError> {
@@ -97,8 +96,8 @@ pub struct SchedulePage {
     pub days: Block<Vec<ScheduleDay>>,
 }
 
-pub async fn schedule(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
-    cached(&state, &headers, "/schedule", ClockUse::Year, render_schedule).await
+pub async fn schedule(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/schedule", ClockUse::Year, render_schedule).await
 }
 
 pub fn render_schedule(page: &PageCtx<'_>) -> Result<String, AppError> {
@@ -181,11 +180,11 @@ struct PricingQuery {
 /// JavaScript) are rendered per request, from the snapshot all the same.
 pub async fn pricing(
     State(state): State<AppState>,
-    headers: HeaderMap,
     RawQuery(query): RawQuery,
+    request: Request,
 ) -> Result<Response, AppError> {
     match query.filter(|q| !q.is_empty()) {
-        None => cached(&state, &headers, "/pricing", ClockUse::Year, |p| render_pricing(p, None)).await,
+        None => cached(&state, request.headers(), "/pricing", ClockUse::Year, |p| render_pricing(p, None)).await,
         Some(query) => {
             let snapshot = state.content.snapshot().await;
             let body = render_pricing(&state.page_ctx(&snapshot), Some(&query))?;
@@ -295,8 +294,8 @@ impl SubmissionPage {
     }
 }
 
-pub async fn submission(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
-    cached(&state, &headers, "/submission", ClockUse::Year, render_submission).await
+pub async fn submission(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/submission", ClockUse::Year, render_submission).await
 }
 
 pub fn render_submission(page: &PageCtx<'_>) -> Result<String, AppError> {
@@ -326,8 +325,8 @@ pub struct HighlightPage {
 /// `/highlights/{slug}`; an unknown slug is a 404 reading 'Highlight not found'.
 pub async fn highlight(
     State(state): State<AppState>,
-    headers: HeaderMap,
     Path(slug): Path<String>,
+    request: Request,
 ) -> Result<Response, AppError> {
     // Only known slugs reach the cache, so its size stays bounded by the content.
     let snapshot = state.content.snapshot().await;
@@ -335,7 +334,7 @@ pub async fn highlight(
         return Err(AppError::NotFound("Highlight not found".into()));
     }
     let route = format!("/highlights/{slug}");
-    cached(&state, &headers, &route, ClockUse::Year, |page| render_highlight(page, &slug)).await
+    cached(&state, request.headers(), &route, ClockUse::Year, |page| render_highlight(page, &slug)).await
 }
 
 pub fn render_highlight(page: &PageCtx<'_>, slug: &str) -> Result<String, AppError> {

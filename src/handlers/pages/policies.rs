@@ -2,8 +2,7 @@
 //! `/cookie-policy`. Terms and privacy show their sections as an accordion (spec section 2).
 
 use askama::Template;
-use axum::extract::State;
-use axum::http::HeaderMap;
+use axum::extract::{Request, State};
 use axum::response::Response;
 
 use crate::cache::ClockUse;
@@ -32,7 +31,12 @@ impl PolicyPage {
 }
 
 /// A policy page; an unknown policy (not in the content) is the site's 404.
-async fn policy_page(state: &AppState, headers: &HeaderMap, slug: &str, accordion: bool) -> Result<Response, AppError> {
+async fn policy_page(
+    state: &AppState,
+    headers: &axum::http::HeaderMap,
+    slug: &str,
+    accordion: bool,
+) -> Result<Response, AppError> {
     let snapshot = state.content.snapshot().await;
     let Some((policy, _)) = snapshot.policy(slug) else { return Err(AppError::NotFound(String::new())) };
     let _ = policy;
@@ -55,18 +59,18 @@ pub fn render_policy(page: &PageCtx<'_>, slug: &str, accordion: bool) -> Result<
     })
 }
 
-pub async fn cancellation(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
-    policy_page(&state, &headers, "cancellation-policy", false).await
+pub async fn cancellation(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    policy_page(&state, request.headers(), "cancellation-policy", false).await
 }
 
-pub async fn terms(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
-    policy_page(&state, &headers, "terms-and-conditions", true).await
+pub async fn terms(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    policy_page(&state, request.headers(), "terms-and-conditions", true).await
 }
 
-pub async fn privacy(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
-    policy_page(&state, &headers, "privacy-policy", true).await
+pub async fn privacy(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    policy_page(&state, request.headers(), "privacy-policy", true).await
 }
 
-pub async fn cookies(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, AppError> {
-    policy_page(&state, &headers, "cookie-policy", false).await
+pub async fn cookies(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    policy_page(&state, request.headers(), "cookie-policy", false).await
 }
