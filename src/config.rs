@@ -2,8 +2,11 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::str::FromStr;
 
 use clap::{Parser, Subcommand};
+
+use crate::client_ip::TrustedProxies;
 
 /// The `conference` command line.
 #[derive(Debug, Parser)]
@@ -96,6 +99,12 @@ pub struct Config {
     /// POST requests one client address may make per minute.
     #[arg(long, env = "RATE_LIMIT_PER_MINUTE", default_value_t = 30, global = true)]
     pub rate_limit_per_minute: u32,
+
+    /// Reverse proxies and load balancers whose `X-Forwarded-For` / `Forwarded` name the
+    /// client: comma-separated addresses or CIDR networks (`127.0.0.1,10.0.0.0/8`). Empty
+    /// trusts none, and those headers are ignored. A bad entry stops start-up.
+    #[arg(long, env = "TRUSTED_PROXIES", default_value = "", value_parser = TrustedProxies::from_str, global = true)]
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl Config {
@@ -126,6 +135,7 @@ impl Config {
             ccavenue_status_url: None,
             upload_max_bytes: 20 * 1024 * 1024,
             rate_limit_per_minute: 30,
+            trusted_proxies: TrustedProxies::default(),
         }
     }
 }

@@ -6,7 +6,9 @@
 
 pub mod assets;
 pub mod cache;
+pub mod cache_control;
 pub mod ccavenue;
+pub mod client_ip;
 pub mod clock;
 pub mod config;
 pub mod content;

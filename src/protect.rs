@@ -2,7 +2,7 @@
 //!
 //! - [`guard`], a middleware on the whole router (so every POST route, present or future, is
 //!   covered): the same-origin check (403) and the per-client rate limit (429 with
-//!   `Retry-After`). Other methods pass untouched.
+//!   `Retry-After`; the gateway's answers exempt). Other methods pass untouched.
 //! - [`Submission`], the extractor of the visitor forms (`/api/contact`, `/api/newsletter`):
 //!   content type (415), body size (413), readable JSON (400), the `_gotcha` honeypot, and
 //!   [`Check`] for required fields, formats and length bounds (422 with
@@ -10,26 +10,32 @@
 //!
 //! Every refusal is a clear status with a JSON `{"message"}`.
 //!
-//! Client address: the peer address from axum's `ConnectInfo` (the server serves with
-//! `into_make_service_with_connect_info`). `X-Forwarded-For` is never read: anyone can write
-//! it, and no proxy is configured. Behind a reverse proxy every visitor therefore shares the
-//! proxy's budget; raise `RATE_LIMIT_PER_MINUTE` there. Requests without `ConnectInfo`
-//! (tests driving the router with `oneshot`) all count as one "unknown" client.
+//! Client address: the [`ClientIp`] of `crate::client_ip` (the TCP peer, or with
+//! `TRUSTED_PROXIES` the visitor a trusted proxy names). Requests without a socket (tests
+//! driving the router with `oneshot`) all count as one "unknown" client. Budgets live in this
+//! process: with several instances behind a balancer, each instance grants its own budget.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::net::{IpAddr, SocketAddr};
+use std::collections::BTreeMap;
+use std::net::IpAddr;
+use std::num::NonZeroU32;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use governor::clock::{Clock, MonotonicClock};
+use governor::middleware::NoOpMiddleware;
+use governor::state::keyed::HashMapStateStore;
+use governor::{Quota, RateLimiter as Gcra};
 
 use axum::Json;
 use axum::body::{Body, HttpBody};
-use axum::extract::{ConnectInfo, FromRequest, OriginalUri, Request, State};
+use axum::extract::{FromRequest, OriginalUri, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde_json::{Map, Value};
 
+use crate::client_ip::ClientIp;
 use crate::config::Config;
 use crate::error::{AppError, ErrorBody};
 use crate::state::AppState;
@@ -45,8 +51,10 @@ pub const FORM_BODY_LIMIT: usize = 64 * 1024;
 /// Name of the honeypot field every form carries (DESIGN.md section 5).
 pub const HONEYPOT_FIELD: &str = "_gotcha";
 
-/// Length of the rate limit's window.
-const WINDOW: Duration = Duration::from_secs(60);
+/// POST routes outside the visitors' budget: the gateway's answers (DESIGN.md section 2,
+/// `RATE_LIMIT_PER_MINUTE`). They come from the gateway's few addresses for every payer at
+/// once, and a refused answer would leave a paid order undecided.
+pub const RATE_LIMIT_EXEMPT_PATHS: [&str; 1] = ["/api/ccavenue-handle"];
 
 /// A refused request: status, JSON `{"message"}` and maybe a `Retry-After`.
 #[derive(Debug)]
@@ -116,9 +124,12 @@ pub async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> 
             return Refusal::new(StatusCode::FORBIDDEN, "Cross-origin requests are not allowed").into_response();
         }
     }
-    let client = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip());
-    if let Err(retry_after) = guard.limiter.check(client, Instant::now()) {
-        tracing::warn!(%path, client = ?client, "rate limit reached");
+    if RATE_LIMIT_EXEMPT_PATHS.contains(&path.as_str()) {
+        return next.run(request).await;
+    }
+    let client = ClientIp::of(request.extensions());
+    if let Err(retry_after) = guard.limiter.check(client.0) {
+        tracing::warn!(%path, %client, "rate limit reached");
         let mut refusal = Refusal::new(
             StatusCode::TOO_MANY_REQUESTS,
             format!("Too many requests. Please try again in {retry_after} seconds."),
@@ -148,42 +159,56 @@ pub fn origin_of(url: &str) -> Option<String> {
     Some(format!("{scheme}://{authority}"))
 }
 
-/// At most `limit` POSTs per client address in any 60-second window (a sliding log: exact,
-/// and small at these budgets). Refused requests are not logged, so a client that keeps
-/// knocking is not locked out for longer.
-pub struct RateLimiter {
-    limit: usize,
-    clients: Mutex<HashMap<Option<IpAddr>, VecDeque<Instant>>>,
+/// The per-client POST budget: `limit` requests per minute for each client address, by
+/// `governor`'s GCRA. A client may spend its whole budget at once; after that one more
+/// request is allowed every `60 / limit` seconds. Refused requests spend nothing, so a
+/// client that keeps knocking is not locked out for longer.
+///
+/// IPv6 clients are counted per /64 network: one subscriber line usually gets a whole /64
+/// and could otherwise take a fresh address for every request.
+pub struct RateLimiter<C: Clock = MonotonicClock> {
+    gcra: Gcra<Option<IpAddr>, HashMapStateStore<Option<IpAddr>>, C, NoOpMiddleware<C::Instant>>,
+    clock: C,
+    /// Checks since the store last dropped clients whose budget is full again.
+    checks: AtomicU32,
 }
+
+/// How often (in checks) the store forgets clients that are back to a full budget.
+const FORGET_EVERY: u32 = 4096;
 
 impl RateLimiter {
     /// `limit` requests per minute; 0 is taken as 1 (a limit that refuses everything is
     /// never what a configuration means).
     pub fn new(limit: u32) -> Self {
-        RateLimiter { limit: (limit as usize).max(1), clients: Mutex::new(HashMap::new()) }
+        Self::with_clock(limit, MonotonicClock)
+    }
+}
+
+impl<C: Clock + Clone> RateLimiter<C> {
+    /// [`RateLimiter::new`] on a given clock (tests use `governor`'s `FakeRelativeClock`).
+    pub fn with_clock(limit: u32, clock: C) -> Self {
+        let quota = Quota::per_minute(NonZeroU32::new(limit).unwrap_or(NonZeroU32::MIN));
+        RateLimiter { gcra: Gcra::hashmap_with_clock(quota, clock.clone()), clock, checks: AtomicU32::new(0) }
     }
 
-    /// Counts one request of `client` at `now`, or refuses it with the seconds until the
-    /// client may try again (at least 1).
-    pub fn check(&self, client: Option<IpAddr>, now: Instant) -> Result<(), u64> {
-        let mut clients = self.clients.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        // Forget clients that have been quiet for a window, so the map stays small.
-        if clients.len() > 1024 {
-            clients.retain(|_, log| log.back().is_some_and(|&t| now.saturating_duration_since(t) < WINDOW));
+    /// Counts one request of `client`, or refuses it with the whole seconds until the client
+    /// may try again (rounded up, at least 1, so retrying after `Retry-After` succeeds).
+    pub fn check(&self, client: Option<IpAddr>) -> Result<(), u64> {
+        if self.checks.fetch_add(1, Ordering::Relaxed) % FORGET_EVERY == FORGET_EVERY - 1 {
+            self.gcra.retain_recent();
         }
-        let log = clients.entry(client).or_default();
-        while log.front().is_some_and(|&t| now.saturating_duration_since(t) >= WINDOW) {
-            log.pop_front();
-        }
-        if log.len() >= self.limit {
-            let oldest = *log.front().expect("a full log is not empty");
-            let wait = WINDOW.saturating_sub(now.saturating_duration_since(oldest));
-            // Whole seconds, rounded up: retrying after `Retry-After` always succeeds.
-            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-            return Err(seconds.max(1));
-        }
-        log.push_back(now);
-        Ok(())
+        self.gcra.check_key(&client.map(budget_key)).map_err(|not_until| {
+            let wait = not_until.wait_time_from(self.clock.now());
+            (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+        })
+    }
+}
+
+/// The address a budget belongs to: IPv4 as is, IPv6 reduced to its /64 network.
+fn budget_key(addr: IpAddr) -> IpAddr {
+    match addr {
+        IpAddr::V4(_) => addr,
+        IpAddr::V6(v6) => IpAddr::V6((u128::from(v6) & (u128::MAX << 64)).into()),
     }
 }
 
@@ -511,19 +536,34 @@ mod tests {
 
     #[test]
     fn the_limiter_allows_the_budget_per_minute_and_names_the_wait() {
-        let limiter = RateLimiter::new(3);
-        let t0 = Instant::now();
+        use governor::clock::FakeRelativeClock;
+        use std::time::Duration;
+
+        let clock = FakeRelativeClock::default();
+        let limiter = RateLimiter::with_clock(3, clock.clone());
         let me = Some(IpAddr::from([10, 0, 0, 1]));
         let other = Some(IpAddr::from([10, 0, 0, 2]));
-        for i in 0..3 {
-            assert_eq!(limiter.check(me, t0 + Duration::from_secs(i * 10)), Ok(()));
+        for _ in 0..3 {
+            assert_eq!(limiter.check(me), Ok(()));
         }
-        // The oldest request (t0) leaves the window at t0 + 60 s.
-        assert_eq!(limiter.check(me, t0 + Duration::from_secs(30)), Err(30));
-        assert_eq!(limiter.check(me, t0 + Duration::from_millis(59_500)), Err(1));
-        assert_eq!(limiter.check(other, t0 + Duration::from_secs(30)), Ok(()), "budgets are per client");
-        assert_eq!(limiter.check(me, t0 + Duration::from_secs(60)), Ok(()));
-        assert_eq!(limiter.check(me, t0 + Duration::from_secs(61)), Err(9), "t0+10 s leaves at t0+70 s");
+        // 3 a minute: one more every 20 s once the burst is spent.
+        assert_eq!(limiter.check(me), Err(20));
+        clock.advance(Duration::from_millis(19_500));
+        assert_eq!(limiter.check(me), Err(1), "half a second is announced as a whole one");
+        assert_eq!(limiter.check(other), Ok(()), "budgets are per client");
+        clock.advance(Duration::from_millis(500));
+        assert_eq!(limiter.check(me), Ok(()));
+        assert_eq!(limiter.check(me), Err(20), "refused requests spent nothing, the allowed one did");
+        assert_eq!(limiter.check(None), Ok(()), "requests without an address share one budget");
+    }
+
+    #[test]
+    fn an_ipv6_client_has_one_budget_per_64_network() {
+        let limiter = RateLimiter::new(1);
+        assert_eq!(limiter.check(Some("2001:db8:1:2::1".parse().unwrap())), Ok(()));
+        assert!(limiter.check(Some("2001:db8:1:2:ffff::9".parse().unwrap())).is_err(), "same /64");
+        assert_eq!(limiter.check(Some("2001:db8:1:3::1".parse().unwrap())), Ok(()), "another /64");
+        assert!(RateLimiter::new(0).check(None).is_ok(), "0 is taken as 1");
     }
 
     #[test]

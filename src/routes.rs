@@ -8,7 +8,7 @@ use axum::routing::{get, post};
 use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
-use crate::assets;
+use crate::client_ip::{self, ClientIp};
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
 use crate::handlers::pages::{about, errors, home, info, payment_result, policies, test_gateway};
 use crate::handlers::seo;
@@ -17,10 +17,12 @@ use crate::payments::config::TEST_GATEWAY_PATH;
 use crate::protect;
 use crate::security;
 use crate::state::AppState;
+use crate::{assets, cache_control};
 
 /// The whole application. Tests drive it with `oneshot`; `serve` binds it to a socket.
 pub fn app(state: AppState) -> Router {
     let payment_config = PaymentConfig::from_config(&state.config);
+    let trusted_proxies = state.config.trusted_proxies.clone();
     let mut pages = Router::new()
         .route("/", get(home::home))
         .route("/AboutUs", get(about::about_us))
@@ -97,7 +99,18 @@ pub fn app(state: AppState) -> Router {
         use tower_http::compression::Predicate;
         tower_http::compression::DefaultPredicate::new().and(crate::cache::NotPrepared)
     });
-    router.layer(compression).layer(TraceLayer::new_for_http())
+    router
+        .layer(middleware::from_fn(cache_control::set))
+        .layer(compression)
+        .layer(TraceLayer::new_for_http().make_span_with(request_span))
+        // Outermost: the client address is known before the log span opens (src/client_ip.rs).
+        .layer(middleware::from_fn_with_state(trusted_proxies, client_ip::resolve))
+}
+
+/// The log span of a request: method, path and the client address (`TRUSTED_PROXIES`-aware).
+fn request_span(request: &axum::http::Request<axum::body::Body>) -> tracing::Span {
+    let client = ClientIp::of(request.extensions());
+    tracing::info_span!("request", method = %request.method(), uri = %request.uri(), %client)
 }
 
 async fn api_not_found() -> crate::error::ApiError {

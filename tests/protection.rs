@@ -179,3 +179,136 @@ async fn every_refusal_is_json_with_a_message() {
         assert!(!message(&reply).is_empty());
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Behind a proxy: TRUSTED_PROXIES (DESIGN.md section 9, src/client_ip.rs)
+// ---------------------------------------------------------------------------------------
+
+/// A POST from TCP peer `peer` carrying the forwarding header `(name, value)`.
+async fn post_via(app: &TestApp, peer: [u8; 4], forwarded: (&str, &str), email: &str) -> Reply {
+    let mut request = Request::post("/api/newsletter")
+        .header("content-type", "application/json")
+        .header("origin", BASE)
+        .header(forwarded.0, forwarded.1)
+        .body(Body::from(json!({ "email": email }).to_string()))
+        .unwrap();
+    request.extensions_mut().insert(ConnectInfo(SocketAddr::from((peer, 40000))));
+    app.send(request).await
+}
+
+#[tokio::test]
+async fn forwarding_headers_from_an_untrusted_peer_are_ignored() {
+    // No proxy configured: a visitor cannot buy a fresh budget by writing a header.
+    let app = app_with(|c| c.rate_limit_per_minute = 1).await;
+    let first = post_via(&app, [203, 0, 113, 7], ("x-forwarded-for", "198.51.100.1"), "a@example.org").await;
+    assert_eq!(first.status, StatusCode::CREATED);
+    for (i, header) in [("x-forwarded-for", "198.51.100.2"), ("forwarded", "for=198.51.100.3")].into_iter().enumerate()
+    {
+        let reply = post_via(&app, [203, 0, 113, 7], header, &format!("b{i}@example.org")).await;
+        assert_eq!(reply.status, StatusCode::TOO_MANY_REQUESTS, "{header:?}");
+    }
+    // A proxy is configured, but this peer is not it.
+    let app = app_with(|c| {
+        c.rate_limit_per_minute = 1;
+        c.trusted_proxies = "127.0.0.1".parse().unwrap();
+    })
+    .await;
+    assert_eq!(
+        post_via(&app, [203, 0, 113, 7], ("x-forwarded-for", "198.51.100.1"), "c@example.org").await.status,
+        StatusCode::CREATED
+    );
+    let spoofed = post_via(&app, [203, 0, 113, 7], ("x-forwarded-for", "198.51.100.2"), "d@example.org").await;
+    assert_eq!(spoofed.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(app.count("subscribers").await, 1);
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_visitor_has_their_own_budget() {
+    let app = app_with(|c| {
+        c.rate_limit_per_minute = 1;
+        c.trusted_proxies = "127.0.0.1, 10.0.0.0/8".parse().unwrap();
+    })
+    .await;
+    // Two visitors through the same balancer (127.0.0.1) and an inner proxy (10.0.0.2).
+    let ana = post_via(&app, [127, 0, 0, 1], ("x-forwarded-for", "198.51.100.7, 10.0.0.2"), "ana@example.org").await;
+    let ben = post_via(&app, [127, 0, 0, 1], ("x-forwarded-for", "198.51.100.8"), "ben@example.org").await;
+    assert_eq!((ana.status, ben.status), (StatusCode::CREATED, StatusCode::CREATED));
+    // Ana again, with an invented address on the left: the right-most untrusted entry counts.
+    let again =
+        post_via(&app, [127, 0, 0, 1], ("x-forwarded-for", "1.2.3.4, 198.51.100.7, 10.0.0.2"), "ana2@example.org")
+            .await;
+    assert_eq!(again.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(again.header("retry-after").is_some_and(|s| s.parse::<u64>().is_ok_and(|s| (1..=60).contains(&s))));
+    // RFC 7239 Forwarded, used when no X-Forwarded-For came.
+    let cem =
+        post_via(&app, [127, 0, 0, 1], ("forwarded", "for=\"198.51.100.9:5000\";proto=https"), "cem@example.org").await;
+    assert_eq!(cem.status, StatusCode::CREATED);
+    let cem_again =
+        post_via(&app, [127, 0, 0, 1], ("forwarded", "for=1.2.3.4, for=198.51.100.9"), "cem2@example.org").await;
+    assert_eq!(cem_again.status, StatusCode::TOO_MANY_REQUESTS);
+    // The balancer itself, without a header, is one more client.
+    let bare = post_from(&app, [127, 0, 0, 1], "/api/newsletter", "{\"email\":\"lb@example.org\"}").await;
+    assert_eq!(bare.status, StatusCode::CREATED);
+    assert_eq!(app.count("subscribers").await, 4);
+}
+
+#[tokio::test]
+async fn the_gateway_answer_route_is_never_rate_limited() {
+    let app = app_with(|c| c.rate_limit_per_minute = 1).await;
+    for i in 0..5 {
+        let reply = post_from(&app, [203, 0, 113, 50], "/api/ccavenue-handle", "encResp=00").await;
+        assert_ne!(reply.status, StatusCode::TOO_MANY_REQUESTS, "gateway answer {i}");
+    }
+    let visitor = post_from(&app, [203, 0, 113, 50], "/api/newsletter", NEWSLETTER).await;
+    assert_eq!(visitor.status, StatusCode::CREATED, "the gateway's answers spent nothing of the budget");
+}
+
+#[test]
+fn a_bad_trusted_proxies_entry_stops_start_up_with_its_name() {
+    use clap::Parser;
+    use conference::config::Cli;
+
+    for bad in ["10.0.0.0/33", "proxy.internal", "127.0.0.1 10.0.0.1"] {
+        let err = Cli::try_parse_from(["conference", "--trusted-proxies", bad]).expect_err(bad).to_string();
+        assert!(err.contains("TRUSTED_PROXIES") || err.contains("--trusted-proxies"), "{err}");
+        assert!(err.contains("not an IP address") || err.contains("prefix length"), "{err}");
+    }
+    let cli = Cli::try_parse_from(["conference", "--trusted-proxies", "127.0.0.1,::1,10.0.0.0/8"]).unwrap();
+    assert!(cli.config.trusted_proxies.contains("10.20.30.40".parse().unwrap()));
+    let default = Cli::try_parse_from(["conference"]).unwrap();
+    assert!(default.config.trusted_proxies.is_empty(), "trusts no proxy by default");
+}
+
+#[tokio::test]
+async fn the_request_log_names_the_client_a_trusted_proxy_forwarded() {
+    use std::io::Write;
+    use std::sync::{Arc, Mutex};
+
+    /// Collects what the log subscriber writes.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+    impl Write for Captured {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    let app = app_with(|c| c.trusted_proxies = "127.0.0.1".parse().unwrap()).await;
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt().with_ansi(false).with_writer(move || writer.clone()).finish();
+    // This test's thread only; `oneshot` runs the request on it (current-thread runtime).
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let reply = post_via(&app, [127, 0, 0, 1], ("x-forwarded-for", "1.2.3.4, 198.51.100.77"), "log@example.org").await;
+    assert_eq!(reply.status, StatusCode::CREATED);
+    let spoofed = post_via(&app, [203, 0, 113, 9], ("x-forwarded-for", "198.51.100.78"), "log2@example.org").await;
+    assert_eq!(spoofed.status, StatusCode::CREATED);
+    let log = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    assert!(log.contains("client=198.51.100.77"), "the visitor behind the proxy: {log}");
+    assert!(log.contains("client=203.0.113.9"), "an untrusted peer as itself: {log}");
+    assert!(!log.contains("198.51.100.78") && !log.contains("1.2.3.4"), "never a spoofed entry: {log}");
+}

@@ -14,8 +14,9 @@ use crate::state::AppState;
 
 /// `Content-Type` of every page.
 pub const HTML: &str = "text/html; charset=utf-8";
-/// `Cache-Control` of pages: browsers keep them but revalidate (a 304 by `ETag`) every time.
-pub const PAGE_CACHE_CONTROL: &str = "no-cache";
+/// `Cache-Control` of pages (`crate::cache_control::PAGE`, which that middleware sets on every
+/// page anyway): browsers revalidate every time (a 304 by `ETag`), shared caches hold a minute.
+pub const PAGE_CACHE_CONTROL: &str = crate::cache_control::PAGE;
 
 /// A page template's HTML.
 pub fn html(template: &impl Template) -> Result<String, AppError> {
@@ -58,8 +59,8 @@ pub async fn cached_as(
     Ok(answer.respond(request))
 }
 
-/// Renders a page template as a `text/html` response that browsers revalidate, uncached
-/// (pages that read orders or a query string).
+/// Renders a page template as a `text/html` response, uncached (pages that read orders or a
+/// query string); its `Cache-Control` comes from `crate::cache_control`.
 pub fn render(status: StatusCode, template: &impl Template) -> Result<Response, AppError> {
     Ok(html_response(status, html(template)?))
 }
@@ -69,7 +70,6 @@ pub fn html_response(status: StatusCode, html: String) -> Response {
     let mut response = (status, html).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(HTML));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(PAGE_CACHE_CONTROL));
     response
 }
 

@@ -1,0 +1,80 @@
+//! `Cache-Control` a CDN or shared cache in front of the site can act on (DESIGN.md
+//! section 9). One middleware on the whole router decides by path, method, status and
+//! content type, so a handler or a page cache never has to remember it:
+//!
+//! - every `/api/*` answer and the pages about one visitor's payment (`/Success`, `/Failed`,
+//!   `/test-gateway`) are [`PRIVATE`], whatever the handler set;
+//! - HTML pages (GET/HEAD, 2xx, 304 or 404) are [`PAGE`]: browsers revalidate every time
+//!   (with the ETag), a shared cache may serve a page for 60 s, which keeps the countdown's
+//!   server values within a minute (section 10), and may serve a stale copy for 10 more
+//!   minutes while it revalidates, or while the site is down for a restart;
+//! - any other HTML answer (a 5xx page, a 429, the answer to a form POST) is [`PRIVATE`];
+//! - the rest (island assets with their year-long immutable policy, static files, the
+//!   sitemap) keep what their handler set.
+
+use axum::extract::Request;
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::Response;
+
+/// HTML pages: revalidated by browsers, held 60 s by shared caches, served stale while
+/// revalidating for up to 10 minutes (RFC 9111 `s-maxage`, RFC 5861).
+pub const PAGE: &str = "public, max-age=0, s-maxage=60, stale-while-revalidate=600";
+
+/// Answers no cache may keep: API answers, payment outcomes, errors.
+pub const PRIVATE: &str = "private, no-store";
+
+/// Pages that show one visitor's payment (or the test gateway's form for it).
+const PRIVATE_PAGES: [&str; 3] = ["/Success", "/Failed", "/test-gateway"];
+
+/// The middleware (`axum::middleware::from_fn(cache_control::set)`).
+pub async fn set(request: Request, next: Next) -> Response {
+    // Runs on every request, the page cache's hits included: clones that share their bytes
+    // (a standard method, a `Uri`) and no lower-cased copy of the content type.
+    let method = request.method().clone();
+    let uri = request.uri().clone();
+    let mut response = next.run(request).await;
+    let is_html = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .map(|v| v.as_bytes().trim_ascii_start())
+        .is_some_and(|t| t.len() >= 9 && t[..9].eq_ignore_ascii_case(b"text/html"));
+    if let Some(policy) = policy(&method, uri.path(), response.status(), is_html) {
+        response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
+    }
+    response
+}
+
+/// The policy for an answer, or `None` to keep the handler's.
+pub fn policy(method: &Method, path: &str, status: StatusCode, is_html: bool) -> Option<&'static str> {
+    if path == "/api" || path.starts_with("/api/") || PRIVATE_PAGES.contains(&path) {
+        return Some(PRIVATE);
+    }
+    if !is_html {
+        return None;
+    }
+    let cacheable_status = status.is_success() || status == StatusCode::NOT_MODIFIED || status == StatusCode::NOT_FOUND;
+    if (method == Method::GET || method == Method::HEAD) && cacheable_status { Some(PAGE) } else { Some(PRIVATE) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn policies_by_path_method_and_status() {
+        let get = &Method::GET;
+        assert_eq!(policy(get, "/", StatusCode::OK, true), Some(PAGE));
+        assert_eq!(policy(&Method::HEAD, "/venue", StatusCode::NOT_MODIFIED, true), Some(PAGE));
+        assert_eq!(policy(get, "/no-such-page", StatusCode::NOT_FOUND, true), Some(PAGE));
+        assert_eq!(policy(get, "/", StatusCode::INTERNAL_SERVER_ERROR, true), Some(PRIVATE));
+        assert_eq!(policy(&Method::POST, "/pricing", StatusCode::OK, true), Some(PRIVATE));
+        for path in ["/Success", "/Failed", "/test-gateway", "/api/health", "/api/files/a/b/c.pdf", "/api"] {
+            assert_eq!(policy(get, path, StatusCode::OK, true), Some(PRIVATE), "{path}");
+            assert_eq!(policy(get, path, StatusCode::OK, false), Some(PRIVATE), "{path}");
+        }
+        assert_eq!(policy(get, "/apiary", StatusCode::OK, true), Some(PAGE), "only the /api/ tree");
+        assert_eq!(policy(get, "/assets/main-abc123.js", StatusCode::OK, false), None);
+        assert_eq!(policy(get, "/sitemap.xml", StatusCode::OK, false), None);
+    }
+}
