@@ -135,7 +135,12 @@ pub async fn warm() {
 fn embedded(file: Option<EmbeddedFile>) -> Option<(Bytes, String, String)> {
     let file = file?;
     let tag = hex::encode(&file.metadata.sha256_hash()[..16]);
-    Some((Bytes::from(file.data.into_owned()), file.metadata.mimetype().to_owned(), tag))
+    // Release builds embed the bytes in the binary: share them rather than copy them.
+    let bytes = match file.data {
+        std::borrow::Cow::Borrowed(data) => Bytes::from_static(data),
+        std::borrow::Cow::Owned(data) => Bytes::from(data),
+    };
+    Some((bytes, file.metadata.mimetype().to_owned(), tag))
 }
 
 fn respond(file: Option<&crate::cache::Prepared>, headers: &HeaderMap) -> Response {

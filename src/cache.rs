@@ -27,8 +27,11 @@ use time::OffsetDateTime;
 /// brotli quality for answers compressed ahead of time: the highest (11), since it is paid
 /// once per content version (or minute) rather than per request.
 pub const BROTLI_QUALITY: u32 = 11;
-/// brotli window (log2 bytes): 4 MiB, above any page or asset here.
-const BROTLI_WINDOW: u32 = 22;
+/// Largest brotli window (log2 bytes), 4 MiB. Each answer gets the smallest window that holds
+/// it: at quality 11 the encoder's match finder is sized by the window (about 8 bytes per
+/// window byte), so a 4 MiB window for a 60 KB page would cost ~32 MB of memory per pass for
+/// nothing.
+const BROTLI_WINDOW_MAX: u32 = 22;
 
 /// Marks a response that is already in its final encoding, so the compression layer of
 /// `routes::app` leaves it alone (see [`NotPrepared`]).
@@ -179,8 +182,10 @@ fn matches(if_none_match: &HeaderValue, etag: &HeaderValue) -> bool {
 
 fn brotli(data: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(data.len() / 4);
+    // brotli's smallest window is 2^10 bytes.
+    let window = (usize::BITS - data.len().max(1024).saturating_sub(1).leading_zeros()).clamp(10, BROTLI_WINDOW_MAX);
     {
-        let mut writer = brotli::CompressorWriter::new(&mut out, 64 * 1024, BROTLI_QUALITY, BROTLI_WINDOW);
+        let mut writer = brotli::CompressorWriter::new(&mut out, 64 * 1024, BROTLI_QUALITY, window);
         writer.write_all(data).expect("writing to memory");
     }
     out
