@@ -8,6 +8,7 @@
 # Debian's `postgresql` package (installed when missing); PostgreSQL refuses to run as root,
 # so initdb and pg_ctl run as the `postgres` user. Trust authentication on loopback only:
 # the server listens on 127.0.0.1 and a Unix socket inside DIR, nowhere else.
+# PG_FSYNC=on for a server whose data should survive a crash (tests need not).
 # Callers stop it by trap, e.g.  trap '.ci/postgres.sh stop "$dir"' EXIT
 set -euo pipefail
 
@@ -32,12 +33,12 @@ case "$cmd" in
       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
     fi
     mkdir -p "$dir"
-    [ "$(id -u)" = 0 ] && chown postgres: "$dir"
+    if [ "$(id -u)" = 0 ]; then chown postgres: "$dir"; fi
     # C collation: text orders by bytes, as in SQLite (RFC 3339 stamps, ORDER BY name).
     as_postgres "$PG_BIN/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C >"$dir/initdb.log" 2>&1 \
       || { cat "$dir/initdb.log" >&2; exit 1; }
     as_postgres "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=300 -c fsync=off" start >&2 \
+      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=300 -c fsync=${PG_FSYNC:-off}" start >&2 \
       || { cat "$dir/server.log" >&2; exit 1; }
     echo "postgres://postgres@127.0.0.1:$port/postgres"
     ;;

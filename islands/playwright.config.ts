@@ -1,6 +1,7 @@
 // End-to-end tests against the real server binary, in Debian's Chromium (no browser download).
 //   SERVER_BIN=/path/to/target/debug/conference npm run e2e
 import { mkdtempSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -39,11 +40,17 @@ const launchOptions = {
 export default defineConfig({
   testDir: 'e2e',
   reporter: 'list',
-  workers: 1, // 2-core machine; the server and the browser need the rest
+  // One worker per core (at most 4): the specs share one server and each test has a fresh
+  // browser context, so they may run side by side. E2E_WORKERS overrides.
+  workers: Number(process.env.E2E_WORKERS) || Math.min(4, Math.max(1, availableParallelism())),
+  fullyParallel: true,
   forbidOnly: !!process.env.CI,
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // Recording a trace costs every test CPU time on a small machine; E2E_TRACE=1 keeps one
+    // for each failing test (npx playwright show-trace ...). A failure always attaches its
+    // page snapshot (error-context.md).
+    trace: process.env.E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
   },
   projects: [
     {
@@ -51,7 +58,10 @@ export default defineConfig({
       use: { browserName: 'chromium', launchOptions },
     },
     {
+      // Only the specs tagged @phone (layout, touch, the mobile menu) run again on a phone:
+      // the rest behave the same at any width and would double the suite's time.
       name: 'phone',
+      grep: /@phone/,
       use: {
         browserName: 'chromium',
         viewport: { width: 390, height: 844 },

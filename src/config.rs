@@ -30,15 +30,20 @@ pub enum Command {
         #[arg(long, default_value = "migrations/seed/content.sql")]
         file: PathBuf,
     },
-    /// Write what visitors sent as CSV to stdout.
+    /// Write what visitors sent as CSV to stdout, or with `papers`, every paper file into
+    /// `--out DIR` named by its reference.
     Export {
         #[arg(value_enum)]
         kind: crate::export::ExportKind,
+        /// Folder for `export papers` (created when missing).
+        #[arg(long, required_if_eq("kind", "papers"))]
+        out: Option<PathBuf>,
     },
 }
 
 /// Server configuration; every field reads its environment variable when the flag is absent.
-#[derive(Debug, Clone, Parser)]
+/// `Debug` never shows a secret (DESIGN.md section 2): see the impl below.
+#[derive(Clone, Parser)]
 pub struct Config {
     /// Socket to serve on.
     #[arg(long, env = "LISTEN_ADDR", default_value = "127.0.0.1:3000", global = true)]
@@ -58,8 +63,8 @@ pub struct Config {
     pub public_url: String,
 
     /// SMTP server, e.g. `smtp://user:pass@host:587`; unset writes mail as `.eml` files under
-    /// `DATA_DIR/mail`.
-    #[arg(long, env = "SMTP_URL", global = true)]
+    /// `DATA_DIR/mail`. Its value (it may hold a password) is never shown in `--help`.
+    #[arg(long, env = "SMTP_URL", global = true, hide_env_values = true)]
     pub smtp_url: Option<String>,
 
     /// Sender address of every mail; defaults to the site's contact email from the seed.
@@ -70,21 +75,28 @@ pub struct Config {
     #[arg(long, env = "ORGANISER_EMAIL", global = true)]
     pub organiser_email: Option<String>,
 
+    /// Who takes payments: `live` (CCAvenue; refuses to start without the three credentials),
+    /// `test` (the built-in TEST gateway) or `off`. Unset: `live` when the three CCAvenue
+    /// credentials are set, `test` when PUBLIC_URL is a loopback address, otherwise `off`.
+    #[arg(long, env = "PAYMENTS_MODE", global = true, value_enum)]
+    pub payments_mode: Option<crate::payments::config::ModeSetting>,
+
     /// CCAvenue merchant id; with the access code and working key set, payments go to CCAvenue
-    /// and the built-in test gateway is off.
+    /// unless PAYMENTS_MODE says otherwise.
     #[arg(long, env = "CCAVENUE_MERCHANT_ID", global = true)]
     pub ccavenue_merchant_id: Option<String>,
 
-    /// CCAvenue access code (sent to the gateway as `access_code`).
-    #[arg(long, env = "CCAVENUE_ACCESS_CODE", global = true)]
+    /// CCAvenue access code (sent to the gateway as `access_code`); never shown in `--help`.
+    #[arg(long, env = "CCAVENUE_ACCESS_CODE", global = true, hide_env_values = true)]
     pub ccavenue_access_code: Option<String>,
 
-    /// CCAvenue working key (the AES key is its MD5); never leaves the server.
+    /// CCAvenue working key (the AES key is its MD5); never leaves the server, never shown in
+    /// `--help`.
     #[arg(long, env = "CCAVENUE_WORKING_KEY", global = true, hide_env_values = true)]
     pub ccavenue_working_key: Option<String>,
 
-    /// Where the browser is sent to pay; defaults to CCAvenue's test initiate-transaction
-    /// address when credentials are set.
+    /// Where the browser is sent to pay in live mode; defaults to CCAvenue's production
+    /// initiate-transaction address.
     #[arg(long, env = "CCAVENUE_GATEWAY_URL", global = true)]
     pub ccavenue_gateway_url: Option<String>,
 
@@ -105,6 +117,31 @@ pub struct Config {
     /// trusts none, and those headers are ignored. A bad entry stops start-up.
     #[arg(long, env = "TRUSTED_PROXIES", default_value = "", value_parser = TrustedProxies::from_str, global = true)]
     pub trusted_proxies: TrustedProxies,
+}
+
+impl std::fmt::Debug for Config {
+    /// Everything but the secrets: `SMTP_URL` (it may hold a password), the CCAvenue access
+    /// code and working key show only whether they are set.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let set = |v: &Option<String>| if v.is_some() { "(set)" } else { "(unset)" };
+        f.debug_struct("Config")
+            .field("listen_addr", &self.listen_addr)
+            .field("database_url", &self.database_url)
+            .field("data_dir", &self.data_dir)
+            .field("public_url", &self.public_url)
+            .field("smtp_url", &set(&self.smtp_url))
+            .field("mail_from", &self.mail_from)
+            .field("organiser_email", &self.organiser_email)
+            .field("payments_mode", &self.payments_mode)
+            .field("ccavenue_merchant_id", &self.ccavenue_merchant_id)
+            .field("ccavenue_access_code", &set(&self.ccavenue_access_code))
+            .field("ccavenue_working_key", &set(&self.ccavenue_working_key))
+            .field("ccavenue_gateway_url", &self.ccavenue_gateway_url)
+            .field("ccavenue_status_url", &self.ccavenue_status_url)
+            .field("upload_max_bytes", &self.upload_max_bytes)
+            .field("rate_limit_per_minute", &self.rate_limit_per_minute)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Config {
@@ -128,6 +165,7 @@ impl Config {
             smtp_url: None,
             mail_from: None,
             organiser_email: None,
+            payments_mode: None,
             ccavenue_merchant_id: None,
             ccavenue_access_code: None,
             ccavenue_working_key: None,

@@ -20,6 +20,9 @@ pub enum AppError {
     /// 422: field errors, keyed by the payload's own field names.
     #[error("{message}")]
     Unprocessable { message: String, errors: BTreeMap<String, String> },
+    /// 503: the service is closed on purpose (e.g. payments off); the message says what to do.
+    #[error("{0}")]
+    Unavailable(String),
     /// Anything unexpected; logged as `context: source`, answered as a generic 500.
     #[error("{context}: {source}")]
     Internal {
@@ -32,6 +35,10 @@ pub enum AppError {
 
 impl From<sqlx::Error> for AppError {
     fn from(err: sqlx::Error) -> Self {
+        if crate::db::is_unstorable_text(&err) {
+            // SQLite stores it; PostgreSQL refuses, and that is bad input, not a 500.
+            return AppError::BadRequest("The request contains a NUL character, which cannot be stored.".into());
+        }
         AppError::internal("database", err)
     }
 }
@@ -48,6 +55,7 @@ impl AppError {
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -100,9 +100,31 @@ pub struct Layout {
     pub islands: Arc<IslandTags>,
     pub policies: Vec<Policy>,
     pub year: i32,
+    /// `PAYMENTS_MODE` is off: Register and Pay explain that online payment is not open yet
+    /// (`templates/partials/payments_closed.html`).
+    pub payments_closed: bool,
 }
 
 impl Layout {
+    /// `og:image:type` of the preview image, from its file extension. Facebook, LinkedIn, X
+    /// and messaging apps render PNG and JPEG previews, not SVG (issue 13).
+    pub fn og_image_type(&self) -> &'static str {
+        let extension = self.og_image.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+        match extension.as_str() {
+            "png" => "image/png",
+            "jpg" | "jpeg" => "image/jpeg",
+            "webp" => "image/webp",
+            "gif" => "image/gif",
+            _ => "image/svg+xml",
+        }
+    }
+
+    /// Alt text of the preview image (`og:image:alt`, `twitter:image:alt`): what it shows.
+    pub fn og_image_alt(&self) -> String {
+        let site = &self.site;
+        format!("{}: {}, {}, {} and online", site.short_name, site.name, site.city, site.country)
+    }
+
     /// The shared content of a page. Site settings are required (no page makes sense
     /// without them); the footer's policy list degrades to empty.
     /// `meta` builds the page's metadata from the site settings (titles name the conference).
@@ -118,6 +140,8 @@ impl Layout {
             islands: page.islands.clone(),
             policies,
             year: page.now.year(),
+            payments_closed: crate::payments::PaymentConfig::from_config(page.config).mode
+                == crate::payments::config::Mode::Off,
         })
     }
 

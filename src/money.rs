@@ -116,6 +116,22 @@ pub fn parse_amount(input: &str) -> Result<i64, AmountError> {
     }
 }
 
+/// An amount written by the payment gateway (`amount` of `encResp`, `order_amt` of the status
+/// API), in cents, exactly: `"219"`, `"219.0"` and `"219.00"` are 21900; `"218.995"` and
+/// `"219.001"` are `None`, since they are no whole number of cents and must never be rounded
+/// into a match with a stored amount (DESIGN.md section 6). Otherwise the rules of
+/// [`parse_amount`].
+pub fn parse_exact_cents(input: &str) -> Option<i64> {
+    let d = parse_decimal(input).ok()?;
+    if d.frac.len() > 2 && d.frac[2..].bytes().any(|b| b != b'0') {
+        return None;
+    }
+    match cents_times(&d, 100) {
+        0 => None,
+        c => Some(c),
+    }
+}
+
 /// The total charged for a custom payment, in cents: the exact decimal amount x 1.06,
 /// rounded half up to cents once (spec section 9, DESIGN section 5).
 ///
@@ -232,6 +248,17 @@ mod tests {
             assert_eq!(e.to_string(), INVALID_AMOUNT_MESSAGE);
         }
         assert_eq!(INVALID_AMOUNT_MESSAGE, "Please enter a valid amount");
+    }
+
+    #[test]
+    fn gateway_amounts_are_exact() {
+        for (input, want) in [("219", 21_900), ("219.0", 21_900), ("219.00", 21_900), ("219.000", 21_900), ("0.01", 1)]
+        {
+            assert_eq!(parse_exact_cents(input), Some(want), "{input}");
+        }
+        for input in ["218.995", "219.001", "219.0001", "0.001", "", "-219", "2.19e2", "219,00", "0"] {
+            assert_eq!(parse_exact_cents(input), None, "{input}");
+        }
     }
 
     #[test]

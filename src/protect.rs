@@ -159,6 +159,9 @@ pub fn origin_of(url: &str) -> Option<String> {
     Some(format!("{scheme}://{authority}"))
 }
 
+/// `governor`'s keyed limiter: one GCRA state per client key (see `RateLimiter`).
+type KeyedGcra<C> = Gcra<Option<IpAddr>, HashMapStateStore<Option<IpAddr>>, C, NoOpMiddleware<<C as Clock>::Instant>>;
+
 /// The per-client POST budget: `limit` requests per minute for each client address, by
 /// `governor`'s GCRA. A client may spend its whole budget at once; after that one more
 /// request is allowed every `60 / limit` seconds. Refused requests spend nothing, so a
@@ -167,7 +170,7 @@ pub fn origin_of(url: &str) -> Option<String> {
 /// IPv6 clients are counted per /64 network: one subscriber line usually gets a whole /64
 /// and could otherwise take a fresh address for every request.
 pub struct RateLimiter<C: Clock = MonotonicClock> {
-    gcra: Gcra<Option<IpAddr>, HashMapStateStore<Option<IpAddr>>, C, NoOpMiddleware<C::Instant>>,
+    gcra: KeyedGcra<C>,
     clock: C,
     /// Checks since the store last dropped clients whose budget is full again.
     checks: AtomicU32,

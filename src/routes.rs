@@ -10,7 +10,9 @@ use tower_http::trace::TraceLayer;
 
 use crate::client_ip::{self, ClientIp};
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
-use crate::handlers::pages::{about, errors, home, info, payment_result, policies, test_gateway};
+use crate::handlers::pages::{
+    about, errors, home, info, newsletter as newsletter_links, payment_result, policies, test_gateway,
+};
 use crate::handlers::seo;
 use crate::payments::PaymentConfig;
 use crate::payments::config::TEST_GATEWAY_PATH;
@@ -21,8 +23,9 @@ use crate::{assets, cache_control};
 
 /// The whole application. Tests drive it with `oneshot`; `serve` binds it to a socket.
 pub fn app(state: AppState) -> Router {
-    let payment_config = PaymentConfig::from_config(&state.config);
-    let trusted_proxies = state.config.trusted_proxies.clone();
+    let config = state.config.clone();
+    let payment_config = PaymentConfig::from_config(&config);
+    let trusted_proxies = config.trusted_proxies.clone();
     let mut pages = Router::new()
         .route("/", get(home::home))
         .route("/AboutUs", get(about::about_us))
@@ -48,10 +51,16 @@ pub fn app(state: AppState) -> Router {
         .route("/sitemap.xml", get(seo::sitemap))
         .route("/robots.txt", get(seo::robots))
         .route("/calendar.ics", get(seo::calendar))
+        // The newsletter's signed links (double opt-in, RFC 8058 one-click unsubscribe).
+        .route(newsletter_links::CONFIRM_PATH, get(newsletter_links::confirm))
+        .route(
+            newsletter_links::UNSUBSCRIBE_PATH,
+            get(newsletter_links::unsubscribe_page).post(newsletter_links::unsubscribe),
+        )
         // Browsers ask for it on their own (e.g. when an image is opened by itself).
         .route("/favicon.ico", get(|| async { Redirect::permanent("/static/img/favicon.svg") }));
-    // The built-in TEST gateway (DESIGN.md section 6) exists only while no CCAvenue
-    // credentials are set; with them (or with some of them) `/test-gateway` is the site's 404.
+    // The built-in TEST gateway (DESIGN.md section 6) exists only in `PAYMENTS_MODE=test`; in
+    // any other mode `/test-gateway` is the site's 404.
     if payment_config.is_test() {
         pages = pages.route(
             TEST_GATEWAY_PATH,
@@ -79,7 +88,7 @@ pub fn app(state: AppState) -> Router {
         .route("/ccavenue-handle", post(payments::handle).layer(DefaultBodyLimit::max(payments::BODY_LIMIT_BYTES)))
         .fallback(api_not_found);
 
-    // The payment form posts to the gateway's origin (CCAvenue, or this site's test gateway).
+    // The payment form posts to the current mode's gateway origin (none when payments are off).
     let form_action = payment_config.form_action_origin();
     let csp = security::content_security_policy(form_action.as_deref());
     let mut router = Router::new()
@@ -92,6 +101,9 @@ pub fn app(state: AppState) -> Router {
         .with_state(state);
     for layer in security::header_layers(&csp) {
         router = router.layer(layer);
+    }
+    if let Some(hsts) = security::strict_transport_security(&config.public_url) {
+        router = router.layer(hsts);
     }
     // Pages and files come compressed from `crate::cache`; the layer compresses only what is
     // built per request (APIs, payment results, error pages).

@@ -7,8 +7,8 @@ use tower_http::set_header::SetResponseHeaderLayer;
 /// The policy. `style-src 'unsafe-inline'` is kept for style attributes that animation and
 /// toast libraries set; scripts stay strictly same-origin.
 ///
-/// `extra_form_action` is one more origin forms may post to: the payment gateway's
-/// (`https://test.ccavenue.com`, or `PUBLIC_URL`'s in test mode), from
+/// `extra_form_action` is one more origin forms may post to: the current payment mode's
+/// gateway (CCAvenue's when live, `PUBLIC_URL`'s in test mode, none when off), from
 /// [`crate::payments::PaymentConfig::form_action_origin`], which only yields a bare
 /// `scheme://host[:port]`, so nothing else can slip into the header.
 pub fn content_security_policy(extra_form_action: Option<&str>) -> String {
@@ -21,6 +21,21 @@ pub fn content_security_policy(extra_form_action: Option<&str>) -> String {
          font-src 'self'; connect-src 'self'; frame-src https://www.google.com https://maps.google.com; \
          form-action {form_action}; frame-ancestors 'none'; base-uri 'self'; object-src 'none'"
     )
+}
+
+/// HSTS value when the site is served over https (DESIGN.md section 2): one year.
+pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000";
+
+/// The `Strict-Transport-Security` layer, only when `public_url` is `https` (a browser told
+/// to insist on https for a plain-http site would lock its visitors out).
+pub fn strict_transport_security(public_url: &str) -> Option<SetResponseHeaderLayer<HeaderValue>> {
+    let https = public_url.trim().get(..8).is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"));
+    https.then(|| {
+        SetResponseHeaderLayer::if_not_present(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static(STRICT_TRANSPORT_SECURITY),
+        )
+    })
 }
 
 /// The layers that set the headers, outermost first.

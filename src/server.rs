@@ -29,10 +29,16 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 tracing::info!(missing = %file.display(), "content seed applied from the copy built into the binary");
             }
         }
-        Command::Export { kind } => {
+        Command::Export { kind, out } => {
             let pool = db::connect(&config.database_url).await?;
             db::migrate(&pool).await?;
-            crate::export::export(&pool, kind, std::io::stdout().lock()).await?;
+            match (kind, out) {
+                (crate::export::ExportKind::Papers, Some(out)) => {
+                    let written = crate::export::papers::write_all(&pool, &config.data_dir, &out).await?;
+                    tracing::info!(written, out = %out.display(), "papers exported");
+                }
+                (kind, _) => crate::export::export(&pool, kind, std::io::stdout().lock()).await?,
+            }
         }
         Command::Serve => serve(config).await?,
     }
@@ -40,6 +46,12 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    // Fails closed (DESIGN.md section 6): `live` without its credentials does not start.
+    let payments = crate::payments::PaymentConfig::resolve(&config)?;
+    match &payments.off_reason {
+        Some(reason) => tracing::warn!("payments are OFF: {reason}; Register and Pay say so"),
+        None => tracing::info!(mode = payments.mode.as_str(), "payments"),
+    }
     std::fs::create_dir_all(&config.data_dir)?;
     let pool = db::connect(&config.database_url).await?;
     db::migrate(&pool).await?;

@@ -3,18 +3,18 @@
 use std::sync::Arc;
 
 use axum::extract::FromRef;
-use sqlx::SqlitePool;
 
 use crate::assets::IslandTags;
 use crate::cache::PageCache;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::content::{Content, Snapshot, store::POLL_INTERVAL};
+use crate::db::Pool;
 use crate::layout::PageCtx;
 
 #[derive(Clone)]
 pub struct AppState {
-    pub pool: SqlitePool,
+    pub pool: Pool,
     pub config: Arc<Config>,
     pub islands: Arc<IslandTags>,
     /// The content snapshot pages render from (DESIGN.md section 10).
@@ -28,7 +28,7 @@ pub struct AppState {
 impl AppState {
     /// State over `pool`. Inside a tokio runtime it also starts the content watcher, which
     /// stops when the last copy of this state is dropped.
-    pub fn new(pool: SqlitePool, config: Config) -> Self {
+    pub fn new(pool: Pool, config: Config) -> Self {
         let content = Content::new(pool.clone());
         if tokio::runtime::Handle::try_current().is_ok() {
             content.spawn_watcher(POLL_INTERVAL);
@@ -55,7 +55,7 @@ impl AppState {
     }
 }
 
-impl FromRef<AppState> for SqlitePool {
+impl FromRef<AppState> for Pool {
     fn from_ref(state: &AppState) -> Self {
         state.pool.clone()
     }

@@ -11,7 +11,7 @@ async fn a_new_address_is_201_and_the_same_address_again_is_200_with_one_row() {
     let app = app().await;
     let (status, answer) = app.post_json("/api/newsletter", &json!({ "email": "ana@example.org" })).await;
     assert_eq!(status, StatusCode::CREATED, "{answer}");
-    assert_eq!(answer["message"], "Thank you for subscribing!");
+    assert_eq!(answer["message"], conference::handlers::api::newsletter::SUBSCRIBED);
 
     for again in ["ana@example.org", "  Ana@Example.ORG "] {
         let (status, answer) = app.post_json("/api/newsletter", &json!({ "email": again })).await;
@@ -106,7 +106,7 @@ async fn the_honeypot_gets_the_normal_answer_and_nothing_is_stored() {
     let (status, answer) =
         app.post_json("/api/newsletter", &json!({ "email": "bot@example.org", "_gotcha": "buy now" })).await;
     assert_eq!(status, StatusCode::CREATED);
-    assert_eq!(answer["message"], "Thank you for subscribing!");
+    assert_eq!(answer["message"], conference::handlers::api::newsletter::SUBSCRIBED);
     assert_eq!(app.count("subscribers").await, 0);
 }
 
@@ -148,7 +148,7 @@ async fn organisers_export_subscribers_as_csv() {
     let mut out = Vec::new();
     conference::export::export(&app.pool, conference::export::ExportKind::Subscribers, &mut out).await.expect("export");
     let mut reader = csv::Reader::from_reader(out.as_slice());
-    assert_eq!(reader.headers().unwrap().iter().collect::<Vec<_>>(), ["id", "created", "email"]);
+    assert_eq!(reader.headers().unwrap().iter().collect::<Vec<_>>(), ["id", "created", "email", "status", "confirmed"]);
     let emails: Vec<String> = reader.records().map(|r| r.unwrap()[2].to_owned()).collect();
     assert_eq!(emails, ["ana@example.org", "ben@example.org"]);
 }

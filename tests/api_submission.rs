@@ -180,7 +180,7 @@ enum Part {
 
 /// A submission form: fields in the order the island sends them, then files.
 #[derive(Clone)]
-struct Form {
+pub(crate) struct Form {
     parts: Vec<Part>,
 }
 
@@ -220,7 +220,7 @@ impl Form {
     }
 
     /// Every field valid and a PDF named `paper.pdf`.
-    fn valid() -> Form {
+    pub(crate) fn valid() -> Form {
         Form::fields_only().file("paper.pdf", "application/pdf", pdf())
     }
 
@@ -239,7 +239,7 @@ impl Form {
         self
     }
 
-    fn with(self, name: &str, value: &str) -> Form {
+    pub(crate) fn with(self, name: &str, value: &str) -> Form {
         self.with_bytes(name, value.as_bytes().to_vec())
     }
 
@@ -290,7 +290,7 @@ fn multipart_type() -> String {
 }
 
 /// POSTs `form` as the island does (same origin, JSON answers); the answer as JSON.
-async fn submit(app: &TestApp, form: &Form) -> (StatusCode, Value) {
+pub(crate) async fn submit(app: &TestApp, form: &Form) -> (StatusCode, Value) {
     let reply =
         app.post(URL, &multipart_type(), form.body(), &[("origin", BASE), ("accept", "application/json")]).await;
     (reply.status, json_of(&reply))
@@ -318,7 +318,7 @@ async fn leftovers(app: &TestApp) -> (i64, i64, usize, usize) {
     (
         app.count("submissions").await,
         app.count("outbox").await,
-        files_in(app.dir.path(), "papers").len(),
+        app.stored_papers().await,
         files_in(app.dir.path(), "tmp").len(),
     )
 }
@@ -380,7 +380,7 @@ async fn a_valid_pdf_is_stored_with_its_row_and_both_mails_queued() {
     assert_eq!(row.file_path, format!("papers/{reference}.pdf"));
     assert_eq!((row.file_name.as_str(), row.file_type.as_str()), ("paper.pdf", "application/pdf"));
     assert_eq!(row.file_size, pdf().len() as i64);
-    assert_eq!(std::fs::read(app.dir.path().join(&row.file_path)).unwrap(), pdf());
+    assert_eq!(app.stored_paper(&row.file_path).await.expect("the paper is stored"), pdf());
     assert!(files_in(app.dir.path(), "tmp").is_empty(), "no temporary upload is left behind");
 
     // Both mails, queued with the row.
@@ -456,10 +456,11 @@ async fn doc_and_docx_are_accepted_by_their_content() {
         let row = submissions::by_reference(&app.pool, &reference).await.unwrap().unwrap().submitted;
         assert_eq!(row.file_path, format!("papers/{reference}.{ext}"), "{file_name}");
         assert_eq!(row.file_type, mime, "{file_name}");
-        assert_eq!(std::fs::read(app.dir.path().join(&row.file_path)).unwrap(), bytes, "{file_name}");
+        assert_eq!(app.stored_paper(&row.file_path).await.expect("the paper is stored"), bytes, "{file_name}");
     }
     assert_eq!(app.count("submissions").await, 4);
-    assert_eq!(app.count("outbox").await, 8);
+    // Four notices; one address gets at most three acknowledgements a day (DESIGN.md section 5).
+    assert_eq!(app.count("outbox").await, 7);
 }
 
 #[tokio::test]
@@ -729,10 +730,7 @@ async fn a_filled_honeypot_gets_a_normal_answer_and_stores_nothing() {
 async fn a_database_failure_after_the_file_is_moved_leaves_neither_file_nor_row() {
     let app = app().await;
     // The row cannot be written: the paper is already in place by then.
-    app.exec(
-        "CREATE TRIGGER fail_submission BEFORE INSERT ON submissions BEGIN SELECT RAISE(ABORT, 'disk on fire'); END",
-    )
-    .await;
+    app.fail_inserts("submissions", "disk on fire").await;
     let (status, answer) = submit(&app, &Form::valid()).await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{answer}");
     assert_eq!(answer["message"], "Something went wrong on our side. Please try again later.");
@@ -740,14 +738,14 @@ async fn a_database_failure_after_the_file_is_moved_leaves_neither_file_nor_row(
     assert_nothing_stored(&app, "the row failed").await;
 
     // The row is written but its mails cannot be: the row goes too.
-    app.exec("DROP TRIGGER fail_submission").await;
-    app.exec("CREATE TRIGGER fail_mail BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'outbox full'); END").await;
+    app.allow_inserts("submissions").await;
+    app.fail_inserts("outbox", "outbox full").await;
     let (status, answer) = submit(&app, &Form::valid()).await;
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{answer}");
     assert_nothing_stored(&app, "the mails failed").await;
 
     // Once the database is well again, the same submission goes through.
-    app.exec("DROP TRIGGER fail_mail").await;
+    app.allow_inserts("outbox").await;
     let (status, answer) = submit(&app, &Form::valid()).await;
     assert_eq!(status, StatusCode::CREATED, "{answer}");
     assert_eq!(leftovers(&app).await, (1, 2, 1, 0));
@@ -889,4 +887,86 @@ async fn the_export_lists_submissions_with_their_stored_file() {
     assert_eq!(get("authorName"), "Ana Cruz");
     assert_eq!(get("message"), "Corresponding author: Ana Cruz.\nKeywords: solar, microgrid, islands.");
     assert_eq!(get("paperTitle"), "'=HYPERLINK(\"http://evil.example\")", "a formula is shown as text");
+}
+
+// ---------------------------------------------------------------------------------------
+// Papers on either engine (issue 12): stored whole, reachable from any instance, exported
+
+/// A PDF of `size` bytes or so: the test paper with binary filler before its trailer.
+fn large_pdf(size: usize) -> Vec<u8> {
+    let mut bytes = pdf();
+    let trailer = bytes.split_off(bytes.len() - "%%EOF\n".len());
+    bytes.extend((0..size).map(|i| (i % 251) as u8));
+    bytes.extend(trailer);
+    bytes
+}
+
+#[tokio::test]
+async fn a_paper_of_several_chunks_is_stored_byte_for_byte() {
+    let app = app().await;
+    let bytes = large_pdf(700_000);
+    let (status, answer) = submit(&app, &Form::fields_only().file("big.pdf", "application/pdf", bytes.clone())).await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    let row = conference::repo::submissions::by_reference(&app.pool, &reference_of(&answer)).await.unwrap().unwrap();
+    assert_eq!(row.submitted.file_size, bytes.len() as i64);
+    assert_eq!(app.stored_paper(&row.submitted.file_path).await.expect("the paper is stored"), bytes);
+    if app.engine() == conference::db::Engine::Postgres {
+        let (chunks, largest): (i64, i64) =
+            sqlx::query_as("SELECT COUNT(*), MAX(octet_length(data)) FROM paper_chunks WHERE submission_id = $1")
+                .bind(row.id)
+                .fetch_one(&app.pool)
+                .await
+                .unwrap();
+        assert_eq!(chunks, 3, "700 KB in chunks of 256 KiB");
+        assert_eq!(largest, conference::repo::papers::CHUNK_BYTES as i64);
+        assert_eq!(app.stored_papers().await, 1);
+        assert!(files_in(app.dir.path(), "papers").is_empty(), "PostgreSQL keeps papers out of DATA_DIR");
+    }
+    assert!(files_in(app.dir.path(), "tmp").is_empty(), "no temporary upload is left behind");
+}
+
+#[tokio::test]
+async fn export_papers_writes_every_paper_named_by_its_reference() {
+    let app = app().await;
+    let big = large_pdf(300_000);
+    let mut expected = Vec::new();
+    for form in [Form::valid(), Form::fields_only().file("big.pdf", "application/pdf", big.clone())] {
+        let (status, answer) = submit(&app, &form).await;
+        assert_eq!(status, StatusCode::CREATED, "{answer}");
+        expected.push(reference_of(&answer));
+    }
+    let out = tempfile::tempdir().unwrap();
+    // On PostgreSQL the export runs as if on another machine: an empty DATA_DIR.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let data_dir = match app.engine() {
+        conference::db::Engine::Sqlite => app.dir.path(),
+        conference::db::Engine::Postgres => elsewhere.path(),
+    };
+    let written = conference::export::papers::write_all(&app.pool, data_dir, &out.path().join("papers")).await.unwrap();
+    assert_eq!(written, 2);
+    let mut names = files_in(out.path(), "papers");
+    names.sort();
+    let mut wanted: Vec<String> = expected.iter().map(|r| format!("{r}.pdf")).collect();
+    wanted.sort();
+    assert_eq!(names, wanted, "one file per paper, named by its reference, nothing else");
+    assert_eq!(std::fs::read(out.path().join(format!("papers/{}.pdf", expected[0]))).unwrap(), pdf());
+    assert_eq!(std::fs::read(out.path().join(format!("papers/{}.pdf", expected[1]))).unwrap(), big);
+}
+
+#[tokio::test]
+async fn export_papers_names_a_paper_it_cannot_find() {
+    let app = app().await;
+    let (status, answer) = submit(&app, &Form::valid()).await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    let reference = reference_of(&answer);
+    match app.engine() {
+        conference::db::Engine::Sqlite => {
+            std::fs::remove_file(app.dir.path().join(format!("papers/{reference}.pdf"))).unwrap()
+        }
+        conference::db::Engine::Postgres => app.exec("DELETE FROM paper_chunks").await,
+    }
+    let out = tempfile::tempdir().unwrap();
+    let err = conference::export::papers::write_all(&app.pool, app.dir.path(), out.path()).await.unwrap_err();
+    assert!(err.to_string().contains(&reference), "{err}");
+    assert!(files_in(out.path(), "").is_empty(), "no partial file is left: {:?}", files_in(out.path(), ""));
 }

@@ -6,11 +6,14 @@
 
 use std::path::Path;
 use std::process::{Command, ExitCode};
+use std::time::Instant;
 
 fn run(title: &str, program: &str, args: &[&str], envs: &[(&str, &str)]) -> bool {
     let islands = Path::new(env!("CARGO_MANIFEST_DIR")).join("islands");
     println!("\n== {title}: {program} {}", args.join(" "));
+    let started = Instant::now();
     let status = Command::new(program).args(args).envs(envs.iter().copied()).current_dir(&islands).status();
+    println!("== {title}: {:.0} s", started.elapsed().as_secs_f64());
     match status {
         Ok(status) if status.success() => true,
         Ok(status) => {

@@ -28,7 +28,7 @@ async fn every_ticket_card_mounts_the_checkout_over_a_register_now_link() {
     for (id, title, cents) in PLANS {
         let card = by_id(&page, &format!("plan-{id}")).unwrap_or_else(|| panic!("card {id}"));
         let (tag, props) = island(card, "TicketCheckout");
-        assert_eq!(tag.attr("data-hydrate"), Some("idle"));
+        assert_eq!(tag.attr("data-hydrate"), Some("intent"));
         assert_eq!(props["plan"], id);
         assert_eq!(props["title"], title);
         assert_eq!(props["amountCents"], cents);

@@ -208,7 +208,7 @@ async fn footer_policy_panel_gets_names_links_and_summaries_only() {
     for (path, _) in PAGES.iter().filter(|(p, _)| *p != "/Success") {
         let page = app.page(path).await;
         let (tag, props, fallback) = island(&page, "PolicyPanel");
-        assert_eq!(tag.attr("data-hydrate"), Some("idle"));
+        assert_eq!(tag.attr("data-hydrate"), Some("intent"));
         let given = props["policies"].as_array().unwrap();
         assert_eq!(given.len(), policies.len());
         for (g, p) in given.iter().zip(&policies) {

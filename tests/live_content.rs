@@ -112,7 +112,7 @@ async fn content_that_cannot_be_loaded_after_a_seed_leaves_the_last_good_content
 
 /// Content tables: those the content migration creates.
 fn content_tables() -> Vec<String> {
-    include_str!("../migrations/0001_content.sql")
+    include_str!("../migrations/sqlite/0001_content.sql")
         .lines()
         .filter_map(|l| l.trim().strip_prefix("CREATE TABLE "))
         .map(|rest| rest.split(|c: char| c.is_whitespace() || c == '(').next().unwrap().to_string())

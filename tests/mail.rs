@@ -247,6 +247,7 @@ async fn a_stored_mail_that_cannot_be_built_fails_at_once() {
         html_body: "<p>x</p>".into(),
         attachment: None,
         dedupe_key: None,
+        list_unsubscribe: None,
     };
     assert!(mail::enqueue(&mut conn, &broken).await.unwrap());
     drop(conn);
@@ -322,4 +323,65 @@ async fn an_unusable_smtp_url_is_reported_at_start() {
     config.smtp_url = Some("not a url".into());
     let err = MailTransport::from_config(&config).err().expect("refused");
     assert!(err.to_string().contains("SMTP_URL"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn workers_of_two_instances_send_each_mail_once() {
+    let sink = SmtpSink::start().await;
+    let app = app_with(|c| {
+        c.smtp_url = Some(sink.url());
+        c.rate_limit_per_minute = 1000;
+    })
+    .await;
+    let other = app.another_instance().await;
+    for i in 0..24 {
+        send_contact(if i % 2 == 0 { &app } else { &other }, &format!("Visitor {i}"), "Claimed once").await;
+    }
+    let mut runs = tokio::task::JoinSet::new();
+    for instance in [&app, &other, &app, &other] {
+        let worker = worker(instance);
+        runs.spawn(async move { worker.run_once().await.expect("worker runs").sent });
+    }
+    let mut sent = 0;
+    while let Some(n) = runs.join_next().await {
+        sent += n.unwrap();
+    }
+    assert_eq!(sent, 24);
+    let mut ids: Vec<String> =
+        sink.received().iter().map(|m| MailParts::parse(&m.data).header("Message-ID").unwrap().to_owned()).collect();
+    assert_eq!(ids.len(), 24);
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 24, "no mail went out twice");
+    assert!(outbox_statuses(&app).await.iter().all(|(status, attempts)| status == "sent" && *attempts == 1));
+    drop(other);
+}
+
+/// PostgreSQL only: SQLite has one writer at a time and no row locks; its claims rest on the
+/// lease alone (see `several_workers_at_once_send_each_mail_once`).
+#[tokio::test]
+async fn a_row_another_instance_holds_is_skipped_not_waited_for() {
+    let app = app().await;
+    if app.engine() != conference::db::Engine::Postgres {
+        return;
+    }
+    send_contact(&app, "First Visitor", "Held by another instance").await;
+    send_contact(&app, "Second Visitor", "Free to take").await;
+    let (first,): (i64,) = sqlx::query_as("SELECT MIN(id) FROM outbox").fetch_one(&app.pool).await.unwrap();
+    let mut holder = app.pool.begin().await.unwrap();
+    sqlx::query("SELECT id FROM outbox WHERE id = $1 FOR UPDATE").bind(first).execute(&mut *holder).await.unwrap();
+    let claimed = tokio::time::timeout(
+        std::time::Duration::from_secs(3),
+        mail::outbox::claim_next(&app.pool, OffsetDateTime::now_utc(), Duration::seconds(60)),
+    )
+    .await
+    .expect("the claim does not wait for the held row")
+    .unwrap()
+    .expect("the other row is claimed");
+    assert_ne!(claimed.id, first);
+    assert!(claimed.mail.subject.contains("Second Visitor"), "{}", claimed.mail.subject);
+    holder.rollback().await.unwrap();
+    // Once released, the held row is claimed next.
+    let next = mail::outbox::claim_next(&app.pool, OffsetDateTime::now_utc(), Duration::seconds(60)).await.unwrap();
+    assert_eq!(next.map(|m| m.id), Some(first));
 }

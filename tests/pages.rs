@@ -56,8 +56,19 @@ async fn every_route_answers_200_with_title_description_canonical_and_social_tag
         let og_type = html::meta(&page, "og:type").unwrap_or_default();
         assert!(["website", "article"].contains(&og_type.as_str()), "og:type of {path} is {og_type:?}");
         let og_image = html::meta(&page, "og:image").expect("og:image");
-        let (status, _, _) = app.get(site_path(&og_image)).await;
-        assert_eq!(status, StatusCode::OK, "og:image {og_image} of {path} exists");
+        let image = app.request(site_path(&og_image), &[]).await;
+        assert_eq!(image.status, StatusCode::OK, "og:image {og_image} of {path} exists");
+        // A raster image the preview scrapers render (they do not render SVG), 1200x630 as
+        // declared, light enough to fetch quickly, with its type and alt text.
+        let image_type = html::meta(&page, "og:image:type").unwrap_or_default();
+        assert!(["image/png", "image/jpeg"].contains(&image_type.as_str()), "og:image:type of {path}: {image_type:?}");
+        assert_eq!(image.header("content-type"), Some(image_type.as_str()), "{og_image} is served as {image_type}");
+        assert_eq!(raster_size(&image.body), Some((1200, 630)), "{og_image} is 1200x630");
+        assert!(image.body.len() < 150 * 1024, "{og_image} weighs {} bytes", image.body.len());
+        assert_eq!(html::meta(&page, "twitter:image"), Some(og_image.clone()), "twitter:image of {path}");
+        for alt in ["og:image:alt", "twitter:image:alt"] {
+            assert!(html::meta(&page, alt).is_some_and(|a| a.len() > 10), "{alt} of {path}");
+        }
         let card = html::meta(&page, "twitter:card").unwrap_or_default();
         assert!(["summary", "summary_large_image"].contains(&card.as_str()), "twitter:card of {path}: {card:?}");
 
@@ -67,6 +78,26 @@ async fn every_route_answers_200_with_title_description_canonical_and_social_tag
     }
     let distinct: BTreeSet<&String> = titles.values().collect();
     assert_eq!(distinct.len(), titles.len(), "every page has its own title: {titles:#?}");
+}
+
+/// Width and height of a PNG (IHDR, RFC 2083) or baseline/progressive JPEG (SOF0/SOF2).
+fn raster_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") && bytes.len() >= 24 {
+        let be = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
+        return Some((be(16), be(20)));
+    }
+    let mut i = 2;
+    while bytes.starts_with(&[0xff, 0xd8]) && i + 9 < bytes.len() && bytes[i] == 0xff {
+        let marker = bytes[i + 1];
+        let length = u16::from_be_bytes([bytes[i + 2], bytes[i + 3]]) as usize;
+        if marker == 0xc0 || marker == 0xc2 {
+            let height = u16::from_be_bytes([bytes[i + 5], bytes[i + 6]]) as u32;
+            let width = u16::from_be_bytes([bytes[i + 7], bytes[i + 8]]) as u32;
+            return Some((width, height));
+        }
+        i += 2 + length;
+    }
+    None
 }
 
 #[tokio::test]
@@ -417,7 +448,22 @@ async fn home_carries_event_json_ld() {
     assert_eq!(place["address"]["addressLocality"], "Manila");
     assert_eq!(place["address"]["addressCountry"], "PH");
     let virtual_location = locations.iter().find(|l| l["@type"] == "VirtualLocation").expect("a VirtualLocation");
-    assert!(virtual_location["url"].as_str().is_some_and(|u| u.starts_with("http")));
+    let virtual_url = virtual_location["url"].as_str().unwrap_or("");
+    assert!(virtual_url.starts_with(&format!("{BASE}/")), "the virtual location is on PUBLIC_URL: {virtual_url}");
+
+    // The speakers, as performers: a Person with the name, and the organisation of the role
+    // ("Vice-Chancellor, Coral Coast University, Australia") as affiliation.
+    let performers = json["performer"].as_array().expect("performer is an array");
+    let speakers = content::speakers(&app.pool).await.unwrap();
+    assert_eq!(performers.len(), speakers.len());
+    assert!(performers.iter().all(|p| p["@type"] == "Person"));
+    let speaker = speakers.iter().find(|s| s.role.contains(", ")).expect("a speaker with title and organisation");
+    let (title, organisation) = speaker.role.split_once(", ").unwrap();
+    let person = performers.iter().find(|p| p["name"] == speaker.name.as_str()).expect("the speaker performs");
+    assert_eq!(person["jobTitle"], title);
+    assert_eq!(person["affiliation"]["@type"], "Organization");
+    assert_eq!(person["affiliation"]["name"], organisation);
+    assert!(performers.iter().all(|p| p["affiliation"]["name"].as_str().is_some_and(|n| !n.is_empty())));
 
     assert!(json["organizer"]["name"].as_str().is_some_and(|n| !n.is_empty()), "organizer");
     let image = match &json["image"] {

@@ -303,6 +303,9 @@ async fn the_request_log_names_the_client_a_trusted_proxy_forwarded() {
     let subscriber = tracing_subscriber::fmt().with_ansi(false).with_writer(move || writer.clone()).finish();
     // This test's thread only; `oneshot` runs the request on it (current-thread runtime).
     let _guard = tracing::subscriber::set_default(subscriber);
+    // Callsites first hit by tests on other threads (with no subscriber) may have cached
+    // "never"; recompute so this thread's subscriber sees every event.
+    tracing::callsite::rebuild_interest_cache();
     let reply = post_via(&app, [127, 0, 0, 1], ("x-forwarded-for", "1.2.3.4, 198.51.100.77"), "log@example.org").await;
     assert_eq!(reply.status, StatusCode::CREATED);
     let spoofed = post_via(&app, [203, 0, 113, 9], ("x-forwarded-for", "198.51.100.78"), "log2@example.org").await;

@@ -6,13 +6,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use axum::http::StatusCode;
 
 use conference::assets::static_exists;
+use conference::db::Engine;
 use conference::repo::content;
 
 use crate::common::{TestApp, app};
 
 /// Content tables: those the content migration creates.
 fn content_tables() -> BTreeSet<String> {
-    let sql = include_str!("../migrations/0001_content.sql");
+    let sql = include_str!("../migrations/sqlite/0001_content.sql");
     sql.lines()
         .filter_map(|l| l.trim().strip_prefix("CREATE TABLE "))
         .map(|rest| rest.split(|c: char| c.is_whitespace() || c == '(').next().unwrap().to_string())
@@ -20,12 +21,16 @@ fn content_tables() -> BTreeSet<String> {
 }
 
 async fn table_counts(app: &TestApp) -> BTreeMap<String, i64> {
-    let names: Vec<(String,)> = sqlx::query_as(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_sqlx_migrations'",
-    )
-    .fetch_all(&app.pool)
-    .await
-    .unwrap();
+    let sql = match app.engine() {
+        Engine::Sqlite => {
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_sqlx_migrations'"
+        }
+        Engine::Postgres => {
+            "SELECT CAST(table_name AS TEXT) FROM information_schema.tables
+             WHERE table_schema = current_schema() AND table_name <> '_sqlx_migrations'"
+        }
+    };
+    let names: Vec<(String,)> = sqlx::query_as(sql).fetch_all(&app.pool).await.unwrap();
     let mut counts = BTreeMap::new();
     for (name,) in names {
         counts.insert(name.clone(), app.count(&name).await);
@@ -37,8 +42,8 @@ async fn table_counts(app: &TestApp) -> BTreeMap<String, i64> {
 async fn reapplying_the_seed_is_idempotent_and_leaves_visitor_data_alone() {
     let app = app().await;
     // Stands for any visitors' table (messages, orders, submissions...).
-    app.exec("CREATE TABLE visitor_notes (id INTEGER PRIMARY KEY, note TEXT NOT NULL)").await;
-    app.exec("INSERT INTO visitor_notes (note) VALUES ('kept across seeds')").await;
+    app.exec("CREATE TABLE visitor_notes (id TEXT PRIMARY KEY, note TEXT NOT NULL)").await;
+    app.exec("INSERT INTO visitor_notes (id, note) VALUES ('n1', 'kept across seeds')").await;
 
     let before = table_counts(&app).await;
     conference::db::seed(&app.pool).await.expect("seed re-applies");

@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 
 use conference::repo::content;
 
-use crate::common::inflate::gunzip;
+use crate::common::inflate::{gunzip, unbrotli};
 use crate::common::{BASE, HIGHLIGHT_SLUGS, PAGES, app, html};
 
 // ---------------------------------------------------------------------------------------
@@ -35,6 +35,7 @@ async fn pages_are_compressed_as_the_browser_accepts() {
     assert_eq!(br.header("content-encoding"), Some("br"));
     assert!(!br.body.is_empty() && br.body.len() * 3 < plain.body.len(), "brotli body is small");
     assert!(!br.text().contains("<!doctype"), "the brotli body is encoded");
+    assert_eq!(String::from_utf8(unbrotli(&br.body)).unwrap(), plain.text(), "brotli decodes to the page");
 
     let preferred = app.request("/", &[("accept-encoding", "gzip, deflate, br")]).await;
     assert!(
@@ -249,6 +250,36 @@ async fn robots_txt_names_the_sitemap() {
     assert!(body.contains("User-agent: *"));
     assert!(body.lines().any(|l| l.trim() == format!("Sitemap: {BASE}/sitemap.xml")), "{body}");
     assert!(!body.lines().any(|l| l.trim() == "Disallow: /"), "the site may be crawled");
+}
+
+/// What a first-match robots.txt parser (Python's `urllib.robotparser`, the original 1994
+/// convention) decides for `path`: the first `Allow`/`Disallow` line whose value prefixes it.
+fn first_match_allows(robots: &str, path: &str) -> bool {
+    for line in robots.lines() {
+        let Some((field, value)) = line.split_once(':') else { continue };
+        let value = value.trim();
+        let allow = match field.trim().to_ascii_lowercase().as_str() {
+            "allow" => true,
+            "disallow" => false,
+            _ => continue,
+        };
+        if !value.is_empty() && path.starts_with(value) {
+            return allow;
+        }
+    }
+    true
+}
+
+#[tokio::test]
+async fn robots_txt_keeps_apis_and_payment_pages_out_even_for_first_match_parsers() {
+    let app = app().await;
+    let (_, _, body) = app.get("/robots.txt").await;
+    for path in ["/api/contact", "/api/ccavenue-handle", "/Success", "/Failed?order=ORD1", "/test-gateway"] {
+        assert!(!first_match_allows(&body, path), "{path} is disallowed:\n{body}");
+    }
+    for path in ["/", "/pricing", "/committee", "/static/img/og-image.png"] {
+        assert!(first_match_allows(&body, path), "{path} is allowed:\n{body}");
+    }
 }
 
 /// Content lines of an iCalendar text, unfolded (RFC 5545 section 3.1).

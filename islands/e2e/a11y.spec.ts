@@ -4,7 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect } from './fixtures';
 import type { Page } from '@playwright/test';
-import { island, mounted, withoutNotice } from './island-helpers';
+import { island, mounted, reach, withoutNotice } from './island-helpers';
 
 const PAGES = [
   '/',
@@ -37,15 +37,16 @@ const NOT_FOUND = ['/no-such-page', '/highlights/no-such-highlight'];
 // A fade-in caught half-way would be scanned as low contrast; visitors who read it see it
 // finished. The fade itself has its own spec (about.spec.ts).
 test.use({ reducedMotion: 'reduce' });
+// axe over a whole page (the home page has a dozen islands) takes several seconds when the
+// workers share two cores with the server.
+test.describe.configure({ timeout: 60_000 });
 
 /** Mounts every island on the page, scrolling to the ones that wait to be visible. */
 async function mountAll(page: Page) {
   const islands = page.locator('[data-island]');
   for (let i = 0; i < (await islands.count()); i++) {
     const el = islands.nth(i);
-    if ((await el.getAttribute('data-hydrate')) === 'visible') {
-      await el.evaluate((node) => node.scrollIntoView({ block: 'center', behavior: 'instant' }));
-    }
+    if ((await el.getAttribute('data-hydrate')) !== 'load') await reach(el);
     await expect(el).toHaveAttribute('data-island-ready', '');
   }
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
@@ -127,7 +128,7 @@ test('an open policy section and the footer policy panel are accessible', async 
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test('the open mobile menu is accessible', async ({ page, isMobile }) => {
+test('the open mobile menu is accessible', { tag: '@phone' }, async ({ page, isMobile }) => {
   test.skip(!isMobile, 'the mobile menu is only shown on narrow screens');
   await withoutNotice(page);
   await page.goto('/');

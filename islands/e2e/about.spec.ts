@@ -3,7 +3,10 @@
 // motion; the image zooms on hover.
 import { test, expect } from './fixtures';
 import type { Page } from '@playwright/test';
-import { island, withoutNotice } from './island-helpers';
+import { chunkRequests, island, withoutNotice } from './island-helpers';
+
+/** gsap's chunks (gsap core and ScrollTrigger), fetched only when a fade will play. */
+const gsapChunks = (chunks: string[]) => chunks.filter((c) => /^(gsap|ScrollTrigger)$/.test(c));
 
 const text = (page: Page) => page.locator('#about-conference .about-conference__text');
 const figure = (page: Page) => page.locator('#about-conference .about-conference__figure');
@@ -26,9 +29,11 @@ test('fades in once as it scrolls into view, from top 80%', async ({ page }) => 
   expect(await opacity(page)).toBe(1);
 
   // Just below the viewport: the island mounts and hides the block, ready to fade it in.
+  const chunks = chunkRequests(page);
   await placeBlockTop(page, 1.1);
   await expect(island(page, 'AboutFadeIn')).toHaveAttribute('data-island-ready', '');
   await expect.poll(() => opacity(page)).toBe(0);
+  expect(gsapChunks(chunks).sort()).toEqual(['ScrollTrigger', 'gsap']);
   // Its top in the lowest fifth of the viewport: not yet.
   await placeBlockTop(page, 0.9);
   await expect.poll(() => opacity(page)).toBe(0);
@@ -45,7 +50,8 @@ test('fades in once as it scrolls into view, from top 80%', async ({ page }) => 
   expect(await opacity(page)).toBe(1);
 });
 
-test('nothing animates under prefers-reduced-motion', async ({ page }) => {
+test('nothing animates under prefers-reduced-motion, and gsap is never fetched', async ({ page }) => {
+  const chunks = chunkRequests(page);
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await withoutNotice(page);
   await page.goto('/');
@@ -56,14 +62,17 @@ test('nothing animates under prefers-reduced-motion', async ({ page }) => {
   // No inline styles from the animation library at all.
   expect(await text(page).getAttribute('style')).toBeNull();
   expect(await figure(page).getAttribute('style')).toBeNull();
+  expect(gsapChunks(chunks)).toEqual([]);
 });
 
-test('a block already on screen when the island mounts is left visible (no flash)', async ({ page }) => {
+test('a block already on screen when the island mounts is left visible (no flash), without gsap', async ({ page }) => {
+  const chunks = chunkRequests(page);
   await withoutNotice(page);
   await page.goto('/#about-conference');
   await expect(island(page, 'AboutFadeIn')).toHaveAttribute('data-island-ready', '');
   expect(await opacity(page)).toBe(1);
   expect(await text(page).getAttribute('style')).toBeNull();
+  expect(gsapChunks(chunks)).toEqual([]);
 });
 
 test('the block on /AboutConference mounts its fade-in and its content is there', async ({ page }) => {

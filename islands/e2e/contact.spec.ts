@@ -2,7 +2,7 @@
 // toasts of success and failure, the browser-side checks, and the plain form without JavaScript.
 import { test, expect } from './fixtures';
 import type { Locator, Page } from '@playwright/test';
-import { mounted, withoutNotice } from './island-helpers';
+import { chunkRequests, island, mounted, withoutNotice } from './island-helpers';
 
 const SENT = 'Message sent successfully!';
 const FAILED = 'Error sending message. Please try again.';
@@ -25,6 +25,33 @@ async function fill(form: Locator, name: string, email = 'ana.cruz@example.org')
 function toast(page: Page, text: string): Locator {
   return page.locator('.Toastify__toast').filter({ hasText: text });
 }
+
+test('the form loads its code only on intent, and keeps what was typed before it loaded', async ({ page }) => {
+  const chunks = chunkRequests(page);
+  await withoutNotice(page);
+  await page.goto('/');
+  await expect(island(page, 'Countdown')).toHaveAttribute('data-island-ready', '');
+  await expect(island(page, 'NoticePopup')).toHaveAttribute('data-island-ready', '');
+  expect(chunks.filter((c) => /ContactForm|phone|validate/.test(c))).toEqual([]);
+
+  // Hold the island's chunk back until the visitor has typed into the server's form.
+  let release!: () => void;
+  const typed = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/ContactForm-[\w-]+\.js$/, async (route) => {
+    await typed;
+    await route.continue();
+  });
+  const form = page.locator('form.contact-form');
+  await form.getByLabel('Name', { exact: true }).fill('Ana Cruz');
+  await form.getByLabel('Message', { exact: true }).fill('Typed early');
+  await expect(island(page, 'ContactForm')).not.toHaveAttribute('data-island-ready', '');
+  release();
+  await expect(island(page, 'ContactForm')).toHaveAttribute('data-island-ready', '');
+  expect(chunks).toContain('ContactForm');
+  await expect(form.getByLabel('Name', { exact: true })).toHaveValue('Ana Cruz');
+  await expect(form.getByLabel('Message', { exact: true })).toHaveValue('Typed early');
+  await expect(form.getByLabel('Message', { exact: true })).toBeFocused();
+});
 
 test('a message is sent: the form clears and a closable success toast shows top-right', async ({ page }, testInfo) => {
   const form = await openForm(page);

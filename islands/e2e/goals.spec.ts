@@ -75,7 +75,7 @@ test('arrow keys step one card; Home and End go to the ends', async ({ page }) =
   await expect.poll(() => scrollLeft(list)).toBe(0);
 });
 
-test('a touch swipe scrolls the row natively and it snaps', async ({ page }) => {
+test('a touch swipe scrolls the row natively and it snaps', { tag: '@phone' }, async ({ page }) => {
   const list = await row(page);
   const box = (await list.boundingBox())!;
   // Real touch input through the browser (not synthetic DOM events), as a finger would.

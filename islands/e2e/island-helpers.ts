@@ -23,11 +23,20 @@ export function island(page: Page, name: string, within?: Locator): Locator {
   return (within ?? page).locator(`[data-island="${name}"]`).first();
 }
 
-/** Scrolls an island into view (for `visible` ones) and waits until it has mounted. */
-export async function mounted(page: Page, name: string, within?: Locator): Promise<Locator> {
-  const el = island(page, name, within);
+/**
+ * Does what a visitor does before an island loads: scrolls it into view (for `visible` ones)
+ * and points at it (for `intent` ones, which load when the visitor shows interest).
+ */
+export async function reach(el: Locator): Promise<void> {
   // A plain scroll: some island elements have no size of their own (AboutFadeIn).
   await el.evaluate((node) => node.scrollIntoView({ block: 'center', behavior: 'instant' }));
+  if ((await el.getAttribute('data-hydrate')) === 'intent') await el.hover();
+}
+
+/** Reaches an island (see `reach`) and waits until it has mounted. */
+export async function mounted(page: Page, name: string, within?: Locator): Promise<Locator> {
+  const el = island(page, name, within);
+  await reach(el);
   await expect(el).toHaveAttribute('data-island-ready', '');
   return el;
 }

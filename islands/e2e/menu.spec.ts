@@ -14,7 +14,7 @@ async function menu(page: Page, path = '/committee') {
   return { toggle: island.getByRole('button', { name: 'Menu' }), panel: island.getByRole('navigation', { name: 'Mobile' }) };
 }
 
-test.describe('on a phone', () => {
+test.describe('on a phone', { tag: '@phone' }, () => {
   test.skip(({ isMobile }) => !isMobile, 'the mobile menu is only shown on narrow screens');
 
   test('the toggle opens and closes the menu and says so with aria-expanded', async ({ page }) => {
@@ -81,7 +81,7 @@ test.describe('on a phone', () => {
   });
 });
 
-test('wide screens show the header navigation instead of the menu', async ({ page, isMobile }) => {
+test('wide screens show the header navigation instead of the menu', { tag: '@phone' }, async ({ page, isMobile }) => {
   test.skip(isMobile, 'phones show the mobile menu');
   await withoutNotice(page);
   await page.goto('/gallery');
@@ -91,7 +91,7 @@ test('wide screens show the header navigation instead of the menu', async ({ pag
   await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
 });
 
-test('the dock is on every page with its seven entries, the current one marked', async ({ page }) => {
+test('the dock is on every page with its seven entries, the current one marked', { tag: '@phone' }, async ({ page }) => {
   await withoutNotice(page);
   for (const [path, current] of [
     ['/', 'Home'],

@@ -107,7 +107,7 @@ test('gallery thumbnails link to the images', async ({ page, request }) => {
   await expect(page).toHaveURL(new RegExp(`${href}$`));
 });
 
-test('the mobile menu toggles without JavaScript', async ({ page, isMobile }) => {
+test('the mobile menu toggles without JavaScript', { tag: '@phone' }, async ({ page, isMobile }) => {
   test.skip(!isMobile, 'the mobile menu is only shown on narrow screens');
   await page.goto('/');
   const menu = page.locator('details.mobile-menu');

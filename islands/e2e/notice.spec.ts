@@ -4,7 +4,7 @@ import { NOTICE_DISMISSED_KEY, focusInside, island } from './island-helpers';
 
 const notice = (page: import('@playwright/test').Page) => page.getByRole('complementary', { name: 'ICSIFT 2025' });
 
-test('appears 1.5 s after load at the bottom left, above the dock', async ({ page }) => {
+test('appears 1.5 s after load at the bottom left, above the dock', { tag: '@phone' }, async ({ page }) => {
   await page.clock.install();
   await page.goto('/committee');
   await expect(island(page, 'NoticePopup')).toHaveAttribute('data-island-ready', '');

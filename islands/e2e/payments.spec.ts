@@ -2,7 +2,7 @@
 // packages on /sponsorship, the registration modal, the hand-off to the built-in test gateway
 // (DESIGN.md section 6: no credentials in tests) and the /Success and /Failed pages.
 import { test, expect } from './fixtures';
-import { withoutNotice } from './island-helpers';
+import { chunkRequests, mounted, withoutNotice } from './island-helpers';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 
@@ -11,10 +11,8 @@ import type { Locator, Page } from '@playwright/test';
 test.beforeEach(async ({ page }) => withoutNotice(page));
 
 /** The island that replaced a card's Register Now / Sponsor now link. */
-async function islandIn(page: Page, cardId: string): Promise<Locator> {
-  const island = page.locator(`#${cardId} [data-island]`);
-  await expect(island).toHaveAttribute('data-island-ready', '');
-  return island;
+function islandIn(page: Page, cardId: string, name = 'TicketCheckout'): Promise<Locator> {
+  return mounted(page, name, page.locator(`#${cardId}`));
 }
 
 async function openPlan(page: Page, plan: string, title: string) {
@@ -192,11 +190,30 @@ test.describe('ticket cards', () => {
   });
 });
 
+test.describe('loading on intent', () => {
+  test('/pricing loads no checkout, phone picker or validation until the visitor reaches for them', async ({ page }) => {
+    const chunks = chunkRequests(page);
+    await page.goto('/pricing');
+    await expect(page.locator('[data-island="MobileMenu"]')).toHaveAttribute('data-island-ready', '');
+    await expect(page.locator('[data-island="NoticePopup"]')).toHaveAttribute('data-island-ready', '');
+    expect(chunks.filter((c) => /Checkout|payment|phone|validate/i.test(c))).toEqual([]);
+    await expect(page.locator('[data-island="TicketCheckout"][data-island-ready]')).toHaveCount(0);
+  });
+
+  test('Register Now clicked before its island has loaded opens the modal, without leaving the page', async ({ page }) => {
+    await page.goto('/pricing');
+    const card = page.locator('#plan-listener-virtual');
+    // The server's link: the click loads the island, which then opens the modal.
+    await card.getByRole('link', { name: 'Register Now for Listener Virtual' }).click();
+    await expect(page.getByRole('dialog', { name: 'Register: Listener Virtual' })).toBeVisible();
+    await expect(page).toHaveURL(/\/pricing$/);
+  });
+});
+
 test.describe('custom payment', () => {
   test('100 is charged as 106.00', async ({ page }) => {
     await page.goto('/pricing');
-    const island = page.locator('#custom-payment [data-island="CustomPayment"]');
-    await expect(island).toHaveAttribute('data-island-ready', '');
+    const island = await mounted(page, 'CustomPayment', page.locator('#custom-payment'));
     await expect(island.locator('.custom-payment__breakdown')).toHaveCount(0);
     await island.getByLabel('Amount (USD)').fill('100');
     const breakdown = island.locator('.custom-payment__breakdown');
@@ -224,8 +241,7 @@ test.describe('custom payment', () => {
       await dialog.dismiss();
     });
     await page.goto('/pricing');
-    const island = page.locator('#custom-payment [data-island="CustomPayment"]');
-    await expect(island).toHaveAttribute('data-island-ready', '');
+    const island = await mounted(page, 'CustomPayment', page.locator('#custom-payment'));
     const amount = island.getByLabel('Amount (USD)');
     const pay = island.getByRole('button', { name: 'Pay' });
 
@@ -253,7 +269,7 @@ test.describe('sponsorship', () => {
       /^\/api\/files\/download_buttons\//,
     );
     await expect(page.getByRole('link', { name: /custom package/i })).toHaveAttribute('href', '/#form');
-    const island = await islandIn(page, 'package-gold');
+    const island = await islandIn(page, 'package-gold', 'SponsorCheckout');
     await island.getByRole('button', { name: 'Sponsor now for Gold' }).click();
     const dialog = page.getByRole('dialog', { name: 'Sponsor: Gold' });
     await expect(dialog.locator('input:not([type="hidden"]):not([name="_gotcha"])')).toHaveCount(2);

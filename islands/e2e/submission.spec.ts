@@ -178,7 +178,7 @@ test('the drop zone refuses other types and several files in words', async ({ pa
   await expect(problem).toHaveCount(0);
 });
 
-test('mounting the island does not move the form', async ({ page, browser }) => {
+test('mounting the island does not move the form', { tag: '@phone' }, async ({ page, browser }) => {
   const measure = async (p: Page) =>
     p.locator('form.paper-form').evaluate((form) => {
       const box = form.getBoundingClientRect();

@@ -1,12 +1,24 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useEffect, useState } from 'react';
+import userEvent from '@testing-library/user-event';
 import { mountIsland, startIslands, type IslandLoaders } from './runtime';
 
 const FALLBACK = '<p class="hello">server fallback</p>';
 
 function Hello({ who }: { who: string }) {
   return <p className="hello">hello {who}</p>;
+}
+function Opener() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Register Now
+      </button>
+      {open && <p role="dialog">modal</p>}
+    </>
+  );
 }
 function Broken(): never {
   throw new Error('boom');
@@ -23,6 +35,7 @@ function BreaksLater() {
 const loaders: IslandLoaders = {
   './islands/Hello.tsx': async () => ({ default: Hello }),
   './islands/Broken.tsx': async () => ({ default: Broken }),
+  './islands/Opener.tsx': async () => ({ default: Opener }),
   './islands/BreaksLater.tsx': async () => ({ default: BreaksLater }),
   './islands/Missing.tsx': () => Promise.reject(new TypeError('Failed to fetch dynamically imported module')),
   './islands/NoDefault.tsx': async () => ({}),
@@ -108,6 +121,63 @@ describe('mountIsland', () => {
     expect(String(events[0].detail.error)).toMatch(/render error: later boom/);
     expect(el.innerHTML).toBe(FALLBACK);
     expect(el.hasAttribute('data-island-ready')).toBe(false);
+  });
+});
+
+describe('data-hydrate="intent"', () => {
+  const LINK = '<a href="#fallback-target">Register Now</a>';
+  function intentIsland(name: string, load = vi.fn(loaders[`./islands/${name}.tsx`])) {
+    const el = document.createElement('div');
+    el.setAttribute('data-island', name);
+    el.setAttribute('data-hydrate', 'intent');
+    el.innerHTML = LINK;
+    document.body.append(el);
+    return { el, load, mounting: mountIsland(el, { [`./islands/${name}.tsx`]: load }) };
+  }
+
+  it('loads nothing until the visitor points at, focuses or touches the island', async () => {
+    const { el, load, mounting } = intentIsland('Opener');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(load).not.toHaveBeenCalled();
+    await userEvent.hover(el.querySelector('a')!);
+    expect(await mounting).toBe(true);
+    expect(load).toHaveBeenCalledOnce();
+    expect(el.querySelector('button')?.textContent).toBe('Register Now');
+  });
+
+  it('keyboard focus is intent too, and focus moves to what replaces the focused link', async () => {
+    const { el, load, mounting } = intentIsland('Opener');
+    await userEvent.tab();
+    expect(await mounting).toBe(true);
+    expect(load).toHaveBeenCalledOnce();
+    expect(document.activeElement).toBe(el.querySelector('button'));
+  });
+
+  it('a click on the fallback link before mounting stays on the page and is replayed on the island', async () => {
+    const { el, mounting } = intentIsland('Opener');
+    const followed = vi.fn((e: Event) => e.defaultPrevented || e.preventDefault());
+    document.addEventListener('click', followed);
+    const link = el.querySelector('a')!;
+    // A click without any hover first (a touch screen, or a script).
+    link.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
+    expect(followed.mock.calls[0][0].defaultPrevented).toBe(true);
+    expect(await mounting).toBe(true);
+    await vi.waitFor(() => expect(el.querySelector('[role="dialog"]')?.textContent).toBe('modal'));
+    document.removeEventListener('click', followed);
+  });
+
+  it('when the island cannot load, the held click follows the fallback link after all', async () => {
+    const { el, mounting } = intentIsland('Missing');
+    const clicks: boolean[] = [];
+    document.addEventListener('click', (e) => {
+      clicks.push(e.defaultPrevented);
+      e.preventDefault(); // keep the test page where it is
+    });
+    el.querySelector('a')!.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
+    expect(await mounting).toBe(false);
+    // First the held click, then the replayed one that the runtime no longer stops.
+    expect(clicks).toEqual([true, false]);
+    expect(el.innerHTML).toBe(LINK);
   });
 });
 

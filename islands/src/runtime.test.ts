@@ -19,10 +19,11 @@ describe('parseTrigger', () => {
     expect(parseTrigger('  ')).toBe('load');
   });
 
-  it('accepts load, idle and visible', () => {
+  it('accepts load, idle, visible and intent', () => {
     expect(parseTrigger('load')).toBe('load');
     expect(parseTrigger('idle')).toBe('idle');
     expect(parseTrigger(' visible ')).toBe('visible');
+    expect(parseTrigger('intent')).toBe('intent');
   });
 
   it('rejects anything else with a clear message', () => {

@@ -2,18 +2,25 @@
 // imports the island's chunk and mounts it over the server-rendered fallback.
 //
 // Contract with the server (DESIGN.md section 7):
-//   <div data-island="Name" data-props='{"...": ...}' data-hydrate="load|idle|visible">
+//   <div data-island="Name" data-props='{"...": ...}' data-hydrate="load|idle|visible|intent">
 //     ...server fallback of the same size and structure...
 //   </div>
 // `Name` is src/islands/Name.tsx (default export). After mounting, the element gets
 // `data-island-ready`. On any failure the fallback stays, a clear message goes to
 // console.error and an `island:error` CustomEvent (bubbling, detail { name, error }) is
 // dispatched on the element.
+//
+// `intent` is for what the visitor has to ask for (forms, checkout buttons below the fold):
+// the chunk loads on the first pointer entering, focus, touch or click inside the element.
+// A plain click on a fallback link before the island is mounted does not navigate; once
+// mounted, the island's link or button at the same position is clicked instead (so Register
+// Now opens the modal), or, if the island failed, the fallback link is followed after all.
+// Typing into a fallback form is kept by the islands themselves (lib/fallback.ts).
 
 import type { ComponentType } from 'react';
 import { render } from './mount';
 
-export type Trigger = 'load' | 'idle' | 'visible';
+export type Trigger = 'load' | 'idle' | 'visible' | 'intent';
 export type IslandProps = Record<string, unknown>;
 export type IslandModule = { default: ComponentType<any> };
 /** Keys are `./islands/Name.tsx`, as `import.meta.glob('./islands/*.tsx')` gives them. */
@@ -25,6 +32,8 @@ export const IDLE_TIMEOUT_MS = 2000;
 export const IDLE_FALLBACK_DELAY_MS = 200;
 /** `visible` islands start loading a little before they scroll into view. */
 export const VISIBLE_ROOT_MARGIN = '200px';
+/** Events on an `intent` island's element that show the visitor is about to use it. */
+export const INTENT_EVENTS = ['pointerenter', 'focusin', 'touchstart', 'click'] as const;
 
 const NAME_RE = /^[A-Z][A-Za-z0-9]*$/;
 
@@ -40,8 +49,8 @@ export class IslandError extends Error {
 export function parseTrigger(value: string | null | undefined): Trigger {
   const v = (value ?? '').trim();
   if (v === '') return 'load';
-  if (v === 'load' || v === 'idle' || v === 'visible') return v;
-  throw new IslandError(`data-hydrate="${v}" is not one of load, idle, visible`);
+  if (v === 'load' || v === 'idle' || v === 'visible' || v === 'intent') return v;
+  throw new IslandError(`data-hydrate="${v}" is not one of load, idle, visible, intent`);
 }
 
 /** `data-props` (already HTML-unescaped by the browser) → props object. Missing means `{}`. */
@@ -92,6 +101,14 @@ export function waitForTrigger(trigger: Trigger, el: Element, env: TriggerEnv = 
           env.setTimeout(() => resolve(), IDLE_FALLBACK_DELAY_MS);
         }
         return;
+      case 'intent': {
+        const fire = () => {
+          for (const type of INTENT_EVENTS) el.removeEventListener(type, fire, true);
+          resolve();
+        };
+        for (const type of INTENT_EVENTS) el.addEventListener(type, fire, { capture: true, passive: true });
+        return;
+      }
       case 'visible': {
         if (typeof env.IntersectionObserver !== 'function') {
           resolve();
@@ -115,6 +132,34 @@ export function waitForTrigger(trigger: Trigger, el: Element, env: TriggerEnv = 
 
 const started = new WeakSet<Element>();
 
+/** Links and buttons of an island, in document order (for replaying an early click). */
+function actionable(el: Element): HTMLElement[] {
+  return Array.from(el.querySelectorAll<HTMLElement>('a[href], button'));
+}
+
+/**
+ * Until `done` is called, holds back plain clicks on the fallback's links (they would leave
+ * the page before the island could take over) and remembers the last one. `done(mounted)`
+ * replays it: on the island's link or button at the same position, or on the fallback link.
+ */
+function holdEarlyClicks(el: HTMLElement): (mounted: boolean) => void {
+  let held: { index: number; link: HTMLElement } | null = null;
+  const onClick = (event: MouseEvent) => {
+    const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLElement | null;
+    if (!link || !el.contains(link) || event.defaultPrevented) return;
+    if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    held = { index: actionable(el).indexOf(link), link };
+  };
+  el.addEventListener('click', onClick);
+  return (mounted) => {
+    el.removeEventListener('click', onClick);
+    if (!held) return;
+    const target = mounted ? (actionable(el)[held.index] ?? actionable(el)[0]) : held.link;
+    target?.click();
+  };
+}
+
 export function fail(el: Element, name: string, error: unknown): void {
   const reason = error instanceof Error ? error.message : String(error);
   console.error(`[islands] island "${name}" failed; keeping the server fallback. ${reason}`, error);
@@ -129,12 +174,15 @@ export async function mountIsland(el: HTMLElement, loaders: IslandLoaders, env?:
   const name = el.getAttribute('data-island') ?? '';
   if (started.has(el)) return el.hasAttribute('data-island-ready');
   started.add(el);
+  let replay: ((mounted: boolean) => void) | null = null;
   try {
     const key = islandModuleKey(name);
     const load = loaders[key];
     if (!load) throw new IslandError(`no component file src/islands/${name}.tsx`);
     const props = parseProps(el.getAttribute('data-props'));
-    await waitForTrigger(parseTrigger(el.getAttribute('data-hydrate')), el, env);
+    const trigger = parseTrigger(el.getAttribute('data-hydrate'));
+    if (trigger === 'intent') replay = holdEarlyClicks(el);
+    await waitForTrigger(trigger, el, env);
 
     const mod = await (load() as Promise<IslandModule>).catch((e: unknown) => {
       throw new IslandError(`could not load its chunk: ${(e as Error)?.message ?? e}`, { cause: e });
@@ -144,12 +192,17 @@ export async function mountIsland(el: HTMLElement, loaders: IslandLoaders, env?:
       throw new IslandError(`src/islands/${name}.tsx has no default export component`);
     }
     const renderError = (e: unknown) => new IslandError(`render error: ${(e as Error)?.message ?? e}`, { cause: e });
+    // A keyboard visitor on a fallback link or button keeps focus on its replacement.
+    const focusedAt = actionable(el).indexOf(document.activeElement as HTMLElement);
     await render(el, Component, props, (e) => fail(el, name, renderError(e))).catch((e: unknown) => {
       throw renderError(e);
     });
+    if (focusedAt >= 0 && !el.contains(document.activeElement)) actionable(el)[focusedAt]?.focus();
+    replay?.(true);
     return true;
   } catch (error) {
     fail(el, name, error);
+    replay?.(false);
     return false;
   }
 }

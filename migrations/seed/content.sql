@@ -146,7 +146,7 @@ The conference is organised by Sampaguita Research & Publications Inc., a resear
     'ICSIFT 2025 is run as a carbon-neutral event: we measure the emissions of the venue, catering, printed materials and organiser travel, cut what we can by going hybrid and paper-light, and offset the rest. For every registration we plant a tree with our reforestation partners, and 5% of every custom payment fee goes to reforestation.',
     'Full refund for cancellations received on or before 19 February 2025 (30 days or more before the conference); 50% refund from 20 February to 6 March 2025 (29 to 15 days before); no refund from 7 March 2025. Registrations can be transferred to another person until 14 March 2025 (7 days before). Journal publication carries a separate fee.',
     '/static/img/endorsement-letter.svg',
-    '/static/img/og-image.svg',
+    '/static/img/og-image.png',
     '/static/img/logo.svg'
 );
 

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 use serde_json::Value;
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 use super::collections::COLLECTIONS;
 use crate::layout::{Block, BlockError};
@@ -67,7 +67,7 @@ impl Snapshot {
     /// here (and in `repo::content`), so porting the loader ports them all.
     ///
     /// `Err` only when the content version cannot be read; failed tables become failed blocks.
-    pub async fn load(pool: &SqlitePool) -> Result<Snapshot, sqlx::Error> {
+    pub async fn load(pool: &Pool) -> Result<Snapshot, sqlx::Error> {
         // A seed commits its content and the version bump together; the same version before
         // and after the reads means no seed committed in between, so the snapshot is one
         // seed's content. Otherwise read again (bounded: a seed a second is already absurd).
@@ -83,7 +83,7 @@ impl Snapshot {
         }
     }
 
-    async fn read(pool: &SqlitePool, version: i64) -> Snapshot {
+    async fn read(pool: &Pool, version: i64) -> Snapshot {
         let site = block("site", content::site(pool).await);
         let policies = block("policies", content::policies(pool).await);
         let mut policy_sections = HashMap::new();

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use arc_swap::ArcSwapOption;
-use sqlx::SqlitePool;
+use crate::db::Pool;
 
 use super::Snapshot;
 
@@ -19,7 +19,7 @@ const RETRY_POLLS: u32 = 10;
 /// Holds the current [`Snapshot`]. Readers get an `Arc` of a whole snapshot: old or new,
 /// never a mix (`arc-swap`: a lock-free load on every request, a pointer swap on reload).
 pub struct Content {
-    pool: SqlitePool,
+    pool: Pool,
     current: ArcSwapOption<Snapshot>,
     /// One load at a time, so a cold start under load reads the tables once.
     loading: tokio::sync::Mutex<()>,
@@ -28,7 +28,7 @@ pub struct Content {
 
 impl Content {
     /// An empty store; the first [`Content::snapshot`] (or [`Content::reload`]) loads it.
-    pub fn new(pool: SqlitePool) -> Arc<Content> {
+    pub fn new(pool: Pool) -> Arc<Content> {
         Arc::new(Content {
             pool,
             current: ArcSwapOption::empty(),

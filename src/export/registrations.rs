@@ -3,8 +3,8 @@
 
 use std::io::Write;
 
-use sqlx::SqlitePool;
-
+use crate::db::Pool;
+use crate::export::SafeWriter;
 use crate::money;
 use crate::repo::orders;
 
@@ -34,7 +34,7 @@ pub const HEADER: [&str; 20] = [
 
 /// Writes the header and every order. `amount` is the charged amount in the gateway's
 /// decimal form (`219.00`); `custom_amount` is what a visitor entered before tax.
-pub async fn write<W: Write>(pool: &SqlitePool, out: &mut csv::Writer<W>) -> Result<(), Box<dyn std::error::Error>> {
+pub async fn write<W: Write>(pool: &Pool, out: &mut SafeWriter<W>) -> Result<(), Box<dyn std::error::Error>> {
     out.write_record(HEADER)?;
     for o in orders::all(pool).await? {
         let opt = |v: &Option<String>| v.clone().unwrap_or_default();

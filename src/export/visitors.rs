@@ -4,74 +4,58 @@
 use std::borrow::Cow;
 use std::io::Write;
 
-use sqlx::SqlitePool;
-
+use crate::db::Pool;
+use crate::export::SafeWriter;
 use crate::repo::submissions::{self, Submission};
 use crate::repo::{messages, subscribers};
 
 /// Contact messages, oldest first: `id,created,name,number,email,country,message` (the
 /// spec's field names, section 3).
-pub async fn write_messages<W: Write>(
-    pool: &SqlitePool,
-    out: &mut csv::Writer<W>,
-) -> Result<(), Box<dyn std::error::Error>> {
+pub async fn write_messages<W: Write>(pool: &Pool, out: &mut SafeWriter<W>) -> Result<(), Box<dyn std::error::Error>> {
     out.write_record(["id", "created", "name", "number", "email", "country", "message"])?;
     for m in messages::all(pool).await? {
-        // `number` is checked to hold only digits, spaces and `+-.()`, so it is written as is.
-        let [name, email, country, message] = [&m.name, &m.email, &m.country, &m.message].map(|v| spreadsheet_safe(v));
-        out.write_record([m.id.as_str(), &m.created, &name, &m.number, &email, &country, &message])?;
+        out.write_record([&m.id, &m.created, &m.name, &m.number, &m.email, &m.country, &m.message])?;
     }
     Ok(())
 }
 
-/// Newsletter subscribers, oldest first: `id,created,email`.
+/// Newsletter subscribers, oldest first: `id,created,email,status,confirmed` (`status` is
+/// `pending`, `subscribed` or `unsubscribed`; `confirmed` when the link was opened).
 pub async fn write_subscribers<W: Write>(
-    pool: &SqlitePool,
-    out: &mut csv::Writer<W>,
+    pool: &Pool,
+    out: &mut SafeWriter<W>,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    out.write_record(["id", "created", "email"])?;
+    out.write_record(["id", "created", "email", "status", "confirmed"])?;
     for s in subscribers::all(pool).await? {
-        out.write_record([s.id.as_str(), &s.created, &spreadsheet_safe(&s.email)])?;
+        out.write_record([&s.id, &s.created, &s.email, &s.status, s.confirmed.as_deref().unwrap_or("")])?;
     }
     Ok(())
-}
-
-/// A visitor's text as a CSV cell that a spreadsheet shows as text: a leading `=`, `+`, `-`,
-/// `@`, tab or carriage return would make Excel or LibreOffice run it as a formula (OWASP,
-/// "CSV Injection"), so such a value gets a leading `'`.
-pub fn spreadsheet_safe(value: &str) -> Cow<'_, str> {
-    if value.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        Cow::Owned(format!("'{value}"))
-    } else {
-        Cow::Borrowed(value)
-    }
 }
 
 /// One column of the submissions export: its header and the cell of a row.
 type Column = (&'static str, fn(&Submission) -> Cow<'_, str>);
 
-/// The submissions export, column by column. `number` is checked like the contact form's;
-/// reference, options, path and type are the server's own values. Everything else a visitor
-/// typed is made spreadsheet-safe.
+/// The submissions export, column by column (every cell is made spreadsheet-safe by
+/// [`SafeWriter`]).
 const SUBMISSION_COLUMNS: [Column; 20] = [
     ("id", |s| s.id.to_string().into()),
     ("reference", |s| s.submitted.reference.as_str().into()),
     ("created", |s| s.created.as_str().into()),
-    ("name", |s| spreadsheet_safe(&s.submitted.name)),
+    ("name", |s| s.submitted.name.as_str().into()),
     ("number", |s| s.submitted.number.as_str().into()),
-    ("email", |s| spreadsheet_safe(&s.submitted.email)),
-    ("country", |s| spreadsheet_safe(&s.submitted.country)),
-    ("authorName", |s| spreadsheet_safe(&s.submitted.author_name)),
-    ("coAuthorName", |s| spreadsheet_safe(&s.submitted.co_author_name)),
-    ("paperTitle", |s| spreadsheet_safe(&s.submitted.paper_title)),
-    ("department", |s| spreadsheet_safe(&s.submitted.department)),
-    ("universityOrganization", |s| spreadsheet_safe(&s.submitted.university_organization)),
+    ("email", |s| s.submitted.email.as_str().into()),
+    ("country", |s| s.submitted.country.as_str().into()),
+    ("authorName", |s| s.submitted.author_name.as_str().into()),
+    ("coAuthorName", |s| s.submitted.co_author_name.as_str().into()),
+    ("paperTitle", |s| s.submitted.paper_title.as_str().into()),
+    ("department", |s| s.submitted.department.as_str().into()),
+    ("universityOrganization", |s| s.submitted.university_organization.as_str().into()),
     ("paperType", |s| s.submitted.paper_type.as_str().into()),
     ("presentationType", |s| s.submitted.presentation_type.as_str().into()),
-    ("message", |s| spreadsheet_safe(&s.submitted.message)),
+    ("message", |s| s.submitted.message.as_str().into()),
     ("conferenceSource", |s| s.submitted.conference_source.as_str().into()),
     ("filePath", |s| s.submitted.file_path.as_str().into()),
-    ("fileName", |s| spreadsheet_safe(&s.submitted.file_name)),
+    ("fileName", |s| s.submitted.file_name.as_str().into()),
     ("fileType", |s| s.submitted.file_type.as_str().into()),
     ("fileSize", |s| s.submitted.file_size.to_string().into()),
 ];
@@ -80,13 +64,13 @@ const SUBMISSION_COLUMNS: [Column; 20] = [
 /// (section 3), then the stored paper: `filePath` (the spec's `pdfUrl`, relative to
 /// `DATA_DIR`), `fileName` (as uploaded), `fileType` and `fileSize` (bytes).
 pub async fn write_submissions<W: Write>(
-    pool: &SqlitePool,
-    out: &mut csv::Writer<W>,
+    pool: &Pool,
+    out: &mut SafeWriter<W>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     out.write_record(SUBMISSION_COLUMNS.map(|(header, _)| header))?;
     for s in submissions::all(pool).await? {
         let row = SUBMISSION_COLUMNS.map(|(_, cell)| cell(&s));
-        out.write_record(row.iter().map(|cell| cell.as_bytes()))?;
+        out.write_record(row.iter())?;
     }
     Ok(())
 }

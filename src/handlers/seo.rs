@@ -70,7 +70,7 @@ pub fn render_sitemap(page: &PageCtx<'_>) -> Result<String, AppError> {
 pub async fn robots(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
     cached_as(&state, request.headers(), "/robots.txt", ClockUse::Year, "text/plain; charset=utf-8", SEO_CACHE_CONTROL, |page| {
         Ok(format!(
-            "User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /Success\nDisallow: /Failed\nDisallow: /test-gateway\n\nSitemap: {}\n",
+            "User-agent: *\nDisallow: /api/\nDisallow: /Success\nDisallow: /Failed\nDisallow: /test-gateway\nAllow: /\n\nSitemap: {}\n",
             page.config.absolute("/sitemap.xml")
         ))
     })

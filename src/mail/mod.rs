@@ -20,6 +20,7 @@
 //! Mail templates extend `mail/layout.txt` and `mail/layout.html` (block `body`), so every
 //! mail template struct has a `site: &MailSite` field the layouts read.
 
+pub mod consent;
 pub mod contact;
 pub mod outbox;
 pub mod transport;
@@ -128,5 +129,6 @@ pub fn compose(
         html_body: html.render()?,
         attachment: None,
         dedupe_key: None,
+        list_unsubscribe: None,
     })
 }

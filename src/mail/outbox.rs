@@ -4,10 +4,12 @@
 //! Times are stored as fixed-width RFC 3339 UTC text (`2025-03-01T09:30:00.123456Z`), so
 //! comparing the strings compares the instants, in SQLite and PostgreSQL alike.
 
-use sqlx::{FromRow, SqliteConnection, SqlitePool};
+use sqlx::FromRow;
 use time::format_description::FormatItem;
 use time::macros::format_description;
 use time::{Duration, OffsetDateTime};
+
+use crate::db::{Connection, Engine, Pool};
 
 /// A file sent with a mail, stored under `DATA_DIR`.
 #[derive(Debug, Clone)]
@@ -55,6 +57,10 @@ pub struct OutgoingMail {
     /// What caused the mail (e.g. `receipt:ORD…`); a second mail with the same key is not
     /// queued, so a repeated cause sends one mail.
     pub dedupe_key: Option<String>,
+    /// A newsletter mail's one-click unsubscribe URL: sent as `List-Unsubscribe` with
+    /// `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058).
+    #[sqlx(default)]
+    pub list_unsubscribe: Option<String>,
 }
 
 impl OutgoingMail {
@@ -67,6 +73,12 @@ impl OutgoingMail {
     /// Queue this mail at most once for `key` (see [`OutgoingMail::dedupe_key`]).
     pub fn dedupe_key(mut self, key: impl Into<String>) -> Self {
         self.dedupe_key = Some(key.into());
+        self
+    }
+
+    /// Marks a newsletter mail: see [`OutgoingMail::list_unsubscribe`].
+    pub fn list_unsubscribe(mut self, url: impl Into<String>) -> Self {
+        self.list_unsubscribe = Some(url.into());
         self
     }
 
@@ -91,7 +103,7 @@ pub fn now_rfc3339() -> String {
 
 /// Queues a mail on `conn`, which should be the transaction that stores its cause.
 /// Returns `false` when a mail with the same `dedupe_key` was already queued.
-pub async fn enqueue(conn: &mut SqliteConnection, mail: &OutgoingMail) -> Result<bool, sqlx::Error> {
+pub async fn enqueue(conn: &mut Connection, mail: &OutgoingMail) -> Result<bool, sqlx::Error> {
     let now = now_rfc3339();
     let (path, name, content_type) = match &mail.attachment {
         Some(a) => (Some(a.path.as_str()), Some(a.name.as_str()), Some(a.content_type.as_str())),
@@ -99,8 +111,9 @@ pub async fn enqueue(conn: &mut SqliteConnection, mail: &OutgoingMail) -> Result
     };
     let result = sqlx::query(
         "INSERT INTO outbox (dedupe_key, to_address, reply_to, subject, text_body, html_body,
-                             attachment_path, attachment_name, attachment_type, next_attempt_at, created)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+                             attachment_path, attachment_name, attachment_type, next_attempt_at, created,
+                             list_unsubscribe)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11)
          ON CONFLICT (dedupe_key) DO NOTHING",
     )
     .bind(&mail.dedupe_key)
@@ -113,6 +126,7 @@ pub async fn enqueue(conn: &mut SqliteConnection, mail: &OutgoingMail) -> Result
     .bind(name)
     .bind(content_type)
     .bind(&now)
+    .bind(&mail.list_unsubscribe)
     .execute(conn)
     .await?;
     Ok(result.rows_affected() == 1)
@@ -139,31 +153,45 @@ pub struct QueuedMail {
 /// for a row, exactly one gets it (DESIGN.md section 9). Counting the attempt here means an
 /// attempt that crashed the worker still counts. A worker that dies holding a claim delays
 /// that mail by `lease`, no more.
-pub async fn claim_next(
-    pool: &SqlitePool,
-    now: OffsetDateTime,
-    lease: Duration,
-) -> Result<Option<QueuedMail>, sqlx::Error> {
+///
+/// On PostgreSQL the candidate is picked `FOR UPDATE SKIP LOCKED`: instances racing for mail
+/// each take a different row at once instead of queueing behind one row's lock and coming
+/// back empty. SQLite has one writer at a time, so the plain subquery is enough there.
+pub async fn claim_next(pool: &Pool, now: OffsetDateTime, lease: Duration) -> Result<Option<QueuedMail>, sqlx::Error> {
     let now_s = timestamp(now);
     let until = timestamp(now + lease);
-    sqlx::query_as(
-        "UPDATE outbox SET claimed_until = $1, attempts = attempts + 1
-         WHERE id = (SELECT id FROM outbox
-                     WHERE status = 'pending' AND next_attempt_at <= $2
-                       AND (claimed_until IS NULL OR claimed_until < $2)
-                     ORDER BY next_attempt_at, id LIMIT 1)
-           AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < $2)
-         RETURNING id, to_address, reply_to, subject, text_body, html_body, attachment_path,
-                   attachment_name, attachment_type, dedupe_key, attempts, created, claimed_until",
-    )
-    .bind(&until)
-    .bind(&now_s)
-    .fetch_optional(pool)
-    .await
+    let sql = match Engine::of_pool(pool) {
+        Engine::Sqlite => CLAIM_SQLITE,
+        Engine::Postgres => CLAIM_POSTGRES,
+    };
+    sqlx::query_as(sql).bind(&until).bind(&now_s).fetch_optional(pool).await
 }
 
+/// The claim: `$1` the lease's end, `$2` now.
+const CLAIM_SQLITE: &str = "UPDATE outbox SET claimed_until = $1, attempts = attempts + 1
+     WHERE id = (SELECT id FROM outbox
+                 WHERE status = 'pending' AND next_attempt_at <= $2
+                   AND (claimed_until IS NULL OR claimed_until < $2)
+                 ORDER BY next_attempt_at, id LIMIT 1)
+       AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < $2)
+     RETURNING id, to_address, reply_to, subject, text_body, html_body, attachment_path,
+               attachment_name, attachment_type, dedupe_key, attempts, created, claimed_until,
+               list_unsubscribe";
+
+/// [`CLAIM_SQLITE`] with the candidate row locked, skipping rows other instances hold.
+const CLAIM_POSTGRES: &str = "UPDATE outbox SET claimed_until = $1, attempts = attempts + 1
+     WHERE id = (SELECT id FROM outbox
+                 WHERE status = 'pending' AND next_attempt_at <= $2
+                   AND (claimed_until IS NULL OR claimed_until < $2)
+                 ORDER BY next_attempt_at, id LIMIT 1
+                 FOR UPDATE SKIP LOCKED)
+       AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < $2)
+     RETURNING id, to_address, reply_to, subject, text_body, html_body, attachment_path,
+               attachment_name, attachment_type, dedupe_key, attempts, created, claimed_until,
+               list_unsubscribe";
+
 /// Records a delivered mail. Returns `false` if the claim had been lost meanwhile.
-pub async fn mark_sent(pool: &SqlitePool, mail: &QueuedMail, now: OffsetDateTime) -> Result<bool, sqlx::Error> {
+pub async fn mark_sent(pool: &Pool, mail: &QueuedMail, now: OffsetDateTime) -> Result<bool, sqlx::Error> {
     let result = sqlx::query(
         "UPDATE outbox SET status = 'sent', sent_at = $1, claimed_until = NULL, last_error = NULL
          WHERE id = $2 AND claimed_until = $3",
@@ -178,7 +206,7 @@ pub async fn mark_sent(pool: &SqlitePool, mail: &QueuedMail, now: OffsetDateTime
 
 /// Records a failed attempt: the mail is tried again from `retry_at`.
 pub async fn mark_retry(
-    pool: &SqlitePool,
+    pool: &Pool,
     mail: &QueuedMail,
     retry_at: OffsetDateTime,
     error: &str,
@@ -198,7 +226,7 @@ pub async fn mark_retry(
 
 /// Gives a mail up: it stays in the table as `failed` with its last error, for organisers to
 /// look at (and re-queue by setting `status` back to `pending`).
-pub async fn mark_failed(pool: &SqlitePool, mail: &QueuedMail, error: &str) -> Result<(), sqlx::Error> {
+pub async fn mark_failed(pool: &Pool, mail: &QueuedMail, error: &str) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE outbox SET status = 'failed', claimed_until = NULL, last_error = $1
          WHERE id = $2 AND claimed_until = $3",

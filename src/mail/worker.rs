@@ -21,7 +21,6 @@ use std::sync::Arc;
 use lettre::Message;
 use lettre::message::header::{self, ContentType};
 use lettre::message::{Mailbox, Mailboxes, MultiPart, SinglePart};
-use sqlx::SqlitePool;
 use time::{Duration, OffsetDateTime};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
@@ -30,7 +29,8 @@ use super::Addresses;
 use super::outbox::{self, QueuedMail};
 use super::transport::{MailTransport, SendError};
 use crate::config::Config;
-use crate::repo::content;
+use crate::db::{Engine, Pool};
+use crate::repo::{content, papers};
 
 /// Delay before the first retry; doubled for each further attempt.
 pub const RETRY_BASE: Duration = Duration::seconds(30);
@@ -65,14 +65,14 @@ pub struct RunSummary {
 /// Sends queued mail. Cheap to clone; safe to run in several server copies at once.
 #[derive(Clone)]
 pub struct Worker {
-    pool: SqlitePool,
+    pool: Pool,
     transport: MailTransport,
     config: Arc<Config>,
 }
 
 impl Worker {
     /// `config` gives `MAIL_FROM` (else the site's contact email) and `DATA_DIR` (attachments).
-    pub fn new(pool: SqlitePool, transport: MailTransport, config: &Config) -> Self {
+    pub fn new(pool: Pool, transport: MailTransport, config: &Config) -> Self {
         Worker { pool, transport, config: Arc::new(config.clone()) }
     }
 
@@ -101,15 +101,17 @@ impl Worker {
                 // The configured sender itself is unusable: nothing can go out until the
                 // configuration is fixed, which waiting may bring, so it is transient.
                 Err(why) => Err(SendError::Transient(why.clone())),
-                Ok(from) => match build_message(&queued, from, &self.config.data_dir) {
-                    Ok(message) => self.transport.send(&message).await,
-                    Err(why) => {
-                        tracing::error!(outbox_id = queued.id, error = %why, "mail cannot be built; giving it up");
-                        outbox::mark_failed(&self.pool, &queued, &why).await?;
-                        summary.failed += 1;
-                        continue;
+                Ok(from) => {
+                    match build_message(&queued, from, &self.config.data_dir, self.stored_attachment(&queued).await?) {
+                        Ok(message) => self.transport.send(&message).await,
+                        Err(why) => {
+                            tracing::error!(outbox_id = queued.id, error = %why, "mail cannot be built; giving it up");
+                            outbox::mark_failed(&self.pool, &queued, &why).await?;
+                            summary.failed += 1;
+                            continue;
+                        }
                     }
-                },
+                }
             };
             match outcome {
                 Ok(()) => {
@@ -133,6 +135,15 @@ impl Worker {
             }
         }
         Ok(summary)
+    }
+
+    /// On PostgreSQL a paper attachment is kept in the database (`repo::papers`), not under
+    /// `DATA_DIR`; `None` means: read the file.
+    async fn stored_attachment(&self, queued: &QueuedMail) -> Result<Option<Vec<u8>>, sqlx::Error> {
+        match (&queued.mail.attachment, Engine::of_pool(&self.pool)) {
+            (Some(attachment), Engine::Postgres) => papers::read(&self.pool, &attachment.path).await,
+            _ => Ok(None),
+        }
     }
 
     /// The `From` mailbox: `MAIL_FROM`, else the site's name and contact email.
@@ -170,8 +181,14 @@ impl Worker {
 }
 
 /// The MIME message of a queued mail: text and HTML alternatives, plus the attachment if any.
+/// The attachment is `stored` (read from the database) or else the file under `data_dir`.
 /// An error means the stored mail can never be sent as it is.
-pub fn build_message(queued: &QueuedMail, from: &Mailbox, data_dir: &Path) -> Result<Message, String> {
+pub fn build_message(
+    queued: &QueuedMail,
+    from: &Mailbox,
+    data_dir: &Path,
+    stored: Option<Vec<u8>>,
+) -> Result<Message, String> {
     let mail = &queued.mail;
     let to: Mailboxes = mail.to.parse().map_err(|e| format!("recipient {:?} is invalid: {e}", mail.to))?;
     let mut builder = Message::builder()
@@ -184,12 +201,19 @@ pub fn build_message(queued: &QueuedMail, from: &Mailbox, data_dir: &Path) -> Re
         let reply_to: Mailbox = reply_to.parse().map_err(|e| format!("reply-to {reply_to:?} is invalid: {e}"))?;
         builder = builder.reply_to(reply_to);
     }
+    if let Some(url) = mail.list_unsubscribe.as_deref() {
+        builder = builder.header(ListUnsubscribe(format!("<{url}>"))).header(ListUnsubscribePost);
+    }
     let body = MultiPart::alternative_plain_html(mail.text_body.clone(), mail.html_body.clone());
     let message = match &mail.attachment {
         Some(attachment) => {
-            let full: PathBuf = data_dir.join(&attachment.path);
-            let bytes =
-                std::fs::read(&full).map_err(|e| format!("attachment {} cannot be read: {e}", full.display()))?;
+            let bytes = match stored {
+                Some(bytes) => bytes,
+                None => {
+                    let full: PathBuf = data_dir.join(&attachment.path);
+                    std::fs::read(&full).map_err(|e| format!("attachment {} cannot be read: {e}", full.display()))?
+                }
+            };
             let content_type = ContentType::parse(&attachment.content_type)
                 .map_err(|e| format!("attachment type {:?}: {e}", attachment.content_type))?;
             let file: SinglePart = lettre::message::Attachment::new(attachment.name.clone()).body(bytes, content_type);
@@ -198,6 +222,43 @@ pub fn build_message(queued: &QueuedMail, from: &Mailbox, data_dir: &Path) -> Re
         None => builder.multipart(body),
     };
     message.map_err(|e| format!("mail cannot be built: {e}"))
+}
+
+/// `List-Unsubscribe: <https://...>` (RFC 2369), the one-click URL of a newsletter mail.
+#[derive(Debug, Clone)]
+struct ListUnsubscribe(String);
+
+impl header::Header for ListUnsubscribe {
+    fn name() -> header::HeaderName {
+        header::HeaderName::new_from_ascii_str("List-Unsubscribe")
+    }
+
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ListUnsubscribe(s.to_owned()))
+    }
+
+    fn display(&self) -> header::HeaderValue {
+        header::HeaderValue::new(Self::name(), self.0.clone())
+    }
+}
+
+/// `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058): the URL unsubscribes on a
+/// POST, with no further page.
+#[derive(Debug, Clone)]
+struct ListUnsubscribePost;
+
+impl header::Header for ListUnsubscribePost {
+    fn name() -> header::HeaderName {
+        header::HeaderName::new_from_ascii_str("List-Unsubscribe-Post")
+    }
+
+    fn parse(_: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ListUnsubscribePost)
+    }
+
+    fn display(&self) -> header::HeaderValue {
+        header::HeaderValue::new(Self::name(), "List-Unsubscribe=One-Click".into())
+    }
 }
 
 fn stamp_digits(stamp: &str) -> String {

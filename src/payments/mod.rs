@@ -1,9 +1,10 @@
-//! Payments: registration, custom and sponsor orders paid through CCAvenue, or through the
-//! built-in test gateway when no credentials are set (DESIGN.md sections 5 and 6).
+//! Payments: registration, custom and sponsor orders paid through CCAvenue (`live`), the
+//! built-in TEST gateway (`test`), or not at all (`off`): `PAYMENTS_MODE`, DESIGN.md sections 5
+//! and 6.
 //!
-//! [`config`] says which gateway and keys are in use; [`orders`] creates orders and decides
+//! [`config`] says which mode, gateway and keys are in use; [`orders`] creates orders and decides
 //! them from the gateway's answer; [`status_api`] confirms a `Success` with CCAvenue's order
-//! status call (over the tiny client in [`http`]); [`receipt`] renders the mails of a paid
+//! status call (through `reqwest` in [`http`]); [`receipt`] renders the mails of a paid
 //! order. The wire format itself lives in [`crate::ccavenue`], amounts in [`crate::money`],
 //! SQL in [`crate::repo::orders`].
 

@@ -282,11 +282,9 @@ pub struct Initiated {
 /// Creates the order and the encrypted request for `payload`.
 pub async fn initiate(state: &AppState, payload: &Map<String, Value>) -> Result<Initiated, AppError> {
     let payments = PaymentConfig::from_config(&state.config);
-    if let Mode::Incomplete { missing } = &payments.mode {
-        return Err(internal(format!(
-            "payments are off: CCAvenue credentials incomplete, missing {}",
-            missing.join(", ")
-        )));
+    if payments.mode == Mode::Off {
+        let site = content::site(&state.pool).await?;
+        return Err(AppError::Unavailable(payments_closed_message(&site.contact_email)));
     }
     let plans = content::ticket_plans(&state.pool).await?;
     let packages = content::sponsor_packages(&state.pool).await?;
@@ -320,12 +318,20 @@ pub async fn initiate(state: &AppState, payload: &Map<String, Value>) -> Result<
             billing_zip: &billing.zip,
             billing_country: &billing.country,
             created: &created,
+            payments_mode: payments.mode.as_str(),
+            gateway: &payments.gateway_url,
         },
     )
     .await?;
 
     let request = payment_request(&payments, &order_id, &item, &billing);
-    tracing::info!(order_id, item = item.id, amount = money::format_cents(item.amount_cents), "order initiated");
+    tracing::info!(
+        order_id,
+        item = item.id,
+        amount = money::format_cents(item.amount_cents),
+        mode = payments.mode.as_str(),
+        "order initiated"
+    );
     Ok(Initiated {
         enc_request: crypto::encrypt(&request.to_query_string(), &payments.working_key),
         order_id,
@@ -364,8 +370,10 @@ pub fn payment_request(payments: &PaymentConfig, order_id: &str, item: &Item, bi
     }
 }
 
-fn internal(message: String) -> AppError {
-    AppError::internal("payments", message)
+/// What Register and Pay say, and `/api/ccavenue-initiate` answers with 503, while payments
+/// are off (`PAYMENTS_MODE=off`, DESIGN.md section 6); `contact` is the site's contact email.
+pub fn payments_closed_message(contact: &str) -> String {
+    format!("Online payment is not open yet. To register or pay, please contact us at {contact}.")
 }
 
 /// How the gateway's answer was taken.
@@ -398,7 +406,7 @@ fn decision_of(status: &OrderStatus) -> Status {
 /// Takes the gateway's answer: `encResp` (required) and `orderNo` (optional, must agree).
 ///
 /// Decrypts and parses it, finds the order, checks order id, amount (as cents) and currency
-/// against it, confirms a `Success` with the status API when `CCAVENUE_STATUS_URL` is set,
+/// (exactly, as a decimal) and the gateway that created it against it, confirms a `Success` with the status API when `CCAVENUE_STATUS_URL` is set,
 /// then moves the order once from `initiated` and, on success, queues the receipt and the
 /// organisers' notice in the same transaction. An answer that does not match leaves the
 /// order as it was; a repeated answer changes nothing and queues nothing.
@@ -414,11 +422,10 @@ pub async fn handle_answer(
     order_no: Option<&str>,
 ) -> Result<Handled, AppError> {
     let payments = PaymentConfig::from_config(&state.config);
-    if let Mode::Incomplete { missing } = &payments.mode {
-        return Err(internal(format!(
-            "payments are off: CCAvenue credentials incomplete, missing {}",
-            missing.join(", ")
-        )));
+    if payments.mode == Mode::Off {
+        // No key: nothing can be read, so nothing is decided.
+        tracing::warn!(order_no, "gateway answer while payments are off; ignored");
+        return Ok(Handled::Unreadable("Payments are not open on this site.".into()));
     }
     let Some(enc_resp) = enc_resp.filter(|s| !s.trim().is_empty()) else {
         tracing::warn!("gateway answer without encResp");
@@ -454,7 +461,22 @@ pub async fn handle_answer(
         tracing::error!(order_id, "gateway answer for an unknown order; ignored");
         return Ok(failed);
     };
-    if money::parse_amount(&answer.amount) != Ok(order.amount_cents) || answer.currency != order.currency {
+    // Only the gateway that created the order may decide it: an order made while live is never
+    // decided by the public test key, nor a test order by a live answer.
+    if order.payments_mode.as_deref() != Some(payments.mode.as_str())
+        || order.gateway.as_deref() != Some(payments.gateway_url.as_str())
+    {
+        tracing::error!(
+            order_id,
+            order_mode = order.payments_mode,
+            order_gateway = order.gateway,
+            mode = payments.mode.as_str(),
+            gateway = payments.gateway_url,
+            "gateway answer from another gateway than the order's; order left as it was"
+        );
+        return Ok(Handled::Redirect(format!("/Failed?order={order_id}")));
+    }
+    if money::parse_exact_cents(&answer.amount) != Some(order.amount_cents) || answer.currency != order.currency {
         tracing::error!(
             order_id,
             answer_amount = answer.amount,

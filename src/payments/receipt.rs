@@ -9,6 +9,7 @@ use time::macros::format_description;
 
 use crate::mail::{Context, MailSite, OutgoingMail, compose};
 use crate::money;
+use crate::payments::config::Mode;
 use crate::repo::orders::Order;
 
 /// The receipt's dedupe key: one receipt per order, however often the gateway answers.
@@ -97,9 +98,11 @@ pub struct NoticeHtml<'a> {
 pub fn mails(ctx: &Context, order: &Order) -> Result<Vec<OutgoingMail>, askama::Error> {
     let r = ReceiptView::new(order);
     let site = &ctx.site;
+    // A payment through the built-in test gateway took no money; its mails say so first.
+    let test = if order.payments_mode.as_deref() == Some(Mode::Test.as_str()) { "TEST " } else { "" };
     let receipt = compose(
         &order.billing_email,
-        ctx.subject(&format!("Payment receipt {}", order.order_id)),
+        ctx.subject(&format!("{test}Payment receipt {}", order.order_id)),
         &ReceiptText { site, r: &r },
         &ReceiptHtml { site, r: &r },
     )?
@@ -107,7 +110,7 @@ pub fn mails(ctx: &Context, order: &Order) -> Result<Vec<OutgoingMail>, askama::
     .dedupe_key(receipt_key(&order.order_id));
     let notice = compose(
         &ctx.addresses.organisers,
-        ctx.subject(&format!("Payment received: {}, {} ({})", order.item_title, r.amount, order.order_id)),
+        ctx.subject(&format!("{test}Payment received: {}, {} ({})", order.item_title, r.amount, order.order_id)),
         &NoticeText { site, r: &r },
         &NoticeHtml { site, r: &r },
     )?

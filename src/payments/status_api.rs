@@ -112,8 +112,8 @@ fn judge(result: &Value, order: &Order) -> Confirmation {
     if !PAID_STATUSES.contains(&status.as_str()) {
         return Confirmation::NotPaid(format!("status API says {status}"));
     }
-    let amount = text("order_amt").map(|a| money::parse_amount(&a));
-    if amount != Some(Ok(order.amount_cents)) {
+    let amount = text("order_amt").and_then(|a| money::parse_exact_cents(&a));
+    if amount != Some(order.amount_cents) {
         return Confirmation::NotPaid(format!(
             "status API amount {:?} differs from the order's {}",
             text("order_amt"),
@@ -165,6 +165,8 @@ mod tests {
             trans_date: None,
             created: "2025-01-01T00:00:00Z".into(),
             decided_at: None,
+            payments_mode: Some("live".into()),
+            gateway: Some("https://secure.ccavenue.com/transaction/transaction.do".into()),
         }
     }
 
@@ -190,6 +192,8 @@ mod tests {
             r#"{"order_status":"Aborted","order_amt":219.0,"order_currncy":"USD"}"#,
             r#"{"order_status":"Shipped","order_amt":1.0,"order_currncy":"USD"}"#,
             r#"{"order_status":"Shipped","order_amt":219.01,"order_currncy":"USD"}"#,
+            r#"{"order_status":"Shipped","order_amt":"218.995","order_currncy":"USD"}"#,
+            r#"{"order_status":"Shipped","order_amt":219.001,"order_currncy":"USD"}"#,
             r#"{"order_status":"Shipped","order_currncy":"USD"}"#,
             r#"{"order_status":"Shipped","order_amt":219.0,"order_currncy":"INR"}"#,
             r#"{"order_status":"Shipped","order_amt":219.0}"#,

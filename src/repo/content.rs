@@ -3,7 +3,9 @@
 //! List-valued fields are stored newline-separated; [`lines`] splits them for templates.
 
 use serde::Serialize;
-use sqlx::{FromRow, SqlitePool};
+use sqlx::FromRow;
+
+use crate::db::{self, Pool};
 
 /// Splits a newline-separated field into its non-empty, trimmed lines.
 pub fn lines(text: &str) -> Vec<&str> {
@@ -65,7 +67,7 @@ pub struct Site {
     pub logo: String,
 }
 
-pub async fn site(pool: &SqlitePool) -> Result<Site, sqlx::Error> {
+pub async fn site(pool: &Pool) -> Result<Site, sqlx::Error> {
     sqlx::query_as("SELECT * FROM site WHERE id = 1").fetch_one(pool).await
 }
 
@@ -81,7 +83,7 @@ pub struct DateItem {
 }
 
 /// Important dates in the order organisers created them (spec section 3: ordered by created).
-pub async fn dates(pool: &SqlitePool) -> Result<Vec<DateItem>, sqlx::Error> {
+pub async fn dates(pool: &Pool) -> Result<Vec<DateItem>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM dates ORDER BY created, id").fetch_all(pool).await
 }
 
@@ -102,7 +104,7 @@ pub struct CommitteeMember {
 pub const COMMITTEE_GROUPS: [&str; 4] =
     ["Core Committee", "Advisory Board - Education", "Advisory Board - Management", "Advisory Board - Engineering"];
 
-pub async fn committee(pool: &SqlitePool) -> Result<Vec<CommitteeMember>, sqlx::Error> {
+pub async fn committee(pool: &Pool) -> Result<Vec<CommitteeMember>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM committee ORDER BY created DESC, id").fetch_all(pool).await
 }
 
@@ -118,7 +120,7 @@ pub struct ScheduleEntry {
     pub updated: String,
 }
 
-pub async fn schedule(pool: &SqlitePool) -> Result<Vec<ScheduleEntry>, sqlx::Error> {
+pub async fn schedule(pool: &Pool) -> Result<Vec<ScheduleEntry>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM schedule ORDER BY date, start_time, created").fetch_all(pool).await
 }
 
@@ -141,7 +143,7 @@ pub struct Speaker {
 pub const SPEAKER_CATEGORIES: [(&str, &str); 3] =
     [("guest", "Guest of Honor"), ("keynote", "Keynote Speaker"), ("session", "Session Chair")];
 
-pub async fn speakers(pool: &SqlitePool) -> Result<Vec<Speaker>, sqlx::Error> {
+pub async fn speakers(pool: &Pool) -> Result<Vec<Speaker>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM speakers ORDER BY position, name").fetch_all(pool).await
 }
 
@@ -154,7 +156,7 @@ pub struct CoOrganizer {
     pub updated: String,
 }
 
-pub async fn co_organizers(pool: &SqlitePool) -> Result<Vec<CoOrganizer>, sqlx::Error> {
+pub async fn co_organizers(pool: &Pool) -> Result<Vec<CoOrganizer>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM co_organizers_img ORDER BY created DESC, id").fetch_all(pool).await
 }
 
@@ -168,11 +170,14 @@ pub struct Material {
     pub updated: String,
 }
 
-pub async fn materials(pool: &SqlitePool) -> Result<Vec<Material>, sqlx::Error> {
+pub async fn materials(pool: &Pool) -> Result<Vec<Material>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM download_buttons ORDER BY created DESC, id").fetch_all(pool).await
 }
 
-pub async fn material(pool: &SqlitePool, id: &str) -> Result<Option<Material>, sqlx::Error> {
+pub async fn material(pool: &Pool, id: &str) -> Result<Option<Material>, sqlx::Error> {
+    if !db::storable(id) {
+        return Ok(None);
+    }
     sqlx::query_as("SELECT * FROM download_buttons WHERE id = $1").bind(id).fetch_optional(pool).await
 }
 
@@ -186,7 +191,7 @@ pub struct Partner {
 }
 
 /// Logos of one kind: `sponsor` (hero) or `partner` (/AboutUs).
-pub async fn partners(pool: &SqlitePool, kind: &str) -> Result<Vec<Partner>, sqlx::Error> {
+pub async fn partners(pool: &Pool, kind: &str) -> Result<Vec<Partner>, sqlx::Error> {
     sqlx::query_as("SELECT id, kind, name, logo, url FROM partners WHERE kind = $1 ORDER BY position")
         .bind(kind)
         .fetch_all(pool)
@@ -208,7 +213,7 @@ pub struct TicketPlan {
     pub attendance: String,
 }
 
-pub async fn ticket_plans(pool: &SqlitePool) -> Result<Vec<TicketPlan>, sqlx::Error> {
+pub async fn ticket_plans(pool: &Pool) -> Result<Vec<TicketPlan>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, audience, title, description, price_cents, currency, features, price_subtext, theme, attendance
          FROM ticket_plans ORDER BY position",
@@ -228,7 +233,7 @@ pub struct SponsorPackage {
     pub icon: String,
 }
 
-pub async fn sponsor_packages(pool: &SqlitePool) -> Result<Vec<SponsorPackage>, sqlx::Error> {
+pub async fn sponsor_packages(pool: &Pool) -> Result<Vec<SponsorPackage>, sqlx::Error> {
     sqlx::query_as("SELECT id, title, price_cents, currency, benefits, icon FROM sponsor_packages ORDER BY position")
         .fetch_all(pool)
         .await
@@ -242,11 +247,14 @@ pub struct Highlight {
     pub image: String,
 }
 
-pub async fn highlights(pool: &SqlitePool) -> Result<Vec<Highlight>, sqlx::Error> {
+pub async fn highlights(pool: &Pool) -> Result<Vec<Highlight>, sqlx::Error> {
     sqlx::query_as("SELECT slug, title, summary, image FROM highlights ORDER BY position").fetch_all(pool).await
 }
 
-pub async fn highlight(pool: &SqlitePool, slug: &str) -> Result<Option<Highlight>, sqlx::Error> {
+pub async fn highlight(pool: &Pool, slug: &str) -> Result<Option<Highlight>, sqlx::Error> {
+    if !db::storable(slug) {
+        return Ok(None);
+    }
     sqlx::query_as("SELECT slug, title, summary, image FROM highlights WHERE slug = $1")
         .bind(slug)
         .fetch_optional(pool)
@@ -263,7 +271,10 @@ pub struct Item {
     pub icon: String,
 }
 
-pub async fn highlight_topics(pool: &SqlitePool, slug: &str) -> Result<Vec<Item>, sqlx::Error> {
+pub async fn highlight_topics(pool: &Pool, slug: &str) -> Result<Vec<Item>, sqlx::Error> {
+    if !db::storable(slug) {
+        return Ok(Vec::new());
+    }
     sqlx::query_as(
         "SELECT id, title, description, '' AS icon FROM highlight_topics WHERE highlight_slug = $1 ORDER BY position",
     )
@@ -273,29 +284,29 @@ pub async fn highlight_topics(pool: &SqlitePool, slug: &str) -> Result<Vec<Item>
 }
 
 /// Awards of one kind: `main` or `sustainability`.
-pub async fn awards(pool: &SqlitePool, kind: &str) -> Result<Vec<Item>, sqlx::Error> {
+pub async fn awards(pool: &Pool, kind: &str) -> Result<Vec<Item>, sqlx::Error> {
     sqlx::query_as("SELECT id, title, description, icon FROM awards WHERE kind = $1 ORDER BY position")
         .bind(kind)
         .fetch_all(pool)
         .await
 }
 
-pub async fn goals(pool: &SqlitePool) -> Result<Vec<Item>, sqlx::Error> {
+pub async fn goals(pool: &Pool) -> Result<Vec<Item>, sqlx::Error> {
     sqlx::query_as("SELECT id, title, description, icon FROM goals ORDER BY position").fetch_all(pool).await
 }
 
-pub async fn objectives(pool: &SqlitePool) -> Result<Vec<Item>, sqlx::Error> {
+pub async fn objectives(pool: &Pool) -> Result<Vec<Item>, sqlx::Error> {
     sqlx::query_as("SELECT id, title, description, icon FROM objectives ORDER BY position").fetch_all(pool).await
 }
 
-pub async fn faqs(pool: &SqlitePool) -> Result<Vec<Item>, sqlx::Error> {
+pub async fn faqs(pool: &Pool) -> Result<Vec<Item>, sqlx::Error> {
     sqlx::query_as("SELECT id, question AS title, answer AS description, '' AS icon FROM faqs ORDER BY position")
         .fetch_all(pool)
         .await
 }
 
 /// About lists: `why_attend`, `who_can_attend` or `registration_step`.
-pub async fn about_items(pool: &SqlitePool, section: &str) -> Result<Vec<Item>, sqlx::Error> {
+pub async fn about_items(pool: &Pool, section: &str) -> Result<Vec<Item>, sqlx::Error> {
     sqlx::query_as("SELECT id, title, description, '' AS icon FROM about_items WHERE section = $1 ORDER BY position")
         .bind(section)
         .fetch_all(pool)
@@ -310,7 +321,7 @@ pub struct Statistic {
 }
 
 /// Statistics of one section: `home` or `impact`.
-pub async fn statistics(pool: &SqlitePool, section: &str) -> Result<Vec<Statistic>, sqlx::Error> {
+pub async fn statistics(pool: &Pool, section: &str) -> Result<Vec<Statistic>, sqlx::Error> {
     sqlx::query_as("SELECT id, label, value FROM statistics WHERE section = $1 ORDER BY position")
         .bind(section)
         .fetch_all(pool)
@@ -326,7 +337,7 @@ pub struct Attraction {
     pub distance: String,
 }
 
-pub async fn attractions(pool: &SqlitePool) -> Result<Vec<Attraction>, sqlx::Error> {
+pub async fn attractions(pool: &Pool) -> Result<Vec<Attraction>, sqlx::Error> {
     sqlx::query_as("SELECT id, name, description, image, distance FROM attractions ORDER BY position")
         .fetch_all(pool)
         .await
@@ -342,11 +353,14 @@ pub struct Policy {
     pub updated: String,
 }
 
-pub async fn policies(pool: &SqlitePool) -> Result<Vec<Policy>, sqlx::Error> {
+pub async fn policies(pool: &Pool) -> Result<Vec<Policy>, sqlx::Error> {
     sqlx::query_as("SELECT slug, name, link, summary, updated FROM policies ORDER BY position").fetch_all(pool).await
 }
 
-pub async fn policy(pool: &SqlitePool, slug: &str) -> Result<Option<Policy>, sqlx::Error> {
+pub async fn policy(pool: &Pool, slug: &str) -> Result<Option<Policy>, sqlx::Error> {
+    if !db::storable(slug) {
+        return Ok(None);
+    }
     sqlx::query_as("SELECT slug, name, link, summary, updated FROM policies WHERE slug = $1")
         .bind(slug)
         .fetch_optional(pool)
@@ -360,7 +374,10 @@ pub struct PolicySection {
     pub body: String,
 }
 
-pub async fn policy_sections(pool: &SqlitePool, slug: &str) -> Result<Vec<PolicySection>, sqlx::Error> {
+pub async fn policy_sections(pool: &Pool, slug: &str) -> Result<Vec<PolicySection>, sqlx::Error> {
+    if !db::storable(slug) {
+        return Ok(Vec::new());
+    }
     sqlx::query_as("SELECT id, heading, body FROM policy_sections WHERE policy_slug = $1 ORDER BY position")
         .bind(slug)
         .fetch_all(pool)
@@ -376,11 +393,11 @@ pub struct GalleryImage {
     pub height: i64,
 }
 
-pub async fn gallery(pool: &SqlitePool) -> Result<Vec<GalleryImage>, sqlx::Error> {
+pub async fn gallery(pool: &Pool) -> Result<Vec<GalleryImage>, sqlx::Error> {
     sqlx::query_as("SELECT id, title, image, width, height FROM gallery ORDER BY position").fetch_all(pool).await
 }
 
 /// Whether the database answers at all (for `/api/health`).
-pub async fn ping(pool: &SqlitePool) -> Result<(), sqlx::Error> {
+pub async fn ping(pool: &Pool) -> Result<(), sqlx::Error> {
     sqlx::query("SELECT 1").execute(pool).await.map(|_| ())
 }

@@ -2,9 +2,11 @@
 //! read by `conference export messages`.
 
 use serde::Serialize;
-use sqlx::{FromRow, SqliteConnection, SqlitePool};
+use sqlx::FromRow;
 use time::OffsetDateTime;
 use time::macros::format_description;
+
+use crate::db::{Connection, Pool};
 
 /// Characters of generated record ids (lowercase alphanumerics, like the content ids).
 const ID_ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
@@ -48,7 +50,7 @@ pub struct Message {
 
 /// Stores a message on `conn` (the caller's transaction, which also queues the organisers'
 /// notice) and returns it with its id and time.
-pub async fn insert(conn: &mut SqliteConnection, new: &NewMessage) -> Result<Message, sqlx::Error> {
+pub async fn insert(conn: &mut Connection, new: &NewMessage) -> Result<Message, sqlx::Error> {
     let message = Message {
         id: record_id(),
         name: new.name.clone(),
@@ -75,7 +77,7 @@ pub async fn insert(conn: &mut SqliteConnection, new: &NewMessage) -> Result<Mes
 }
 
 /// Every message, oldest first (for the organisers' export).
-pub async fn all(pool: &SqlitePool) -> Result<Vec<Message>, sqlx::Error> {
+pub async fn all(pool: &Pool) -> Result<Vec<Message>, sqlx::Error> {
     sqlx::query_as("SELECT id, name, number, email, country, message, created FROM messages ORDER BY created, id")
         .fetch_all(pool)
         .await

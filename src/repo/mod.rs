@@ -3,5 +3,6 @@
 pub mod content;
 pub mod messages;
 pub mod orders;
+pub mod papers;
 pub mod submissions;
 pub mod subscribers;

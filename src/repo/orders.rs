@@ -1,7 +1,9 @@
 //! Payment orders (`migrations/0005_orders.sql`): created by `/api/ccavenue-initiate`, decided
 //! once by `/api/ccavenue-handle` (DESIGN.md section 6).
 
-use sqlx::{FromRow, SqliteConnection, SqlitePool};
+use sqlx::FromRow;
+
+use crate::db::{self, Connection, Pool};
 
 /// What an order pays for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,6 +101,11 @@ pub struct Order {
     pub created: String,
     /// RFC 3339 UTC; `None` while initiated.
     pub decided_at: Option<String>,
+    /// The payment mode that created the order (`live` or `test`; `None` before migration
+    /// 0006).
+    pub payments_mode: Option<String>,
+    /// The gateway URL the browser was sent to.
+    pub gateway: Option<String>,
 }
 
 impl Order {
@@ -134,14 +141,18 @@ pub struct NewOrder<'a> {
     pub billing_country: &'a str,
     /// RFC 3339 UTC.
     pub created: &'a str,
+    /// `live` or `test` ([`crate::payments::config::Mode::as_str`]).
+    pub payments_mode: &'a str,
+    /// The gateway URL the browser is sent to.
+    pub gateway: &'a str,
 }
 
-pub async fn insert(conn: &mut SqliteConnection, order: &NewOrder<'_>) -> Result<(), sqlx::Error> {
+pub async fn insert(conn: &mut Connection, order: &NewOrder<'_>) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO orders (order_id, kind, item_id, item_title, custom_amount, amount_cents, currency,
                              billing_name, billing_email, billing_tel, billing_address, billing_city,
-                             billing_state, billing_zip, billing_country, created)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+                             billing_state, billing_zip, billing_country, created, payments_mode, gateway)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
     )
     .bind(order.order_id)
     .bind(order.kind.as_str())
@@ -159,17 +170,22 @@ pub async fn insert(conn: &mut SqliteConnection, order: &NewOrder<'_>) -> Result
     .bind(order.billing_zip)
     .bind(order.billing_country)
     .bind(order.created)
+    .bind(order.payments_mode)
+    .bind(order.gateway)
     .execute(conn)
     .await?;
     Ok(())
 }
 
-pub async fn find(conn: &mut SqliteConnection, order_id: &str) -> Result<Option<Order>, sqlx::Error> {
+pub async fn find(conn: &mut Connection, order_id: &str) -> Result<Option<Order>, sqlx::Error> {
+    if !db::storable(order_id) {
+        return Ok(None);
+    }
     sqlx::query_as("SELECT * FROM orders WHERE order_id = $1").bind(order_id).fetch_optional(conn).await
 }
 
 /// [`find`] on a pool.
-pub async fn get(pool: &SqlitePool, order_id: &str) -> Result<Option<Order>, sqlx::Error> {
+pub async fn get(pool: &Pool, order_id: &str) -> Result<Option<Order>, sqlx::Error> {
     let mut conn = pool.acquire().await?;
     find(&mut conn, order_id).await
 }
@@ -192,7 +208,7 @@ pub struct GatewayFields<'a> {
 /// UPDATE so two answers racing each other decide it once. Returns whether this call decided
 /// it (`false`: unknown, or already decided, and left as it was).
 pub async fn decide(
-    conn: &mut SqliteConnection,
+    conn: &mut Connection,
     order_id: &str,
     status: Status,
     fields: &GatewayFields<'_>,
@@ -223,6 +239,6 @@ pub async fn decide(
 }
 
 /// Every order, oldest first (the organisers' export).
-pub async fn all(pool: &SqlitePool) -> Result<Vec<Order>, sqlx::Error> {
+pub async fn all(pool: &Pool) -> Result<Vec<Order>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM orders ORDER BY created, order_id").fetch_all(pool).await
 }

@@ -2,9 +2,11 @@
 //! `/api/paper-submission`, read by `conference export submissions`.
 
 use serde::Serialize;
-use sqlx::{FromRow, SqliteConnection, SqlitePool};
+use sqlx::FromRow;
 use time::OffsetDateTime;
 use time::macros::format_description;
+
+use crate::db::{self, Connection, Pool};
 
 /// spec section 3, Paper submission: the validated fields plus the stored file.
 #[derive(Debug, Clone, FromRow, Serialize)]
@@ -52,7 +54,7 @@ fn created_now() -> String {
 
 /// Stores a submission on `conn` (the caller's transaction, which also queues its mails) and
 /// returns its id.
-pub async fn insert(conn: &mut SqliteConnection, new: &NewSubmission) -> Result<i64, sqlx::Error> {
+pub async fn insert(conn: &mut Connection, new: &NewSubmission) -> Result<i64, sqlx::Error> {
     let (id,): (i64,) = sqlx::query_as(
         "INSERT INTO submissions (reference, name, number, email, country, author_name, co_author_name,
                                   paper_title, department, university_organization, paper_type,
@@ -90,14 +92,17 @@ const COLUMNS: &str = "id, reference, name, number, email, country, author_name,
                        conference_source, file_path, file_name, file_type, file_size, created";
 
 /// Every submission, oldest first (for the organisers' export).
-pub async fn all(pool: &SqlitePool) -> Result<Vec<Submission>, sqlx::Error> {
+pub async fn all(pool: &Pool) -> Result<Vec<Submission>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM submissions ORDER BY created, id")))
         .fetch_all(pool)
         .await
 }
 
 /// One submission by its reference.
-pub async fn by_reference(pool: &SqlitePool, reference: &str) -> Result<Option<Submission>, sqlx::Error> {
+pub async fn by_reference(pool: &Pool, reference: &str) -> Result<Option<Submission>, sqlx::Error> {
+    if !db::storable(reference) {
+        return Ok(None);
+    }
     sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM submissions WHERE reference = $1")))
         .bind(reference)
         .fetch_optional(pool)

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod database;
 pub mod html;
 pub mod inflate;
 pub mod payments;
@@ -13,12 +14,12 @@ use axum::body::Body;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Request, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::Value;
-use sqlx::SqlitePool;
 use tempfile::TempDir;
 use tower::ServiceExt;
 
 use conference::clock::Clock;
 use conference::config::Config;
+use conference::db::{Engine, Pool};
 use conference::state::AppState;
 
 /// `PUBLIC_URL` of `Config::for_tests`.
@@ -66,13 +67,22 @@ pub const COLLECTIONS: [&str; 6] =
 /// A running application over its own database.
 pub struct TestApp {
     pub router: Router,
-    pub pool: SqlitePool,
+    pub pool: Pool,
     /// Keeps the database folder alive as long as the app.
     pub dir: TempDir,
     /// The configuration the app runs with (`DATA_DIR` is `dir`).
     pub config: Config,
     /// The app's state: its content snapshot, page cache and clock.
     pub state: AppState,
+    /// The PostgreSQL database made for this test, dropped with the app.
+    pub postgres: Option<database::Scratch>,
+}
+
+impl TestApp {
+    /// The engine this run tests: PostgreSQL when `TEST_DATABASE_URL` names a server.
+    pub fn engine(&self) -> Engine {
+        Engine::of_pool(&self.pool)
+    }
 }
 
 /// A fresh application: temporary folder, migrated and seeded database.
@@ -94,14 +104,19 @@ pub async fn app_with(configure: impl FnOnce(&mut Config)) -> TestApp {
 /// [`app_with`] and a clock.
 pub async fn app_with_clock(configure: impl FnOnce(&mut Config), clock: Clock) -> TestApp {
     let dir = tempfile::tempdir().expect("temporary folder");
-    let url = format!("sqlite://{}/test.db", dir.path().display());
+    let postgres = database::Scratch::create().await;
+    let url = match &postgres {
+        Some(scratch) => scratch.url.clone(),
+        None => format!("sqlite://{}/test.db", dir.path().display()),
+    };
     let pool = conference::db::connect(&url).await.expect("database connects");
     conference::db::migrate(&pool).await.expect("migrations apply");
     conference::db::seed(&pool).await.expect("content seed applies");
     let mut config = Config::for_tests(dir.path().to_path_buf());
+    config.database_url = url;
     configure(&mut config);
     let state = AppState::new(pool.clone(), config.clone()).with_clock(clock);
-    TestApp { router: conference::app(state.clone()), pool, dir, config, state }
+    TestApp { router: conference::app(state.clone()), pool, dir, config, state, postgres }
 }
 
 /// A whole response, body collected.
@@ -150,7 +165,7 @@ impl TestApp {
 
     /// The database URL of the app (for a second process on the same database).
     pub fn database_url(&self) -> String {
-        format!("sqlite://{}/test.db", self.dir.path().display())
+        self.config.database_url.clone()
     }
 
     /// GET with extra request headers.
@@ -190,6 +205,74 @@ impl TestApp {
         (status, value)
     }
 
+    /// The paper stored as `file_path` (e.g. `papers/P-2025-7KQ4M9.pdf`): the file under
+    /// `DATA_DIR` on SQLite, its chunks in the database on PostgreSQL.
+    pub async fn stored_paper(&self, file_path: &str) -> Option<Vec<u8>> {
+        match self.engine() {
+            Engine::Sqlite => std::fs::read(self.dir.path().join(file_path)).ok(),
+            Engine::Postgres => conference::repo::papers::read(&self.pool, file_path).await.expect("paper reads"),
+        }
+    }
+
+    /// How many papers are stored (files under `DATA_DIR/papers`, or papers in the database).
+    pub async fn stored_papers(&self) -> usize {
+        match self.engine() {
+            Engine::Sqlite => std::fs::read_dir(self.dir.path().join("papers")).map(|d| d.count()).unwrap_or(0),
+            Engine::Postgres => {
+                let (n,): (i64,) = sqlx::query_as("SELECT COUNT(DISTINCT submission_id) FROM paper_chunks")
+                    .fetch_one(&self.pool)
+                    .await
+                    .expect("count papers");
+                usize::try_from(n).expect("a count")
+            }
+        }
+    }
+
+    /// A second server instance over the same database and `DATA_DIR`, with its own pool,
+    /// as a load balancer's other backend. Drop it before `self`.
+    pub async fn another_instance(&self) -> TestApp {
+        let pool = conference::db::connect(&self.config.database_url).await.expect("second instance connects");
+        let state = AppState::new(pool.clone(), self.config.clone());
+        TestApp {
+            router: conference::app(state.clone()),
+            pool,
+            dir: tempfile::tempdir().expect("temporary folder"),
+            config: self.config.clone(),
+            state,
+            postgres: None,
+        }
+    }
+
+    /// Makes every INSERT into `table` fail with `message` (a broken disk, a full table), on
+    /// either engine, until [`TestApp::allow_inserts`].
+    pub async fn fail_inserts(&self, table: &str, message: &str) {
+        match self.engine() {
+            Engine::Sqlite => {
+                self.exec(&format!(
+                    "CREATE TRIGGER fail_{table} BEFORE INSERT ON {table} BEGIN SELECT RAISE(ABORT, '{message}'); END"
+                ))
+                .await
+            }
+            Engine::Postgres => {
+                self.exec(&format!(
+                    "CREATE FUNCTION fail_{table}() RETURNS trigger LANGUAGE plpgsql
+                     AS $$ BEGIN RAISE EXCEPTION '{message}'; END $$;
+                     CREATE TRIGGER fail_{table} BEFORE INSERT ON {table}
+                     FOR EACH ROW EXECUTE FUNCTION fail_{table}();"
+                ))
+                .await
+            }
+        }
+    }
+
+    /// Undoes [`TestApp::fail_inserts`].
+    pub async fn allow_inserts(&self, table: &str) {
+        match self.engine() {
+            Engine::Sqlite => self.exec(&format!("DROP TRIGGER fail_{table}")).await,
+            Engine::Postgres => self.exec(&format!("DROP TRIGGER fail_{table} ON {table}")).await,
+        }
+    }
+
     /// Runs one SQL statement on the app's database (to break or change content).
     pub async fn exec(&self, sql: &str) {
         sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_string()))
@@ -201,10 +284,11 @@ impl TestApp {
     /// A paid order, so `/Success?order=ID` has something to show; returns its id.
     pub async fn paid_order(&self) -> &'static str {
         self.exec(&format!(
-            "INSERT OR IGNORE INTO orders (order_id, kind, item_id, item_title, amount_cents, currency, status,
+            "INSERT INTO orders (order_id, kind, item_id, item_title, amount_cents, currency, status,
                  billing_name, billing_email, tracking_id, created, decided_at)
              VALUES ('{PAID_ORDER}', 'plan', 'presenter-virtual', 'Presenter Virtual', 21900, 'USD', 'success',
-                 'Ada Lovelace', 'ada@example.org', '3100000001', '2025-03-01T08:00:00Z', '2025-03-01T08:05:00Z')"
+                 'Ada Lovelace', 'ada@example.org', '3100000001', '2025-03-01T08:00:00Z', '2025-03-01T08:05:00Z')
+             ON CONFLICT (order_id) DO NOTHING"
         ))
         .await;
         PAID_ORDER

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import Newsletter, { FAILED_MESSAGE, validateNewsletterEmail } from './Newsletter';
+import Newsletter, { FAILED_MESSAGE, SUBSCRIBED_MESSAGE, validateNewsletterEmail } from './Newsletter';
 import { TOAST_HOST_ID } from '../lib/toasts';
 
 const TEMPLATE = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../../templates/partials/footer.html'), 'utf8');
@@ -78,14 +78,15 @@ describe('Newsletter', () => {
   });
 
   it('clears the box and confirms with the server message', async () => {
-    const fetch = stubFetch(201, { message: 'Thank you for subscribing!' });
+    const fetch = stubFetch(201, { message: SUBSCRIBED_MESSAGE });
     await mount(' ana@example.org ');
     await submit();
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/newsletter');
     expect(JSON.parse(init.body as string)).toEqual({ email: 'ana@example.org', _gotcha: '' });
     expect(input().value).toBe('');
-    expect(status().textContent).toBe('Thank you for subscribing!');
+    expect(status().textContent).toBe(SUBSCRIBED_MESSAGE);
+    expect(status().textContent).toMatch(/^Thank you for subscribing!\nPlease confirm .* emailed you\.$/);
     expect(toastText()).toContain('Thank you for subscribing!');
   });
 

@@ -12,8 +12,10 @@ import { EMAIL_MAX_CHARS, INVALID_EMAIL, isValidEmail } from '../lib/validate';
 
 export const REQUIRED_MESSAGE = 'Email address is required';
 export const FAILED_MESSAGE = 'Could not subscribe. Please try again.';
-/** Shown when the server's answer carries no message of its own. */
-export const SUBSCRIBED_MESSAGE = 'Thank you for subscribing!';
+/** Shown when the server's answer carries no message of its own: the spec's text, then a line
+ *  asking to confirm from the inbox (double opt-in). */
+export const SUBSCRIBED_MESSAGE =
+  'Thank you for subscribing!\nPlease confirm your subscription with the link we have just emailed you.';
 
 const INPUT_ID = 'newsletter-email';
 const STATUS_ID = 'newsletter-status';

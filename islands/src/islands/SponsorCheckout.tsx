@@ -4,11 +4,9 @@
 // own price for the package.
 //
 // The server fallback is a link to /sponsorship?package=ID#package-ID, which explains that
-// paying online needs JavaScript.
+// paying online needs JavaScript. It loads on intent (data-hydrate="intent").
 
-import { useRef, useState } from 'react';
-import { formatDisplay } from '../lib/money';
-import { PaymentModal } from '../lib/payment-modal';
+import { CheckoutButton } from '../lib/checkout-button';
 
 export interface SponsorCheckoutProps {
   /** Sponsor package id: `platinum`, `diamond`, `gold` or `silver` (DESIGN.md section 5). */
@@ -21,37 +19,20 @@ export interface SponsorCheckoutProps {
   contactEmail?: string;
 }
 
-export default function SponsorCheckout({ sponsorPackage, title, amountCents, currency, contactEmail }: SponsorCheckoutProps) {
-  const [open, setOpen] = useState(false);
-  const opener = useRef<HTMLButtonElement>(null);
-  const amountLabel = formatDisplay(amountCents, currency);
+export default function SponsorCheckout({ sponsorPackage, title, ...rest }: SponsorCheckoutProps) {
   return (
-    <>
-      <button
-        ref={opener}
-        type="button"
-        className="button button--primary"
-        aria-haspopup="dialog"
-        onClick={() => setOpen(true)}
-      >
-        Sponsor now<span className="visually-hidden"> for {title}</span>
-      </button>
-      {open && (
-        <PaymentModal
-          kind="sponsor"
-          title={`Sponsor: ${title}`}
-          summary={
-            <>
-              {title} sponsor package, <strong>{amountLabel}</strong>
-            </>
-          }
-          amountLabel={amountLabel}
-          target={{ sponsorPackage }}
-          contactEmail={contactEmail}
-          returnFocus={opener}
-          onClose={() => setOpen(false)}
-        />
+    <CheckoutButton
+      {...rest}
+      label="Sponsor now"
+      title={title}
+      kind="sponsor"
+      modalTitle={`Sponsor: ${title}`}
+      summary={(amount) => (
+        <>
+          {title} sponsor package, {amount}
+        </>
       )}
-    </>
+      target={{ sponsorPackage }}
+    />
   );
 }

@@ -4,11 +4,9 @@
 //
 // The server fallback is the card's Register Now link (to /pricing?plan=ID#plan-ID, which
 // explains that paying online needs JavaScript); this island replaces it with a button of the
-// same look that opens the modal.
+// same look that opens the modal. It loads on intent (data-hydrate="intent").
 
-import { useRef, useState } from 'react';
-import { formatDisplay } from '../lib/money';
-import { PaymentModal } from '../lib/payment-modal';
+import { CheckoutButton } from '../lib/checkout-button';
 
 export interface TicketCheckoutProps {
   /** Ticket plan id, e.g. `presenter-virtual` (DESIGN.md section 5). */
@@ -21,37 +19,20 @@ export interface TicketCheckoutProps {
   contactEmail?: string;
 }
 
-export default function TicketCheckout({ plan, title, amountCents, currency, contactEmail }: TicketCheckoutProps) {
-  const [open, setOpen] = useState(false);
-  const opener = useRef<HTMLButtonElement>(null);
-  const amountLabel = formatDisplay(amountCents, currency);
+export default function TicketCheckout({ plan, title, ...rest }: TicketCheckoutProps) {
   return (
-    <>
-      <button
-        ref={opener}
-        type="button"
-        className="button button--primary"
-        aria-haspopup="dialog"
-        onClick={() => setOpen(true)}
-      >
-        Register Now<span className="visually-hidden"> for {title}</span>
-      </button>
-      {open && (
-        <PaymentModal
-          kind="registration"
-          title={`Register: ${title}`}
-          summary={
-            <>
-              {title} ticket, <strong>{amountLabel}</strong>
-            </>
-          }
-          amountLabel={amountLabel}
-          target={{ plan }}
-          contactEmail={contactEmail}
-          returnFocus={opener}
-          onClose={() => setOpen(false)}
-        />
+    <CheckoutButton
+      {...rest}
+      label="Register Now"
+      title={title}
+      kind="registration"
+      modalTitle={`Register: ${title}`}
+      summary={(amount) => (
+        <>
+          {title} ticket, {amount}
+        </>
       )}
-    </>
+      target={{ plan }}
+    />
   );
 }

@@ -10,6 +10,13 @@ export type UploadResult =
   /** `status` 0 means the request never got an answer (network down, aborted). */
   | { ok: false; status: number; message: string | null; errors: PaperErrors };
 
+/** What the progress handler reads of a ProgressEvent. */
+export type UploadProgress = { lengthComputable: boolean; loaded: number; total: number };
+// Method syntax is checked bivariantly, so XMLHttpRequest's handler (which takes a full
+// ProgressEvent) fits, and tests may call it with a plain UploadProgress.
+type ProgressHandler = { handle(event: UploadProgress): void }['handle'];
+type EventHandler = { handle(event?: unknown): void }['handle'];
+
 /** The XMLHttpRequest surface used here; tests pass a fake. */
 export interface XhrLike {
   open(method: string, url: string): void;
@@ -17,10 +24,10 @@ export interface XhrLike {
   send(body: FormData): void;
   readonly status: number;
   readonly responseText: string;
-  readonly upload: { onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null };
-  onload: (() => void) | null;
-  onerror: (() => void) | null;
-  onabort: (() => void) | null;
+  readonly upload: { onprogress: ProgressHandler | null };
+  onload: EventHandler | null;
+  onerror: EventHandler | null;
+  onabort: EventHandler | null;
 }
 
 /** Percent (0-100, whole numbers) of the body sent, or null when the size is unknown. */

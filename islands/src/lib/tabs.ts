@@ -1,5 +1,7 @@
 // Speaker tabs: ordering and the WAI-ARIA tabs keyboard model (Left/Right wrap, Home/End).
 
+import { rovingTarget } from './roving';
+
 export interface SpeakerData {
   id: string;
   /** Position within the site (the spec's `order`); lower comes first. */
@@ -34,24 +36,9 @@ export function initialTabIndex(groups: SpeakerGroupData[], preferred: string | 
   return at >= 0 ? at : 0;
 }
 
-/**
- * The tab a key moves to from `current` among `count` tabs, or null for keys the tablist
- * does not handle. Keys are KeyboardEvent.key values.
- */
+/** The tab a key moves to from `current` among `count` tabs (Left/Right), or null. */
 export function tabKeyTarget(current: number, key: string, count: number): number | null {
-  if (count <= 0) return null;
-  switch (key) {
-    case 'ArrowRight':
-      return (current + 1) % count;
-    case 'ArrowLeft':
-      return (current - 1 + count) % count;
-    case 'Home':
-      return 0;
-    case 'End':
-      return count - 1;
-    default:
-      return null;
-  }
+  return rovingTarget(current, key, count, 'horizontal');
 }
 
 /** A bio as paragraphs (blank lines separate them). */

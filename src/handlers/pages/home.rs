@@ -11,7 +11,7 @@ use crate::error::AppError;
 use crate::handlers::{cached, html};
 use crate::layout::{Block, Layout, Meta, PageCtx};
 use crate::money;
-use crate::repo::content::{CoOrganizer, Highlight, Item, Material, Partner, Site, Statistic, TicketPlan};
+use crate::repo::content::{CoOrganizer, Highlight, Item, Material, Partner, Site, Speaker, Statistic, TicketPlan};
 use crate::state::AppState;
 
 use super::shared::{SpeakerGroup, TimelineItem, speaker_groups, timeline};
@@ -62,7 +62,9 @@ pub fn render(page: &PageCtx<'_>) -> Result<String, AppError> {
     let goals = content.goals.clone();
     let timeline = content.dates.clone().map(|d| timeline(d, &layout.site.utc_offset, now));
     // `<` escaped so no content can close the script element it is embedded in.
-    let json_ld = event_json_ld(&layout.site, page.config.base_url(), &plans).to_string().replace('<', "\\u003c");
+    let performers = speakers.iter().flatten().flat_map(|group| &group.speakers);
+    let json_ld =
+        event_json_ld(&layout.site, page.config.base_url(), &plans, performers).to_string().replace('<', "\\u003c");
     html(&HomePage {
         countdown: Remaining::until(&layout.site.countdown_target, now),
         countdown_props: json!({ "target": layout.site.countdown_target }),
@@ -132,9 +134,44 @@ pub fn timeline_props(items: &[TimelineItem], utc_offset: &str) -> Value {
 }
 
 /// schema.org `Event` for Google's event rich results: dates with offset, mixed attendance,
-/// a physical `Place` and a `VirtualLocation`, organizer and one `Offer` per ticket plan.
-pub fn event_json_ld(site: &Site, public_url: &str, plans: &[TicketPlan]) -> Value {
+/// a physical `Place` and a `VirtualLocation`, organizer, one `Offer` per ticket plan and the
+/// speakers as `performer` (`Person` with name, job title and affiliation, read from the
+/// speaker's role "Title, Organisation"). Every URL is on `public_url` (PUBLIC_URL): the
+/// seed's `virtual_url` gives only the path.
+pub fn event_json_ld<'a>(
+    site: &Site,
+    public_url: &str,
+    plans: &[TicketPlan],
+    speakers: impl IntoIterator<Item = &'a Speaker>,
+) -> Value {
     let base = public_url.trim_end_matches('/');
+    // `https://host/path?q` or `/path?q` → `{base}/path?q`.
+    let on_base = |url: &str| {
+        let path = match url.split_once("://") {
+            Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
+            None if url.starts_with('/') => url,
+            None => "/",
+        };
+        format!("{base}{path}")
+    };
+    let performers: Vec<Value> = speakers
+        .into_iter()
+        .map(|speaker| {
+            let (job_title, affiliation) = match speaker.role.split_once(", ") {
+                Some((title, organisation)) => (Some(title.trim()), organisation.trim()),
+                None => (None, speaker.role.trim()),
+            };
+            let mut person = json!({
+                "@type": "Person",
+                "name": speaker.name,
+                "affiliation": { "@type": "Organization", "name": affiliation },
+            });
+            if let Some(title) = job_title {
+                person["jobTitle"] = json!(title);
+            }
+            person
+        })
+        .collect();
     let offers: Vec<Value> = plans
         .iter()
         .map(|plan| {
@@ -171,11 +208,12 @@ pub fn event_json_ld(site: &Site, public_url: &str, plans: &[TicketPlan]) -> Val
                     "addressCountry": site.country_code,
                 }
             },
-            { "@type": "VirtualLocation", "url": site.virtual_url }
+            { "@type": "VirtualLocation", "url": on_base(&site.virtual_url) }
         ],
         "image": [format!("{base}{}", site.og_image)],
         "organizer": { "@type": "Organization", "name": site.organizer_name, "url": site.organizer_url },
         "offers": offers,
+        "performer": performers,
         "url": format!("{base}/"),
     })
 }

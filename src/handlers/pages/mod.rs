@@ -5,6 +5,7 @@ pub mod about;
 pub mod errors;
 pub mod home;
 pub mod info;
+pub mod newsletter;
 pub mod payment_result;
 pub mod policies;
 pub mod shared;

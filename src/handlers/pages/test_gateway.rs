@@ -1,5 +1,5 @@
-//! The built-in TEST gateway at `/test-gateway` (DESIGN.md section 6), on only while no
-//! CCAvenue credentials are set (`crate::routes` adds its route only then), so the whole
+//! The built-in TEST gateway at `/test-gateway` (DESIGN.md section 6), on only in
+//! `PAYMENTS_MODE=test` (`crate::routes` adds its route only then), so the whole
 //! registration flow works on a fresh machine and in browser tests without real money.
 //!
 //! It plays CCAvenue's part: the browser POSTs `encRequest` and `access_code` to it; it
@@ -62,7 +62,7 @@ pub struct TestGatewayPage {
 async fn layout(state: &AppState) -> Result<Layout, AppError> {
     Layout::new(&state.page_ctx(&*state.content.snapshot().await), |site| {
         Meta::new(
-            format!("Test gateway | {}", site.short_name),
+            format!("TEST gateway (no real payment) | {}", site.short_name),
             "The built-in test payment gateway: no real payment is taken here.",
             TEST_GATEWAY_PATH,
         )

@@ -1,6 +1,7 @@
 //! Keeping an accepted paper: the file moved to `DATA_DIR/papers/<reference>.<ext>`, then
 //! the row and both mails in one transaction; if that fails the moved file is removed
-//! again, so nothing is half stored (DESIGN.md section 5).
+//! again, so nothing is half stored (DESIGN.md section 5). On PostgreSQL the paper goes into
+//! the database instead (`repo::papers`), in the row's transaction, so every instance has it.
 
 use std::path::{Path, PathBuf};
 
@@ -11,7 +12,9 @@ use super::filetype::PaperKind;
 use super::mails::compose_mails;
 use super::upload::Upload;
 use super::{Created, Refusal, internal};
+use crate::db::Engine;
 use crate::mail;
+use crate::repo::papers;
 use crate::repo::submissions::{self, NewSubmission};
 use crate::state::AppState;
 
@@ -40,7 +43,14 @@ pub(super) async fn store(
 ) -> Result<Created, Refusal> {
     let ctx = mail::Context::load(state).await.map_err(|e| internal("loading the site for mail", e))?;
     let papers = state.config.data_dir.join(PAPERS_DIR);
-    let (reference, stored) = persist(upload.temp, &papers, kind).await?;
+    // SQLite: the file in place first; PostgreSQL: the temporary file is copied in with the row.
+    let (reference, stored, temp) = match Engine::of_pool(&state.pool) {
+        Engine::Sqlite => {
+            let (reference, stored) = persist(upload.temp, &papers, kind).await?;
+            (reference, Some(stored), None)
+        }
+        Engine::Postgres => (new_reference(), None, Some(upload.temp)),
+    };
 
     let new = NewSubmission {
         file_path: format!("{PAPERS_DIR}/{reference}.{}", kind.extension()),
@@ -62,10 +72,11 @@ pub(super) async fn store(
         message: fields.message,
         conference_source: fields.conference_source,
     };
-    match write_row_and_mails(state, &ctx, &new).await {
+    match write_row_and_mails(state, &ctx, &new, temp.as_ref().map(NamedTempFile::path)).await {
         Ok(id) => Ok(Created { id, reference }),
         Err(err) => {
             // Neither a stray file nor a row without its file (DESIGN.md section 5).
+            let Some(stored) = stored else { return Err(err) };
             if let Err(remove) = tokio::fs::remove_file(&stored).await {
                 tracing::error!(path = %stored.display(), error = %remove, "could not remove a paper whose row failed");
             }
@@ -122,12 +133,29 @@ fn upload_name(sent: &str, reference: &str, kind: PaperKind) -> String {
     if clean.is_empty() { format!("{reference}.{}", kind.extension()) } else { format!("{clean}.{}", kind.extension()) }
 }
 
-async fn write_row_and_mails(state: &AppState, ctx: &mail::Context, new: &NewSubmission) -> Result<i64, Refusal> {
+/// `paper`: the temporary file to copy into the database with the row (PostgreSQL), or
+/// `None` when the file is already in place under `DATA_DIR` (SQLite).
+async fn write_row_and_mails(
+    state: &AppState,
+    ctx: &mail::Context,
+    new: &NewSubmission,
+    paper: Option<&Path>,
+) -> Result<i64, Refusal> {
     let (ack, notice) = compose_mails(ctx, new).map_err(|e| internal("rendering the submission mails", e))?;
     let db = |e| internal("storing the submission", e);
     let mut tx = state.pool.begin().await.map_err(db)?;
     let id = submissions::insert(&mut tx, new).await.map_err(db)?;
-    mail::enqueue(&mut tx, &ack).await.map_err(db)?;
+    if let Some(paper) = paper {
+        let mut file = tokio::fs::File::open(paper).await.map_err(|e| internal("reading the uploaded paper", e))?;
+        papers::store(&mut tx, id, &mut file).await.map_err(db)?;
+    }
+    // At most 3 acknowledgements per address a day (DESIGN.md section 5): the paper is stored
+    // and the organisers told either way.
+    if mail::consent::take_acknowledgement(&mut tx, &new.email).await.map_err(db)? {
+        mail::enqueue(&mut tx, &ack).await.map_err(db)?;
+    } else {
+        tracing::warn!(reference = new.reference, "submission acknowledgement not sent: limit reached for the address");
+    }
     mail::enqueue(&mut tx, &notice).await.map_err(db)?;
     tx.commit().await.map_err(db)?;
     Ok(id)

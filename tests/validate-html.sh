@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Validates every page's raw HTML (as the server sends it, before any script runs) and the
+# stylesheets with the Nu validator (vnu, npm package `vnu-jar`; needs a Java runtime, e.g.
+# Debian's default-jre-headless). Pages are the sitemap's, plus the 404 page.
+#
+#   tests/validate-html.sh [SERVER_BIN]     (default: target/debug/conference)
+#
+# Starts the server on a loopback port with a temporary data folder and stops it by its pid.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+server_bin=${1:-target/debug/conference}
+vnu=islands/node_modules/vnu-jar/build/dist/vnu.jar
+port=${VALIDATE_PORT:-3997}
+base="http://127.0.0.1:$port"
+
+[ -x "$server_bin" ] || { echo "validate: no server binary at $server_bin (cargo build first)" >&2; exit 1; }
+[ -f "$vnu" ] || { echo "validate: $vnu is missing (npm ci in islands/)" >&2; exit 1; }
+command -v java >/dev/null || { echo "validate: java is missing (apt-get install -y default-jre-headless)" >&2; exit 1; }
+
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+LISTEN_ADDR="127.0.0.1:$port" PUBLIC_URL="$base" DATA_DIR="$work/data" \
+  DATABASE_URL="sqlite://$work/data/conference.db" RUST_LOG=warn \
+  "$server_bin" serve >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 100); do
+  curl -fs "$base/api/health" >/dev/null 2>&1 && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
+  sleep 0.1
+done
+
+mkdir -p "$work/pages"
+paths=$(curl -fs "$base/sitemap.xml" | grep -o '<loc>[^<]*</loc>' | sed -e 's#<loc>[a-z]*://[^/]*##' -e 's#</loc>##')
+paths="$paths /no-such-page"
+n=0
+for path in $paths; do
+  n=$((n + 1))
+  # 404 is expected for the last one; anything else must answer 200.
+  curl -s -o "$work/pages/$n.html" "$base$path"
+  echo "$path" >"$work/pages/$n.path"
+done
+css=$(curl -fs "$base/" | grep -o '/assets/[^"]*\.css' | sort -u)
+for href in $css; do
+  curl -fs -o "$work/pages/$(basename "$href")" "$base$href"
+done
+
+echo "validate: $n pages and $(echo "$css" | wc -w) stylesheet(s) with vnu"
+status=0
+java -jar "$vnu" --errors-only --also-check-css --format gnu "$work/pages/"*.html "$work/pages/"*.css >"$work/vnu.txt" 2>&1 || status=$?
+if [ "$status" -ne 0 ]; then
+  # Name the page behind each numbered file.
+  while IFS= read -r line; do
+    file=$(echo "$line" | sed -n 's#^"\{0,1\}[^"]*/pages/\([0-9]*\)\.html.*#\1#p')
+    if [ -n "$file" ]; then echo "$(cat "$work/pages/$file.path"): $line"; else echo "$line"; fi
+  done <"$work/vnu.txt"
+  exit 1
+fi
+echo "validate: no errors"
