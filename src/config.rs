@@ -112,6 +112,40 @@ pub struct Config {
     #[arg(long, env = "RATE_LIMIT_PER_MINUTE", default_value_t = 30, global = true)]
     pub rate_limit_per_minute: u32,
 
+    /// Seconds a client has to send a request's headers; also how long an idle keep-alive
+    /// connection stays open. Protects against slowloris (headers dribbled a byte at a time).
+    #[arg(long, env = "HEADER_READ_TIMEOUT_SECS", default_value_t = 10, global = true)]
+    pub header_read_timeout_secs: u64,
+
+    /// Seconds without a body byte after which a request ends (408). Protects against bodies
+    /// that stall; a slow upload that keeps sending is never cut. Also the age after which an
+    /// upload temp file counts as abandoned.
+    #[arg(long, env = "BODY_TIMEOUT_SECS", default_value_t = 15, global = true)]
+    pub body_timeout_secs: u64,
+
+    /// Most connections open at once; 0 (the default) means the open-file limit less 256 kept
+    /// for the database, papers and mail. Always kept below that.
+    #[arg(long, env = "MAX_CONNECTIONS", default_value_t = 0, global = true)]
+    pub max_connections: usize,
+
+    /// Most connections one client address may hold open (trusted proxies exempt). Protects
+    /// the others from one address taking every socket; a browser uses about 6.
+    #[arg(long, env = "MAX_CONNECTIONS_PER_CLIENT", default_value_t = 128, global = true)]
+    pub max_connections_per_client: usize,
+
+    /// Seconds a SIGTERM waits for accepted requests to finish before the process exits.
+    #[arg(long, env = "DRAIN_TIMEOUT_SECS", default_value_t = 20, global = true)]
+    pub drain_timeout_secs: u64,
+
+    /// Seconds a paper file without a database row is kept before the sweep removes it (a
+    /// request between storing the file and committing its row needs a moment).
+    #[arg(long, env = "ORPHAN_GRACE_SECS", default_value_t = 600, global = true)]
+    pub orphan_grace_secs: u64,
+
+    /// Seconds a mail worker's claim on an outbox row lasts: a row whose worker died is sent
+    /// again after this (plus one 2 s poll), so within a minute by default.
+    #[arg(long, env = "MAIL_LEASE_SECS", default_value_t = 50, global = true)]
+    pub mail_lease_secs: u64,
     /// Reverse proxies and load balancers whose `X-Forwarded-For` / `Forwarded` name the
     /// client: comma-separated addresses or CIDR networks (`127.0.0.1,10.0.0.0/8`). Empty
     /// trusts none, and those headers are ignored. A bad entry stops start-up.
@@ -173,6 +207,13 @@ impl Config {
             ccavenue_status_url: None,
             upload_max_bytes: 20 * 1024 * 1024,
             rate_limit_per_minute: 30,
+            header_read_timeout_secs: 10,
+            body_timeout_secs: 15,
+            max_connections: 0,
+            max_connections_per_client: 128,
+            drain_timeout_secs: 20,
+            orphan_grace_secs: 600,
+            mail_lease_secs: 50,
             trusted_proxies: TrustedProxies::default(),
         }
     }

@@ -115,6 +115,12 @@ pub async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> 
         .get::<OriginalUri>()
         .map(|uri| uri.0.path().to_owned())
         .unwrap_or_else(|| request.uri().path().to_owned());
+    // Two Origin headers: a browser never sends that, so it is a client trying to slip a
+    // foreign origin past a check that reads only one (DESIGN.md section 5).
+    if request.headers().get_all(header::ORIGIN).iter().nth(1).is_some() {
+        tracing::warn!(%path, "POST with more than one Origin header refused");
+        return Refusal::new(StatusCode::FORBIDDEN, "Cross-origin requests are not allowed").into_response();
+    }
     if !ORIGIN_EXEMPT_PATHS.contains(&path.as_str())
         && let Some(origin) = request.headers().get(header::ORIGIN)
     {
@@ -336,6 +342,9 @@ async fn read_limited(mut body: Body, limit: usize) -> Result<Vec<u8>, Refusal> 
     let mut bytes = Vec::new();
     while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
         let frame = frame.map_err(|err| {
+            if crate::connections::is_body_timeout(&err) {
+                return crate::connections::body_timeout_refusal();
+            }
             Refusal::new(StatusCode::BAD_REQUEST, format!("The request body could not be read: {err}"))
         })?;
         if let Ok(data) = frame.into_data() {
@@ -370,19 +379,31 @@ fn parse_form(bytes: &[u8]) -> Result<Map<String, Value>, Refusal> {
     Ok(map)
 }
 
-/// Path and query of a same-origin `Referer`, else `/`.
+/// The page a plain form post goes back to: path and query of a same-origin `Referer`,
+/// parsed with the `url` crate; anything else (another origin, a relative or unparsable
+/// value, a path a browser would read as another host such as `//evil.example` or
+/// `/\evil.example`) goes to `/`, the page that holds the visitor forms (the contact form
+/// and the footer's newsletter form).
 fn return_path(headers: &HeaderMap, config: &Config) -> String {
-    let Some(referer) = headers.get(header::REFERER).and_then(|v| v.to_str().ok()) else { return "/".into() };
-    let base = config.base_url();
-    let same_origin = origin_of(referer).is_some() && origin_of(referer) == origin_of(base);
-    if !same_origin {
-        return "/".into();
+    const FORM_PAGE: &str = "/";
+    let Some(referer) = headers.get(header::REFERER).and_then(|v| v.to_str().ok()) else {
+        return FORM_PAGE.into();
+    };
+    let (Ok(referer), Ok(base)) = (url::Url::parse(referer), url::Url::parse(config.base_url())) else {
+        return FORM_PAGE.into();
+    };
+    if referer.origin() != base.origin() || !referer.origin().is_tuple() {
+        return FORM_PAGE.into();
     }
-    let after_scheme = referer.split_once("://").map_or("", |(_, rest)| rest);
-    let path = after_scheme.find('/').map_or("/", |i| &after_scheme[i..]);
-    let path = path.split('#').next().unwrap_or("/");
-    // Only a plain site path: never `//host` (which a browser reads as another site).
-    if path.starts_with('/') && !path.starts_with("//") { path.to_owned() } else { "/".into() }
+    // `url` has already turned `\` into `/` for http(s), as browsers do.
+    let path = referer.path();
+    if !path.starts_with('/') || path.starts_with("//") || path.contains('\\') {
+        return FORM_PAGE.into();
+    }
+    match referer.query() {
+        Some(query) => format!("{path}?{query}"),
+        None => path.to_owned(),
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -412,14 +433,14 @@ impl<'a> Check<'a> {
         String::new()
     }
 
-    /// The raw text of `name`: `None` when absent, null or blank; numbers are taken as their
-    /// digits (a phone number may arrive as a JSON number).
+    /// The raw text of `name`: `None` when absent, null or blank (only white space and
+    /// control characters). Text fields are JSON strings (DESIGN.md section 5): a number,
+    /// boolean, array or object is refused on the field.
     fn raw(&mut self, name: &str, label: &str) -> Result<Option<String>, ()> {
         match self.fields.get(name) {
             None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+            Some(Value::String(s)) if crate::validate::is_blank(s) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(Value::Number(n)) => Ok(Some(n.to_string())),
             Some(_) => {
                 self.fail(name, format!("{label} must be text"));
                 Err(())
@@ -432,6 +453,9 @@ impl<'a> Check<'a> {
     pub fn line(&mut self, name: &str, label: &str, max_chars: usize) -> String {
         let Ok(raw) = self.raw(name, label) else { return String::new() };
         let Some(raw) = raw else { return self.fail(name, format!("{label} is required")) };
+        if raw.replace("\r\n", "\n").chars().any(|c| !crate::validate::is_allowed_char(c)) {
+            return self.fail(name, format!("{label} contains characters that are not allowed"));
+        }
         let value = raw.split_whitespace().collect::<Vec<_>>().join(" ");
         self.bounded(name, label, value, max_chars)
     }
@@ -449,7 +473,7 @@ impl<'a> Check<'a> {
         if value.chars().count() > max_chars {
             return self.fail(name, format!("{label} must be at most {max_chars} characters"));
         }
-        if value.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        if value.chars().any(|c| !crate::validate::is_allowed_char(c)) {
             return self.fail(name, format!("{label} contains characters that are not allowed"));
         }
         value
@@ -489,31 +513,7 @@ impl<'a> Check<'a> {
     }
 }
 
-/// Longest email address (RFC 5321 path limit), in characters.
-pub const EMAIL_MAX_CHARS: usize = 254;
-
-/// The browser's `type="email"` rule (WHATWG HTML, "valid email address"), plus a dot in
-/// the domain: an address without one cannot be mailed from the internet. The islands and
-/// the forms' `pattern` attribute apply the same rule.
-pub fn is_valid_email(address: &str) -> bool {
-    if address.len() > EMAIL_MAX_CHARS {
-        return false;
-    }
-    let Some((local, domain)) = address.split_once('@') else { return false };
-    let local_ok = !local.is_empty()
-        && local.len() <= 64
-        && local.chars().all(|c| c.is_ascii_alphanumeric() || ".!#$%&'*+/=?^_`{|}~-".contains(c));
-    let labels: Vec<&str> = domain.split('.').collect();
-    let domain_ok = labels.len() >= 2
-        && labels.iter().all(|label| {
-            !label.is_empty()
-                && label.len() <= 63
-                && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-                && !label.starts_with('-')
-                && !label.ends_with('-')
-        });
-    local_ok && domain_ok
-}
+pub use crate::validate::{EMAIL_MAX_CHARS, is_valid_email};
 
 /// A phone number as people write it: digits with `+`, spaces, `-`, `.`, `(` and `)`, and
 /// between 5 and 20 digits (E.164 numbers have at most 15; room for an extension).
@@ -570,26 +570,28 @@ mod tests {
     }
 
     #[test]
-    fn email_rule_matches_the_browser_plus_a_dotted_domain() {
-        for good in ["ana@example.org", "a.b+tag@mail.example.co.uk", "x_y@sub-domain.example", "o'neil@example.ie"] {
-            assert!(is_valid_email(good), "{good}");
-        }
-        for bad in [
-            "",
-            "ana",
-            "ana@",
-            "@example.org",
-            "ana@example",
-            "ana@@example.org",
-            "ana @example.org",
-            "ana@exa mple.org",
-            "ana@-example.org",
-            "ana@example..org",
-            "ána@example.org",
+    fn form_posts_return_only_to_same_origin_paths() {
+        let config = Config::for_tests("data".into());
+        let back = |referer: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::REFERER, HeaderValue::from_str(referer).unwrap());
+            return_path(&headers, &config)
+        };
+        assert_eq!(back("http://127.0.0.1:3000/pricing?plan=a#top"), "/pricing?plan=a");
+        assert_eq!(back("http://127.0.0.1:3000"), "/");
+        for foreign in [
+            "/\\evil.example",
+            "//evil.example/",
+            "http://127.0.0.1:3000/\\evil.example",
+            "http://127.0.0.1:3000//evil.example",
+            "https://127.0.0.1:3000/pricing",
+            "http://evil.example/pricing",
+            "http://127.0.0.1:3000@evil.example/",
+            "javascript:alert(1)",
+            "not a url",
         ] {
-            assert!(!is_valid_email(bad), "{bad}");
+            assert_eq!(back(foreign), "/", "{foreign}");
         }
-        assert!(!is_valid_email(&format!("{}@example.org", "a".repeat(65))));
     }
 
     #[test]

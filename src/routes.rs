@@ -8,7 +8,10 @@ use axum::routing::{get, post};
 use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
+use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutBody};
+
 use crate::client_ip::{self, ClientIp};
+use crate::connections;
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
 use crate::handlers::pages::{
     about, errors, home, info, newsletter as newsletter_links, payment_result, policies, test_gateway,
@@ -91,13 +94,25 @@ pub fn app(state: AppState) -> Router {
     // The payment form posts to the current mode's gateway origin (none when payments are off).
     let form_action = payment_config.form_action_origin();
     let csp = security::content_security_policy(form_action.as_deref());
-    let mut router = Router::new()
+    let router = Router::new()
         .nest("/api", api)
         .route("/assets/{*path}", get(assets::island_file))
         .route("/static/{*path}", get(assets::static_file))
         .merge(pages)
         // Every POST, present and future: same-origin check and rate limit (src/protect.rs).
         .layer(middleware::from_fn_with_state(protect::Guard::new(&state.config), protect::guard))
+        // Every route: a declared Content-Length above its limit is 413 before any read.
+        .layer(middleware::from_fn_with_state(
+            connections::BodyLimits::from_config(&state.config),
+            connections::declared_length_guard,
+        ));
+    // No body byte for BODY_TIMEOUT_SECS ends the read with an error the readers answer as
+    // 408 (src/connections.rs); the timer restarts with every chunk.
+    let body_timeout = std::time::Duration::from_secs(state.config.body_timeout_secs.max(1));
+    let mut router = router
+        .layer(tower::ServiceBuilder::new().layer(RequestBodyTimeoutLayer::new(body_timeout)).map_request(
+            |request: axum::http::Request<TimeoutBody<axum::body::Body>>| request.map(axum::body::Body::new),
+        ))
         .with_state(state);
     for layer in security::header_layers(&csp) {
         router = router.layer(layer);

@@ -1,10 +1,18 @@
 //! Start-up: the subcommands of DESIGN.md section 2 and serving with graceful shutdown.
 
+use std::sync::Arc;
+
+use axum::extract::ConnectInfo;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+use tower::ServiceExt;
 
 use crate::config::{Cli, Command, Config};
 use crate::state::AppState;
-use crate::{db, mail, routes};
+use crate::{connections, db, mail, routes, sweep};
 
 /// Runs the chosen subcommand to completion.
 pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
@@ -46,6 +54,8 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    // Before anything opens files: the connection cap is derived from the limit in force.
+    let open_files = connections::raise_open_file_limit();
     // Fails closed (DESIGN.md section 6): `live` without its credentials does not start.
     let payments = crate::payments::PaymentConfig::resolve(&config)?;
     match &payments.off_reason {
@@ -58,11 +68,14 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     if db::seed_if_empty(&pool).await? {
         tracing::info!("empty database: content seed applied");
     }
-    sweep_stale_uploads(&config.data_dir.join("tmp"), std::time::Duration::from_secs(3600));
+    // What a crash left behind goes now, then every few minutes (src/sweep.rs).
+    let sweeper = sweep::Sweeper::new(pool.clone(), &config);
+    sweeper.run_once().await;
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let sweep_task = sweeper.spawn(stop_rx.clone());
     // Mail goes out in the background (DESIGN.md section 8); a bad SMTP_URL stops start-up.
     let transport = mail::MailTransport::from_config(&config)?;
-    let (stop_mail, mail_stopped) = tokio::sync::watch::channel(false);
-    let mail_worker = mail::Worker::new(pool.clone(), transport, &config).spawn(mail_stopped);
+    let mail_worker = mail::Worker::new(pool.clone(), transport, &config).spawn(stop_rx);
     // Content in memory before the first visitor (DESIGN.md section 10); the watcher reloads
     // it when `conference seed` runs, here or in another process.
     let state = AppState::new(pool.clone(), config.clone());
@@ -70,42 +83,109 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     tokio::spawn(crate::assets::warm());
     let listener = TcpListener::bind(config.listen_addr).await?;
     tracing::info!("serving on http://{}", listener.local_addr()?);
+    let limits = connections::Limits::from_config(&config, open_files);
+    tracing::info!(
+        max_connections = limits.max_total,
+        max_connections_per_client = limits.max_per_client,
+        header_read_timeout_s = limits.header_read_timeout.as_secs(),
+        body_timeout_s = limits.body_timeout.as_secs(),
+        "connection limits"
+    );
     let app = routes::app(state);
-    axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
-    // The worker finishes the mail in hand; one stuck on a slow server is picked up again
-    // after its claim expires, by the next start.
-    let _ = stop_mail.send(true);
+    accept_loop(listener, app, limits, shutdown_signal()).await;
+    // The worker stops between two mails; a mail it was sending is let go at once so
+    // another instance (or the next start) sends it without waiting for the lease.
+    let _ = stop_tx.send(true);
     if tokio::time::timeout(std::time::Duration::from_secs(10), mail_worker).await.is_err() {
         tracing::warn!("mail worker did not stop in time");
     }
+    sweep_task.abort();
     pool.close().await;
     tracing::info!("stopped");
     Ok(())
 }
 
-/// Removes upload temp files a crashed process left behind. Only files older than `age` go:
-/// another server copy sharing `DATA_DIR` may be receiving a paper right now.
-pub fn sweep_stale_uploads(tmp_dir: &std::path::Path, age: std::time::Duration) -> usize {
-    let Ok(entries) = std::fs::read_dir(tmp_dir) else { return 0 };
-    let mut removed = 0;
-    for entry in entries.flatten() {
-        let stale = entry
-            .metadata()
-            .ok()
-            .filter(|m| m.is_file())
-            .and_then(|m| m.modified().ok())
-            .and_then(|modified| modified.elapsed().ok())
-            .is_some_and(|elapsed| elapsed >= age);
-        if stale && std::fs::remove_file(entry.path()).is_ok() {
-            removed += 1;
-        }
+/// Serves `app` on `listener` with the connection limits of [`connections::Limits`] until
+/// `shutdown` resolves; then stops accepting, lets accepted requests finish for at most
+/// the drain timeout, and returns.
+///
+/// hyper-util's connection builder with a `TokioTimer` (so `header_read_timeout` fires,
+/// which `axum::serve` does not arrange). HTTP/1 only: browsers speak HTTP/2 only over TLS,
+/// which a proxy in front terminates, and hyper's HTTP/2 server has no header timeout.
+pub async fn accept_loop(
+    listener: TcpListener,
+    app: axum::Router,
+    limits: connections::Limits,
+    shutdown: impl std::future::Future<Output = ()>,
+) {
+    let mut builder = auto::Builder::new(TokioExecutor::new()).http1_only();
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout)
+        .keep_alive(true)
+        // Headers of a real browser request fit in a few KiB; 64 KiB bounds the read buffer
+        // of each connection (hyper's default is ~400 KiB), so many slow clients cost little
+        // memory.
+        .max_buf_size(64 * 1024)
+        .max_headers(100);
+    let graceful = GracefulShutdown::new();
+    let total = Arc::new(Semaphore::new(limits.max_total));
+    let per_client = connections::PerClient::default();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        // Waiting for a slot before accepting leaves further connections in the kernel's
+        // backlog instead of failing them, and keeps descriptors for the database and files.
+        let permit = tokio::select! {
+            permit = total.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
+            () = &mut shutdown => break,
+        };
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(err) => {
+                    // EMFILE and friends: wait a moment instead of spinning.
+                    tracing::warn!(error = %err, "accept failed");
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let ip = peer.ip();
+        let slot = if limits.exempt.contains(ip) {
+            None
+        } else {
+            match per_client.try_acquire(ip, limits.max_per_client) {
+                Some(slot) => Some(slot),
+                None => {
+                    tracing::debug!(%ip, "per-client connection cap reached; connection closed");
+                    drop(stream);
+                    continue;
+                }
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let app = app.clone();
+        let service = hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
+            request.extensions_mut().insert(ConnectInfo(peer));
+            app.clone().oneshot(request.map(axum::body::Body::new))
+        });
+        let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service).into_owned();
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            if let Err(err) = connection.await {
+                tracing::debug!(error = %err, %peer, "connection ended with an error");
+            }
+            drop(slot);
+            drop(permit);
+        });
     }
-    if removed > 0 {
-        tracing::info!(removed, dir = %tmp_dir.display(), "removed stale upload temp files");
+    drop(listener);
+    tracing::info!(open = graceful.count(), "stopped accepting; draining");
+    if tokio::time::timeout(limits.drain_timeout, graceful.shutdown()).await.is_err() {
+        tracing::warn!("drain timeout reached; closing the remaining connections");
     }
-    removed
 }
 
 /// Resolves on Ctrl-C or SIGTERM, so in-flight requests finish before the process exits.
@@ -127,23 +207,4 @@ async fn shutdown_signal() {
         () = terminate => {},
     }
     tracing::info!("shutting down");
-}
-
-#[cfg(test)]
-mod tests {
-    use std::time::Duration;
-
-    #[test]
-    fn sweep_removes_only_old_temp_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let old = dir.path().join("old.part");
-        let file = std::fs::File::create(&old).unwrap();
-        file.set_modified(std::time::SystemTime::now() - Duration::from_secs(2 * 3600)).unwrap();
-        let fresh = dir.path().join("fresh.part");
-        std::fs::write(&fresh, b"arriving").unwrap();
-        assert_eq!(super::sweep_stale_uploads(dir.path(), Duration::from_secs(3600)), 1);
-        assert!(!old.exists());
-        assert!(fresh.exists());
-        assert_eq!(super::sweep_stale_uploads(&dir.path().join("missing"), Duration::ZERO), 0);
-    }
 }

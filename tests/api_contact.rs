@@ -95,17 +95,47 @@ async fn organiser_email_setting_names_who_gets_the_notice() {
 }
 
 #[tokio::test]
-async fn values_are_trimmed_and_a_phone_number_may_be_a_json_number() {
+async fn values_are_trimmed_and_line_ends_normalised() {
     let app = app().await;
     let mut body = valid();
     body["name"] = json!("  Ana \t Cruz  ");
-    body["number"] = json!(639171234567_u64);
     body["message"] = json!("  Line one\r\nLine two  ");
     let (status, answer) = app.post_json("/api/contact", &body).await;
     assert_eq!(status, StatusCode::CREATED, "{answer}");
-    let (name, number, message): (String, String, String) =
-        sqlx::query_as("SELECT name, number, message FROM messages").fetch_one(&app.pool).await.unwrap();
-    assert_eq!((name.as_str(), number.as_str(), message.as_str()), ("Ana Cruz", "639171234567", "Line one\nLine two"));
+    let (name, message): (String, String) =
+        sqlx::query_as("SELECT name, message FROM messages").fetch_one(&app.pool).await.unwrap();
+    assert_eq!((name.as_str(), message.as_str()), ("Ana Cruz", "Line one\nLine two"));
+}
+
+#[tokio::test]
+async fn a_text_field_sent_as_another_json_type_is_refused_on_that_field() {
+    let app = app().await;
+    for field in ["name", "number", "email", "country", "message"] {
+        let label = match field {
+            "name" => "Name",
+            "number" => "Phone / Whatsapp.no",
+            "email" => "Email address",
+            "country" => "Country",
+            _ => "Message",
+        };
+        for value in [json!(639171234567_u64), json!(true), json!(["Ana"]), json!({"text": "Ana"})] {
+            assert_refused(&app, with(field, value), field, &format!("{label} must be text")).await;
+        }
+    }
+}
+
+#[tokio::test]
+async fn control_characters_are_refused_and_a_blank_message_is_missing() {
+    let app = app().await;
+    assert_refused(&app, with("message", json!("\u{0}\u{0}\u{0}")), "message", "Message is required").await;
+    assert_refused(&app, with("message", json!(" \u{1}\n\t\u{7f} ")), "message", "Message is required").await;
+    let refused = "contains characters that are not allowed";
+    assert_refused(&app, with("message", json!("Hello\u{0}there")), "message", &format!("Message {refused}")).await;
+    assert_refused(&app, with("name", json!("Ana\u{1b}[31mCruz")), "name", &format!("Name {refused}")).await;
+    assert_refused(&app, with("country", json!("Philippines\u{0}")), "country", &format!("Country {refused}")).await;
+    // Tab and newline are what people type.
+    let (status, answer) = app.post_json("/api/contact", &with("message", json!("Line one\n\tindented"))).await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
 }
 
 #[tokio::test]
@@ -303,6 +333,19 @@ async fn a_plain_html_form_post_is_stored_and_sent_back_to_its_page_with_a_confi
     let foreign = [("accept", "text/html"), ("referer", "https://evil.example/phish")];
     let reply = app.post("/api/contact", "application/x-www-form-urlencoded", form, &foreign).await;
     assert_eq!(reply.header("location"), Some("/#contact-sent"));
+
+    // Nor does a path a browser reads as another host (issue 11).
+    for referer in [
+        "http://127.0.0.1:3000/\\evil.example",
+        "http://127.0.0.1:3000//evil.example/x",
+        "/\\evil.example",
+        "//evil.example",
+        "http://127.0.0.1:3000@evil.example/",
+    ] {
+        let headers = [("accept", "text/html"), ("referer", referer)];
+        let reply = app.post("/api/contact", "application/x-www-form-urlencoded", form, &headers).await;
+        assert_eq!(reply.header("location"), Some("/#contact-sent"), "Referer {referer}");
+    }
 }
 
 #[tokio::test]

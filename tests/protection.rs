@@ -63,6 +63,26 @@ async fn a_post_from_another_origin_is_refused_on_every_route() {
 }
 
 #[tokio::test]
+async fn more_than_one_origin_header_is_refused_on_every_route() {
+    let app = app().await;
+    for second in ["https://evil.example", BASE] {
+        for path in POST_ROUTES.iter().chain(&["/api/ccavenue-handle"]) {
+            let mut request = Request::post(*path)
+                .header("content-type", "application/json")
+                .header("origin", BASE)
+                .header("origin", second)
+                .body(Body::from(NEWSLETTER))
+                .unwrap();
+            request.extensions_mut().insert(ConnectInfo(SocketAddr::from(([10, 9, 9, 9], 40000))));
+            let reply = app.send(request).await;
+            assert_eq!(reply.status, StatusCode::FORBIDDEN, "POST {path} with Origin {BASE} and {second}");
+            assert_eq!(message(&reply), "Cross-origin requests are not allowed");
+        }
+    }
+    assert_eq!(app.count("subscribers").await, 0);
+}
+
+#[tokio::test]
 async fn the_sites_own_origin_passes_however_it_is_written() {
     let app = app().await;
     for origin in [BASE, "HTTP://127.0.0.1:3000", "http://127.0.0.1:3000/"] {

@@ -204,6 +204,20 @@ pub async fn mark_sent(pool: &Pool, mail: &QueuedMail, now: OffsetDateTime) -> R
     Ok(result.rows_affected() == 1)
 }
 
+/// Lets a claimed mail go untried (the worker is stopping): due at once for any worker, and
+/// the attempt not counted.
+pub async fn release(pool: &Pool, mail: &QueuedMail) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE outbox SET claimed_until = NULL, attempts = attempts - 1
+         WHERE id = $1 AND claimed_until = $2 AND status = 'pending'",
+    )
+    .bind(mail.id)
+    .bind(&mail.claimed_until)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
 /// Records a failed attempt: the mail is tried again from `retry_at`.
 pub async fn mark_retry(
     pool: &Pool,

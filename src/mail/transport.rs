@@ -2,10 +2,9 @@
 //! `email.rs`). SMTP when `SMTP_URL` is set, `.eml` files under `DATA_DIR/mail` otherwise,
 //! and lettre's in-memory stub for tests.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use lettre::transport::file::AsyncFileTransport;
 use lettre::transport::smtp::AsyncSmtpTransport;
 use lettre::transport::stub::AsyncStubTransport;
 use lettre::{AsyncTransport, Message, Tokio1Executor};
@@ -21,8 +20,10 @@ pub enum MailTransport {
     /// An SMTP relay (`SMTP_URL`, e.g. `smtp://user:pass@host:587?tls=required`, or
     /// `smtps://...:465`; plain `smtp://host:port` speaks no TLS, lettre's URL rules).
     Smtp(AsyncSmtpTransport<Tokio1Executor>),
-    /// One `<uuid>.eml` file per mail in this folder (`DATA_DIR/mail`).
-    File { dir: PathBuf, transport: AsyncFileTransport<Tokio1Executor> },
+    /// One `outbox-<id>.eml` file per outbox row in this folder (`DATA_DIR/mail`), written to
+    /// a temp name, fsynced and renamed: a crash never leaves a truncated file, and a retry
+    /// replaces the file instead of adding a second one (DESIGN.md section 8).
+    File { dir: PathBuf },
     /// Keeps every mail in memory; tests read `messages()`.
     Stub(AsyncStubTransport),
 }
@@ -68,8 +69,7 @@ impl MailTransport {
     /// `.eml` files in `dir`, created when missing.
     pub fn files(dir: PathBuf) -> Result<Self, SetupError> {
         std::fs::create_dir_all(&dir).map_err(|source| SetupError::MailDir { path: dir.clone(), source })?;
-        let transport = AsyncFileTransport::new(&dir);
-        Ok(MailTransport::File { dir, transport })
+        Ok(MailTransport::File { dir })
     }
 
     /// Short description for logs (never the SMTP credentials).
@@ -81,21 +81,50 @@ impl MailTransport {
         }
     }
 
-    /// Hands one message over.
-    pub async fn send(&self, message: &Message) -> Result<(), SendError> {
+    /// Hands over the message of outbox row `outbox_id`.
+    pub async fn send(&self, message: &Message, outbox_id: i64) -> Result<(), SendError> {
         match self {
             MailTransport::Smtp(smtp) => smtp.send(message.clone()).await.map(drop).map_err(|err| {
                 let text = smtp_error_text(&err);
                 if err.is_permanent() { SendError::Permanent(text) } else { SendError::Transient(text) }
             }),
-            MailTransport::File { transport, .. } => {
-                transport.send(message.clone()).await.map(drop).map_err(|err| SendError::Transient(err.to_string()))
+            MailTransport::File { dir } => {
+                let (dir, bytes) = (dir.clone(), message.formatted());
+                tokio::task::spawn_blocking(move || write_eml(&dir, outbox_id, &bytes))
+                    .await
+                    .map_err(|err| SendError::Transient(err.to_string()))?
+                    .map_err(|err| SendError::Transient(format!("writing the mail file: {err}")))
             }
             MailTransport::Stub(stub) => {
                 stub.send(message.clone()).await.map(drop).map_err(|err| SendError::Transient(err.to_string()))
             }
         }
     }
+}
+
+/// Name prefix and suffix of an `.eml` being written (the sweep removes stale ones).
+pub const EML_TEMP_PREFIX: &str = ".outbox-";
+pub const EML_TEMP_SUFFIX: &str = ".eml.tmp";
+
+/// The file of outbox row `outbox_id` in `dir`.
+pub fn eml_path(dir: &Path, outbox_id: i64) -> PathBuf {
+    dir.join(format!("outbox-{outbox_id}.eml"))
+}
+
+/// Writes `outbox-<id>.eml` whole or not at all: temp file, fsync, rename (which replaces
+/// an earlier attempt's file), fsync of the folder.
+fn write_eml(dir: &Path, outbox_id: i64, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut temp = tempfile::Builder::new()
+        .prefix(&format!("{EML_TEMP_PREFIX}{outbox_id}-"))
+        .suffix(EML_TEMP_SUFFIX)
+        .tempfile_in(dir)?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_all()?;
+    temp.persist(eml_path(dir, outbox_id)).map_err(|err| err.error)?;
+    #[cfg(unix)]
+    std::fs::File::open(dir)?.sync_all()?;
+    Ok(())
 }
 
 /// lettre's message plus its causes ("Connection error: Connection refused (os error 111)").

@@ -38,8 +38,14 @@ pub const RETRY_BASE: Duration = Duration::seconds(30);
 pub const RETRY_MAX: Duration = Duration::hours(1);
 /// Attempts after which a permanently refused mail is given up.
 pub const MAX_PERMANENT_ATTEMPTS: i64 = 5;
-/// How long a claim keeps other workers off a mail; longer than any one send can take.
-pub const CLAIM_LEASE: Duration = Duration::minutes(10);
+/// How long a claim keeps other workers off a mail: a mail whose worker died (kill -9, power
+/// cut) is sent again within a minute (lease plus one poll). Longer than [`SEND_DEADLINE`],
+/// so a live worker never loses its claim mid-send.
+pub const CLAIM_LEASE: Duration = Duration::seconds(50);
+
+/// Longest one hand-over may take (SMTP with a 20 MiB attachment on a slow link included);
+/// past it the attempt counts as failed and is retried.
+pub const SEND_DEADLINE: std::time::Duration = std::time::Duration::from_secs(40);
 /// How often the background loop looks for due mail (seconds).
 pub const POLL_INTERVAL: std::time::Duration = std::time::Duration::from_secs(2);
 /// Most mails one run sends, so a huge backlog still lets the loop notice a shutdown.
@@ -76,6 +82,18 @@ impl Worker {
         Worker { pool, transport, config: Arc::new(config.clone()) }
     }
 
+    /// The claim lease: `MAIL_LEASE_SECS` (default [`CLAIM_LEASE`]).
+    fn lease(&self) -> Duration {
+        Duration::seconds(i64::try_from(self.config.mail_lease_secs.max(1)).unwrap_or(i64::MAX))
+    }
+
+    /// Longest one hand-over may take: [`SEND_DEADLINE`], within four fifths of the lease
+    /// so a live worker never loses its claim mid-send.
+    fn send_deadline(&self) -> std::time::Duration {
+        let lease_ms = self.config.mail_lease_secs.max(1) * 1000;
+        SEND_DEADLINE.min(std::time::Duration::from_millis(lease_ms * 4 / 5))
+    }
+
     /// Sends every mail due now; returns what it did. Errors only when the database fails.
     pub async fn run_once(&self) -> Result<RunSummary, sqlx::Error> {
         self.run_once_at(OffsetDateTime::now_utc()).await
@@ -93,7 +111,7 @@ impl Worker {
             if stop.is_some_and(|s| *s.borrow()) {
                 break;
             }
-            let Some(queued) = outbox::claim_next(&self.pool, now, CLAIM_LEASE).await? else { break };
+            let Some(queued) = outbox::claim_next(&self.pool, now, self.lease()).await? else { break };
             if from.is_none() {
                 from = Some(self.sender().await?);
             }
@@ -103,7 +121,29 @@ impl Worker {
                 Err(why) => Err(SendError::Transient(why.clone())),
                 Ok(from) => {
                     match build_message(&queued, from, &self.config.data_dir, self.stored_attachment(&queued).await?) {
-                        Ok(message) => self.transport.send(&message).await,
+                        Ok(message) => {
+                            let send =
+                                tokio::time::timeout(self.send_deadline(), self.transport.send(&message, queued.id));
+                            let stopped = async {
+                                match stop {
+                                    Some(stop) => {
+                                        let mut stop = stop.clone();
+                                        let _ = stop.wait_for(|stopped| *stopped).await;
+                                    }
+                                    None => std::future::pending().await,
+                                }
+                            };
+                            tokio::select! {
+                                sent = send => sent.unwrap_or_else(|_| Err(SendError::Transient("sending took too long".into()))),
+                                () = stopped => {
+                                    // Shutting down: let the row go so another instance sends it
+                                    // now rather than after the lease.
+                                    outbox::release(&self.pool, &queued).await?;
+                                    tracing::info!(outbox_id = queued.id, "shutting down; mail left for another attempt");
+                                    break;
+                                }
+                            }
+                        }
                         Err(why) => {
                             tracing::error!(outbox_id = queued.id, error = %why, "mail cannot be built; giving it up");
                             outbox::mark_failed(&self.pool, &queued, &why).await?;

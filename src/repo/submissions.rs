@@ -108,3 +108,9 @@ pub async fn by_reference(pool: &Pool, reference: &str) -> Result<Option<Submiss
         .fetch_optional(pool)
         .await
 }
+
+/// Every stored paper's path relative to `DATA_DIR` (`papers/<reference>.<ext>`), for the
+/// sweep of files without a row.
+pub async fn file_paths(pool: &Pool) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT file_path FROM submissions").fetch_all(pool).await
+}

@@ -19,7 +19,10 @@ pub const BODY_LIMIT_BYTES: usize = 16 * 1024;
 
 /// Reads the body up to [`BODY_LIMIT_BYTES`]; 413 with a JSON message beyond it.
 async fn read_body(body: Body) -> Result<Bytes, Response> {
-    axum::body::to_bytes(body, BODY_LIMIT_BYTES).await.map_err(|_| {
+    axum::body::to_bytes(body, BODY_LIMIT_BYTES).await.map_err(|err| {
+        if crate::connections::is_body_timeout(&err) {
+            return crate::connections::body_timeout_refusal().into_response();
+        }
         let body = ErrorBody { message: "The request is too large.".into(), errors: Default::default() };
         (StatusCode::PAYLOAD_TOO_LARGE, Json(body)).into_response()
     })

@@ -264,33 +264,19 @@ pub struct SubmissionPage {
     pub upload_max_bytes: u64,
 }
 
-/// conferenceSource options of the paper form (spec section 5), value and label.
-pub const CONFERENCE_SOURCES: [(&str, &str); 9] = [
-    ("conference-alerts", "Conference Alerts"),
-    ("email", "Email"),
-    ("friend-colleague-supervisor", "Friend / Colleague / Supervisor"),
-    ("conference-alarm", "Conference Alarm"),
-    ("facebook", "Facebook"),
-    ("google-search", "Google Search"),
-    ("eventbrite", "Eventbrite"),
-    ("linkedin", "LinkedIn"),
-    ("others", "Others"),
-];
-
 impl SubmissionPage {
     pub fn sources(&self) -> &'static [(&'static str, &'static str)] {
-        &CONFERENCE_SOURCES
+        &crate::paper_form::CONFERENCE_SOURCES
     }
 
     /// Props of the `PaperForm` island: the conferenceSource options and the size limit.
     pub fn paper_form_props(&self) -> serde_json::Value {
-        serde_json::json!({ "sources": CONFERENCE_SOURCES, "maxBytes": self.upload_max_bytes })
+        serde_json::json!({ "sources": crate::paper_form::CONFERENCE_SOURCES, "maxBytes": self.upload_max_bytes })
     }
 
     /// The size limit for people, e.g. `20 MB`.
     pub fn upload_max_label(&self) -> String {
-        crate::handlers::api::submission::human_size(i64::try_from(self.upload_max_bytes).unwrap_or(i64::MAX))
-            .replace(".0 ", " ")
+        crate::paper_form::human_size(i64::try_from(self.upload_max_bytes).unwrap_or(i64::MAX)).replace(".0 ", " ")
     }
 }
 

@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 
 use super::upload::TextPart;
-use crate::handlers::pages::info::CONFERENCE_SOURCES;
-use crate::protect::{is_valid_email, is_valid_phone};
+use crate::paper_form::CONFERENCE_SOURCES;
+use crate::protect::is_valid_phone;
+use crate::validate::{is_allowed_char, is_blank, is_valid_email};
 
 /// spec section 5 and 8: the second check of the paper form.
 pub const MISSING_PAPER_TYPE: &str = "Please select a paper type";
@@ -113,10 +114,13 @@ pub(super) fn check_fields(texts: &BTreeMap<String, TextPart>) -> Result<Fields,
             Some(part) if part.overflow => Some(too_long(field)),
             Some(TextPart { value: None, .. }) => Some(format!("{} must be text", field.label)),
             _ => {
-                let raw = part.and_then(|p| p.value.as_deref()).unwrap_or("");
-                let value = if field.name == "message" { raw.trim().to_owned() } else { single_line(raw) };
-                let error = if value.is_empty() {
+                // Browsers send a textarea's line ends as CR LF.
+                let raw = part.and_then(|p| p.value.as_deref()).unwrap_or("").replace("\r\n", "\n");
+                let value = if field.name == "message" { raw.trim().to_owned() } else { single_line(&raw) };
+                let error = if is_blank(&value) {
                     field.missing.map(str::to_owned)
+                } else if value.chars().any(|c| !is_allowed_char(c)) {
+                    Some(format!("{} contains characters that are not allowed", field.label))
                 } else if value.chars().count() > field.max_chars {
                     Some(too_long(field))
                 } else {
@@ -155,10 +159,11 @@ fn too_long(field: &TextField) -> String {
     format!("{} is too long (at most {} characters)", field.label, field.max_chars)
 }
 
-/// A one-line field: line breaks and other control characters become spaces, runs of
-/// spaces one, ends trimmed (these values end up in mail subjects and CSV cells).
+/// A one-line field: line breaks and tabs become spaces, runs of spaces one, ends trimmed
+/// (these values end up in mail subjects and CSV cells). Other control characters stay, to
+/// be refused.
 fn single_line(raw: &str) -> String {
-    raw.split(|c: char| c.is_whitespace() || c.is_control()).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ")
+    raw.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The format and option checks of a non-empty value.
@@ -209,6 +214,22 @@ mod tests {
         assert_eq!(fields.paper_title, "Solar microgrids for islands");
         assert_eq!(fields.message, "Line one\nLine two");
         assert_eq!(fields.name, "");
+    }
+
+    #[test]
+    fn control_characters_are_refused_and_blank_messages_are_missing() {
+        let mut pairs = VALID.to_vec();
+        pairs.retain(|(k, _)| *k != "message" && *k != "authorName");
+        pairs.push(("message", "\0\0 \u{1}\r\n"));
+        pairs.push(("authorName", "Ana\0Cruz"));
+        let errors = check_fields(&texts(&pairs)).unwrap_err();
+        assert_eq!(
+            errors,
+            [
+                ("authorName", "Author name contains characters that are not allowed".to_owned()),
+                ("message", "Please enter a message".to_owned())
+            ]
+        );
     }
 
     #[test]

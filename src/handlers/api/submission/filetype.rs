@@ -31,73 +31,50 @@ impl PaperKind {
     }
 }
 
-/// Bytes read from the start of a paper to recognise it.
-const HEAD_BYTES: usize = 64 * 1024;
-/// Largest ZIP central directory read to look for `word/` (a DOCX has a few dozen entries).
-const MAX_CENTRAL_DIRECTORY: u64 = 1024 * 1024;
+/// How near the end `%%EOF` must be, in bytes: the PDF reference puts it on the last line;
+/// writers and mail gateways add a few line ends or padding after it.
+const PDF_EOF_WINDOW: u64 = 1024;
 
 /// [`detect`] on a file on disk (blocking: call it off the async runtime).
 pub(super) fn detect_path(path: &Path) -> std::io::Result<Option<PaperKind>> {
     detect(&mut std::fs::File::open(path)?)
 }
 
-/// Recognises a paper by its content, never by its name or the type the client claims:
-/// - PDF: `%PDF` within the first 1024 bytes (infer's rule, after the PDF reference);
-/// - DOC: an OLE compound file (the Word 97-2003 container; infer's signature check);
-/// - DOCX: a ZIP archive with entries under `word/` (infer's check of the first entries,
-///   else the archive's central directory, which lists every entry whatever their order).
+/// Recognises a paper by its structure, never by its name or the type the client claims
+/// (DESIGN.md section 5):
+/// - PDF: `%PDF-` at offset 0 and `%%EOF` within the last [`PDF_EOF_WINDOW`] bytes;
+/// - DOC: an OLE compound file (read with `cfb`) holding a `WordDocument` stream;
+/// - DOCX: a ZIP archive starting at offset 0 (read with `zip`) whose directory lists
+///   `[Content_Types].xml` and `word/document.xml`.
+///
+/// Anything else, an empty or unreadable file included, is `None`.
 pub fn detect<R: Read + Seek>(file: &mut R) -> std::io::Result<Option<PaperKind>> {
-    let mut head = Vec::with_capacity(HEAD_BYTES);
-    file.by_ref().take(HEAD_BYTES as u64).read_to_end(&mut head)?;
-    if infer::archive::is_pdf(&head) {
-        return Ok(Some(PaperKind::Pdf));
+    let len = file.seek(SeekFrom::End(0))?;
+    let mut head = [0u8; 8];
+    file.seek(SeekFrom::Start(0))?;
+    let head_len = file.by_ref().take(8).read(&mut head)?;
+    let head = &head[..head_len];
+    if head.starts_with(b"%PDF-") {
+        let tail_len = len.min(PDF_EOF_WINDOW);
+        file.seek(SeekFrom::Start(len - tail_len))?;
+        let mut tail = Vec::with_capacity(tail_len as usize);
+        file.by_ref().take(tail_len).read_to_end(&mut tail)?;
+        let ends = tail.windows(5).any(|w| w == b"%%EOF");
+        return Ok(ends.then_some(PaperKind::Pdf));
     }
-    // infer names the bare compound-file signature `is_msi`; Word's CLSID check
-    // (`infer::doc::is_doc`) needs the whole file in memory, which an upload never is.
-    if infer::archive::is_msi(&head) {
-        return Ok(Some(PaperKind::Doc));
+    if head.starts_with(&[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) {
+        file.seek(SeekFrom::Start(0))?;
+        let is_word = cfb::CompoundFile::open(&mut *file).is_ok_and(|doc| doc.is_stream("/WordDocument"));
+        return Ok(is_word.then_some(PaperKind::Doc));
     }
-    if infer::archive::is_zip(&head) && (infer::doc::is_docx(&head) || zip_has_word_entries(file)?) {
-        return Ok(Some(PaperKind::Docx));
+    if head.starts_with(b"PK\x03\x04") {
+        file.seek(SeekFrom::Start(0))?;
+        let is_docx = zip::ZipArchive::new(&mut *file).is_ok_and(|zip| {
+            zip.index_for_name("[Content_Types].xml").is_some() && zip.index_for_name("word/document.xml").is_some()
+        });
+        return Ok(is_docx.then_some(PaperKind::Docx));
     }
     Ok(None)
-}
-
-/// Whether a ZIP archive's central directory lists an entry under `word/`.
-fn zip_has_word_entries<R: Read + Seek>(file: &mut R) -> std::io::Result<bool> {
-    const EOCD: &[u8] = b"PK\x05\x06";
-    const ENTRY: &[u8] = b"PK\x01\x02";
-    let len = file.seek(SeekFrom::End(0))?;
-    // The end-of-central-directory record (22 bytes) ends the file, after a comment of at
-    // most 65535 bytes.
-    let tail_len = len.min(22 + 65_535);
-    file.seek(SeekFrom::Start(len - tail_len))?;
-    let mut tail = Vec::with_capacity(tail_len as usize);
-    file.by_ref().take(tail_len).read_to_end(&mut tail)?;
-    let Some(at) = tail.windows(4).rposition(|w| w == EOCD) else { return Ok(false) };
-    let record = &tail[at..];
-    if record.len() < 22 {
-        return Ok(false);
-    }
-    let dir_size = u64::from(u32::from_le_bytes(record[12..16].try_into().expect("4 bytes")));
-    let dir_offset = u64::from(u32::from_le_bytes(record[16..20].try_into().expect("4 bytes")));
-    if dir_size > MAX_CENTRAL_DIRECTORY || dir_offset.saturating_add(dir_size) > len {
-        return Ok(false);
-    }
-    file.seek(SeekFrom::Start(dir_offset))?;
-    let mut dir = Vec::with_capacity(dir_size as usize);
-    file.by_ref().take(dir_size).read_to_end(&mut dir)?;
-    let mut pos = 0;
-    while pos + 46 <= dir.len() && &dir[pos..pos + 4] == ENTRY {
-        let u16_at = |i: usize| usize::from(u16::from_le_bytes([dir[pos + i], dir[pos + i + 1]]));
-        let (name_len, extra_len, comment_len) = (u16_at(28), u16_at(30), u16_at(32));
-        let Some(name) = dir.get(pos + 46..pos + 46 + name_len) else { break };
-        if name.starts_with(b"word/") {
-            return Ok(true);
-        }
-        pos += 46 + name_len + extra_len + comment_len;
-    }
-    Ok(false)
 }
 
 #[cfg(test)]
@@ -106,15 +83,63 @@ mod tests {
 
     use super::*;
 
+    /// A minimal PDF: header, one line, the end marker.
+    pub(crate) fn pdf() -> Vec<u8> {
+        b"%PDF-1.7\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n".to_vec()
+    }
+
+    fn docx(entries: &[&str]) -> Vec<u8> {
+        let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        for name in entries {
+            zip.start_file(
+                *name,
+                zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored),
+            )
+            .unwrap();
+            std::io::Write::write_all(&mut zip, b"<xml/>").unwrap();
+        }
+        zip.finish().unwrap().into_inner()
+    }
+
+    fn doc(stream: &str) -> Vec<u8> {
+        let mut cfb = cfb::CompoundFile::create(Cursor::new(Vec::new())).unwrap();
+        std::io::Write::write_all(&mut cfb.create_stream(stream).unwrap(), &[0xEC, 0xA5, 0xC1, 0, 1, 2, 3]).unwrap();
+        cfb.flush().unwrap();
+        cfb.into_inner().into_inner()
+    }
+
+    fn kind(bytes: &[u8]) -> Option<PaperKind> {
+        detect(&mut Cursor::new(bytes.to_vec())).unwrap()
+    }
+
     #[test]
-    fn kinds_are_recognised_by_content() {
-        let kind = |bytes: &[u8]| detect(&mut Cursor::new(bytes.to_vec())).unwrap();
-        assert_eq!(kind(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"), Some(PaperKind::Pdf));
-        assert_eq!(kind(&[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1, 0, 0, 0, 0]), Some(PaperKind::Doc));
+    fn real_structures_are_recognised() {
+        assert_eq!(kind(&pdf()), Some(PaperKind::Pdf));
+        assert_eq!(kind(&doc("/WordDocument")), Some(PaperKind::Doc));
+        assert_eq!(kind(&docx(&["[Content_Types].xml", "_rels/.rels", "word/document.xml"])), Some(PaperKind::Docx));
+    }
+
+    #[test]
+    fn look_alikes_are_refused() {
+        // The findings: HTML with a PDF inside, NUL bytes then %PDF, an OLE header
+        // followed by zeros.
+        assert_eq!(kind(b"<html>%PDF-1.7\n%%EOF\n"), None);
+        assert_eq!(kind(b"\0\0\0\0%PDF-1.7\n%%EOF\n"), None);
+        let mut ole = vec![0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
+        ole.resize(4096, 0);
+        assert_eq!(kind(&ole), None);
+        // A PDF cut short (no end marker), an Excel-like compound file, a ZIP of other things.
+        assert_eq!(kind(b"%PDF-1.7\n1 0 obj << >> endobj\n"), None);
+        let mut late_eof = pdf();
+        late_eof.extend(std::iter::repeat_n(b' ', 2000));
+        assert_eq!(kind(&late_eof), None);
+        assert_eq!(kind(&doc("/Workbook")), None);
+        assert_eq!(kind(&docx(&["[Content_Types].xml", "xl/workbook.xml"])), None);
+        assert_eq!(kind(&docx(&["word/document.xml"])), None);
+        let mut prefixed = b"<html>".to_vec();
+        prefixed.extend(docx(&["[Content_Types].xml", "word/document.xml"]));
+        assert_eq!(kind(&prefixed), None);
         assert_eq!(kind(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"), None);
-        assert_eq!(kind(b"hello, world"), None);
         assert_eq!(kind(b""), None);
-        // A ZIP that is not a Word document (no word/ entries) is refused.
-        assert_eq!(kind(b"PK\x03\x04rest-of-a-zip"), None);
     }
 }

@@ -1,10 +1,10 @@
 //! POST `/api/paper-submission` (DESIGN.md section 5): one `multipart/form-data` request with
 //! the spec's submission fields (spec section 3) and one part `file`, the paper.
 //!
-//! The paper is streamed to a temporary file under `DATA_DIR/tmp` (never held whole in
+//! The paper is streamed to a temporary file in `DATA_DIR/papers` (never held whole in
 //! memory), counted against `UPLOAD_MAX_BYTES` as it arrives (413), checked by its content as
 //! PDF, DOC or DOCX (415), and the fields are checked in the spec's order (section 5: the
-//! file, then the paper type, then the required fields; 422). Then the file is moved to
+//! file, then the paper type, then the required fields; 422). Then the file (flushed and fsynced) is renamed to
 //! `DATA_DIR/papers/<reference>.<ext>` and the row and both mails (the author's
 //! acknowledgement, the organisers' notice with the paper attached) are written in one
 //! transaction; if that fails the moved file is removed again, so nothing is half stored.
@@ -31,7 +31,7 @@ use serde::Serialize;
 use crate::error::{AppError, ErrorBody};
 use crate::state::AppState;
 
-pub use mails::human_size;
+pub use crate::paper_form::human_size;
 
 /// spec section 5 and 8: the first check of the paper form.
 pub const MISSING_FILE: &str = "Please upload your paper file";
@@ -56,6 +56,8 @@ enum Refusal {
     Unsupported { message: String, file: bool },
     /// 422: field errors in the spec's order; the message is the first one.
     Invalid(Vec<(&'static str, String)>),
+    /// 408: no body byte within `BODY_TIMEOUT_SECS`.
+    Timeout,
     /// 500, logged.
     Internal(AppError),
 }
@@ -77,6 +79,7 @@ impl IntoResponse for Refusal {
                 let errors = errors.into_iter().map(|(k, m)| (k.to_owned(), m)).collect();
                 (StatusCode::UNPROCESSABLE_ENTITY, message, errors)
             }
+            Refusal::Timeout => return crate::connections::body_timeout_refusal().into_response(),
             Refusal::Internal(err) => return crate::error::ApiError(err).into_response(),
         };
         (status, Json(ErrorBody { message, errors })).into_response()

@@ -1,5 +1,5 @@
 //! Reading the multipart request: text parts kept in memory (each capped), the paper
-//! streamed chunk by chunk to a temporary file under `DATA_DIR/tmp` and counted against
+//! streamed chunk by chunk to a temporary file in `DATA_DIR/papers` and counted against
 //! `UPLOAD_MAX_BYTES` as it arrives (413 beyond it), never held whole in memory.
 
 use std::collections::BTreeMap;
@@ -28,7 +28,12 @@ const TEXT_PART_MAX_BYTES: usize = 64 * 1024;
 /// Most parts one request may carry: the form has 15, a client adding a few is harmless.
 const MAX_PARTS: usize = 40;
 
-/// A paper as received: in a temporary file under `DATA_DIR/tmp`, removed when dropped.
+/// Name prefix and suffix of an upload's temp file in `DATA_DIR/papers` (the sweep in
+/// `src/sweep.rs` knows them; a leading dot keeps them apart from stored papers).
+pub const UPLOAD_TEMP_PREFIX: &str = ".upload-";
+pub const UPLOAD_TEMP_SUFFIX: &str = ".part";
+
+/// A paper as received: in a temporary file in `DATA_DIR/papers`, removed when dropped.
 pub(super) struct Upload {
     pub(super) temp: NamedTempFile,
     /// Bytes.
@@ -65,13 +70,6 @@ impl Form {
 /// Reads the whole request: 415 when it is not multipart, 413 beyond the limits, 400 when
 /// it cannot be read or has too many parts.
 pub(super) async fn read_form(state: &AppState, request: Request) -> Result<Form, Refusal> {
-    let content_type = request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
-    if !content_type.trim_start().to_ascii_lowercase().starts_with("multipart/form-data") {
-        return Err(Refusal::Unsupported {
-            message: "Send the submission as multipart/form-data, with the paper in a part named file".into(),
-            file: false,
-        });
-    }
     let max_file = state.config.upload_max_bytes;
     let max_request = max_file.saturating_add(FIELDS_MARGIN_BYTES);
     // A declared length already over the limit is refused before reading a byte.
@@ -80,10 +78,18 @@ pub(super) async fn read_form(state: &AppState, request: Request) -> Result<Form
     if declared.is_some_and(|len| len > max_request) {
         return Err(too_large(max_file));
     }
+    let content_type = request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if !content_type.trim_start().to_ascii_lowercase().starts_with("multipart/form-data") {
+        return Err(Refusal::Unsupported {
+            message: "Send the submission as multipart/form-data, with the paper in a part named file".into(),
+            file: false,
+        });
+    }
     let mut multipart = limited_multipart(request, max_request).await?;
 
-    let tmp_dir = state.config.data_dir.join("tmp");
-    tokio::fs::create_dir_all(&tmp_dir).await.map_err(|e| internal("creating DATA_DIR/tmp", e))?;
+    // Beside the papers, so the final rename stays within one folder (atomic, one fsync).
+    let tmp_dir = state.config.data_dir.join(super::store::PAPERS_DIR);
+    tokio::fs::create_dir_all(&tmp_dir).await.map_err(|e| internal("creating DATA_DIR/papers", e))?;
 
     let mut form = Form::default();
     let mut parts = 0;
@@ -137,6 +143,9 @@ async fn limited_multipart(request: Request, max_bytes: u64) -> Result<Multipart
 }
 
 fn unreadable(err: MultipartError, max_file: u64) -> Refusal {
+    if crate::connections::is_body_timeout(&err) {
+        return Refusal::Timeout;
+    }
     if err.status() == StatusCode::PAYLOAD_TOO_LARGE {
         too_large(max_file)
     } else {
@@ -148,8 +157,8 @@ fn unreadable(err: MultipartError, max_file: u64) -> Refusal {
 /// `max_bytes` is a 413 (and the temporary file is removed as it drops).
 async fn stream_to_temp(field: &mut Field<'_>, dir: &Path, max_bytes: u64) -> Result<(NamedTempFile, u64), Refusal> {
     let temp = tempfile::Builder::new()
-        .prefix("paper-")
-        .suffix(".part")
+        .prefix(UPLOAD_TEMP_PREFIX)
+        .suffix(UPLOAD_TEMP_SUFFIX)
         .tempfile_in(dir)
         .map_err(|e| internal("creating a temporary upload file", e))?;
     let handle = temp.as_file().try_clone().map_err(|e| internal("opening the temporary upload file", e))?;

@@ -1,0 +1,239 @@
+//! Connection limits (DESIGN.md section 2, issue 11): what keeps one process serving through
+//! slow or hostile clients. The accept loop in `server.rs` applies them:
+//!
+//! - headers complete within `HEADER_READ_TIMEOUT_SECS` (hyper's `header_read_timeout`, which
+//!   needs the `TokioTimer` that `axum::serve` does not install); hyper restarts the same
+//!   timer while a keep-alive connection waits for its next request, so it is also the idle
+//!   keep-alive timeout;
+//! - no body byte for `BODY_TIMEOUT_SECS` ends the request (tower-http's
+//!   `RequestBodyTimeoutLayer`; the readers answer 408, see [`is_body_timeout`]); the timer
+//!   restarts with every chunk, so a slow upload that keeps sending is never cut;
+//! - at most `MAX_CONNECTIONS_PER_CLIENT` connections per client address (trusted proxies
+//!   exempt) and `MAX_CONNECTIONS` in all, kept below the open-file limit with room for the
+//!   database, papers and mail;
+//! - a declared `Content-Length` above a route's limit answers 413 before the body is read
+//!   ([`declared_length_guard`]).
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::{Request, State};
+use axum::http::{StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use crate::client_ip::TrustedProxies;
+use crate::config::Config;
+use crate::protect::Refusal;
+
+/// File descriptors kept back from the connection cap: the SQLite database and its WAL and
+/// shared-memory files per pooled connection, a paper being stored, mail files, an SMTP
+/// connection, the listener, logs. 256 leaves ample room for all of them.
+pub const RESERVED_FDS: u64 = 256;
+
+/// Largest total connection cap when `MAX_CONNECTIONS` is 0 (auto): beyond this the 2-core
+/// machine is CPU-bound anyway, and each connection costs memory.
+pub const AUTO_MAX_CONNECTIONS: u64 = 16_384;
+
+/// The limits in force, from [`Config`] and the open-file limit.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Against slowloris: a client that dribbles its headers (or idles on keep-alive).
+    pub header_read_timeout: Duration,
+    /// Against a body that stops arriving (the "10 of 1,000 bytes" request).
+    pub body_timeout: Duration,
+    /// Against one address holding every socket.
+    pub max_per_client: usize,
+    /// Against running out of file descriptors ("Too many open files" stops the accept loop
+    /// and the database alike).
+    pub max_total: usize,
+    /// How long a SIGTERM waits for accepted requests before closing them.
+    pub drain_timeout: Duration,
+    /// Peers without a per-address cap: trusted proxies (`TRUSTED_PROXIES`) carry every
+    /// visitor's connections. Empty by default.
+    pub exempt: TrustedProxies,
+}
+
+impl Limits {
+    /// The configured limits; `open_files` is the soft open-file limit in force (after
+    /// [`raise_open_file_limit`]), which caps `MAX_CONNECTIONS`.
+    pub fn from_config(config: &Config, open_files: u64) -> Self {
+        let room = open_files.saturating_sub(RESERVED_FDS).max(16);
+        let max_total = match config.max_connections {
+            0 => room.min(AUTO_MAX_CONNECTIONS),
+            configured => (configured as u64).min(room),
+        };
+        Limits {
+            header_read_timeout: Duration::from_secs(config.header_read_timeout_secs.max(1)),
+            body_timeout: Duration::from_secs(config.body_timeout_secs.max(1)),
+            max_per_client: config.max_connections_per_client.max(1),
+            max_total: usize::try_from(max_total).unwrap_or(usize::MAX),
+            drain_timeout: Duration::from_secs(config.drain_timeout_secs),
+            exempt: config.trusted_proxies.clone(),
+        }
+    }
+}
+
+/// Raises the soft open-file limit to the hard one, logs both, and returns the soft limit in
+/// force afterwards (1024 when it cannot be read: the common default).
+pub fn raise_open_file_limit() -> u64 {
+    #[cfg(unix)]
+    {
+        let before = rlimit::Resource::NOFILE.get();
+        let raised = rlimit::increase_nofile_limit(u64::MAX);
+        match (before, raised) {
+            (Ok((soft, hard)), Ok(now)) => {
+                tracing::info!(soft_before = soft, soft = now, hard, "open-file limit");
+                now
+            }
+            (before, raised) => {
+                tracing::warn!(?before, ?raised, "open-file limit could not be read or raised");
+                before.map(|(soft, _)| soft).unwrap_or(1024)
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        1024
+    }
+}
+
+/// Counts open connections per client address. A [`ClientSlot`] holds one and gives it back
+/// when dropped, whatever way the connection ends.
+#[derive(Clone, Default)]
+pub struct PerClient {
+    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+/// One counted connection of one address.
+pub struct ClientSlot {
+    ip: IpAddr,
+    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+impl PerClient {
+    /// A slot for `ip`, or `None` when it already has `max` connections open.
+    pub fn try_acquire(&self, ip: IpAddr, max: usize) -> Option<ClientSlot> {
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        let count = open.entry(ip).or_insert(0);
+        if *count >= max {
+            return None;
+        }
+        *count += 1;
+        Some(ClientSlot { ip, open: self.open.clone() })
+    }
+
+    /// Connections `ip` has open now.
+    pub fn open(&self, ip: IpAddr) -> usize {
+        self.open.lock().unwrap_or_else(|p| p.into_inner()).get(&ip).copied().unwrap_or(0)
+    }
+}
+
+impl Drop for ClientSlot {
+    fn drop(&mut self) {
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(count) = open.get_mut(&self.ip) {
+            *count -= 1;
+            if *count == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// Whether a body read failed because no byte came within the body timeout (tower-http's
+/// `TimeoutError` anywhere in the error's chain of causes). Such a request answers 408.
+pub fn is_body_timeout(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut current: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(err) = current {
+        if err.is::<tower_http::timeout::TimeoutError>() {
+            return true;
+        }
+        current = err.source();
+    }
+    false
+}
+
+/// The 408 of a body that stopped arriving.
+pub fn body_timeout_refusal() -> Refusal {
+    Refusal::new(StatusCode::REQUEST_TIMEOUT, "The request body stopped arriving; please send it again.")
+}
+
+/// Largest body each route accepts, in bytes; the readers enforce the same limits as the
+/// bytes stream in, this only answers early for a declared `Content-Length`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BodyLimits;
+
+impl BodyLimits {
+    pub fn from_config(_config: &Config) -> Self {
+        BodyLimits
+    }
+
+    /// The limit of the route at `path`; `None` for the paper upload, whose handler checks
+    /// the declared length itself before reading (to answer in its own shape, on `file`).
+    pub fn for_path(&self, path: &str) -> Option<u64> {
+        Some(match path {
+            "/api/paper-submission" => return None,
+            "/api/ccavenue-initiate" | "/api/ccavenue-handle" => {
+                crate::handlers::api::payments::BODY_LIMIT_BYTES as u64
+            }
+            crate::payments::config::TEST_GATEWAY_PATH => crate::handlers::pages::test_gateway::BODY_LIMIT_BYTES as u64,
+            // Every other route takes at most a visitor form (or no body at all).
+            _ => crate::protect::FORM_BODY_LIMIT as u64,
+        })
+    }
+}
+
+/// Middleware on the whole router: a declared `Content-Length` above the route's limit
+/// answers 413 at once, before a byte of the body is read (a client announcing 99,999,999,999
+/// bytes is not waited for).
+pub async fn declared_length_guard(State(limits): State<BodyLimits>, request: Request, next: Next) -> Response {
+    let declared =
+        request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
+    if let Some(length) = declared {
+        if let Some(limit) = limits.for_path(request.uri().path())
+            && length > limit
+        {
+            tracing::warn!(path = %request.uri().path(), length, limit, "declared body too large");
+            return Refusal::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("The request body is too large (limit {limit} bytes)"),
+            )
+            .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn per_client_slots_are_counted_and_given_back() {
+        let per = PerClient::default();
+        let a = IpAddr::from([10, 0, 0, 1]);
+        let b = IpAddr::from([10, 0, 0, 2]);
+        let first = per.try_acquire(a, 2).unwrap();
+        let _second = per.try_acquire(a, 2).unwrap();
+        assert!(per.try_acquire(a, 2).is_none(), "a third connection of one address is refused");
+        assert!(per.try_acquire(b, 2).is_some(), "other addresses are not affected");
+        drop(first);
+        assert_eq!(per.open(a), 1);
+        assert!(per.try_acquire(a, 2).is_some());
+    }
+
+    #[test]
+    fn the_total_cap_stays_below_the_open_file_limit() {
+        let mut config = Config::for_tests("data".into());
+        config.max_connections = 0;
+        assert_eq!(Limits::from_config(&config, 1024).max_total, 1024 - RESERVED_FDS as usize);
+        config.max_connections = 5000;
+        assert_eq!(Limits::from_config(&config, 1024).max_total, 768);
+        config.max_connections = 100;
+        assert_eq!(Limits::from_config(&config, 1024).max_total, 100);
+        assert_eq!(Limits::from_config(&config, 1 << 20).max_total, 100);
+    }
+}
