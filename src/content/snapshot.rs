@@ -3,9 +3,9 @@
 
 use std::collections::HashMap;
 
+use crate::db::Pool;
 use serde::Serialize;
 use serde_json::Value;
-use crate::db::Pool;
 
 use super::collections::COLLECTIONS;
 use crate::layout::{Block, BlockError};

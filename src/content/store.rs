@@ -4,8 +4,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use arc_swap::ArcSwapOption;
 use crate::db::Pool;
+use arc_swap::ArcSwapOption;
 
 use super::Snapshot;
 
