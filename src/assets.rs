@@ -3,13 +3,16 @@
 //! read from Vite's manifest (Vite's backend-integration guide).
 
 use std::collections::BTreeSet;
+use std::sync::LazyLock;
 
-use axum::body::Body;
+use axum::body::Bytes;
 use axum::extract::Path;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use rust_embed::{EmbeddedFile, RustEmbed};
 use serde::Deserialize;
+
+use crate::cache::FileCache;
 
 /// Vite's build output. `.vite/manifest.json` is read at start-up, never served.
 #[derive(RustEmbed)]
@@ -119,14 +122,54 @@ impl IslandTags {
     }
 }
 
+/// Island assets and static files as prepared on first request: bytes, brotli and gzip
+/// forms and `ETag`s, kept for the life of the process (the files are embedded and never
+/// change), so no request compresses a file.
+static ISLAND_CACHE: LazyLock<FileCache> = LazyLock::new(FileCache::default);
+static STATIC_CACHE: LazyLock<FileCache> = LazyLock::new(FileCache::default);
+
 /// GET `/assets/{*path}`: a Vite output file, cached for a year.
 pub async fn island_file(Path(path): Path<String>, headers: HeaderMap) -> Response {
-    serve(safe_path(&path).and_then(IslandFiles::get), IMMUTABLE, &headers)
+    let file =
+        ISLAND_CACHE.get_or_load(&path, IMMUTABLE, || embedded(safe_path(&path).and_then(IslandFiles::get))).await;
+    respond(file.as_deref(), &headers)
 }
 
 /// GET `/static/{*path}`: an image or icon, revalidated hourly.
 pub async fn static_file(Path(path): Path<String>, headers: HeaderMap) -> Response {
-    serve(safe_path(&path).and_then(StaticFiles::get), REVALIDATE, &headers)
+    let file =
+        STATIC_CACHE.get_or_load(&path, REVALIDATE, || embedded(safe_path(&path).and_then(StaticFiles::get))).await;
+    respond(file.as_deref(), &headers)
+}
+
+/// Prepares every island asset and static file ahead of the first visitors (brotli at its
+/// top quality takes a moment for the larger scripts). Called once at start-up.
+pub async fn warm() {
+    for path in IslandFiles::iter() {
+        ISLAND_CACHE.get_or_load(&path, IMMUTABLE, || embedded(IslandFiles::get(&path))).await;
+    }
+    for path in StaticFiles::iter() {
+        STATIC_CACHE.get_or_load(&path, REVALIDATE, || embedded(StaticFiles::get(&path))).await;
+    }
+}
+
+/// An embedded file's bytes, content type and tag (its SHA-256, shortened).
+fn embedded(file: Option<EmbeddedFile>) -> Option<(Bytes, String, String)> {
+    let file = file?;
+    let tag = hex::encode(&file.metadata.sha256_hash()[..16]);
+    // Release builds embed the bytes in the binary: share them rather than copy them.
+    let bytes = match file.data {
+        std::borrow::Cow::Borrowed(data) => Bytes::from_static(data),
+        std::borrow::Cow::Owned(data) => Bytes::from(data),
+    };
+    Some((bytes, file.metadata.mimetype().to_owned(), tag))
+}
+
+fn respond(file: Option<&crate::cache::Prepared>, headers: &HeaderMap) -> Response {
+    match file {
+        Some(file) => file.respond(headers),
+        None => (StatusCode::NOT_FOUND, "Not found").into_response(),
+    }
 }
 
 /// The path when it names a file inside the folder: no `..`, `.` or empty segments and no
@@ -142,26 +185,6 @@ fn safe_path(path: &str) -> Option<&str> {
 /// Whether a static file exists (tests and the sitemap use it).
 pub fn static_exists(path: &str) -> bool {
     safe_path(path.trim_start_matches("/static/")).and_then(StaticFiles::get).is_some()
-}
-
-fn serve(file: Option<EmbeddedFile>, cache_control: &'static str, headers: &HeaderMap) -> Response {
-    let Some(file) = file else {
-        return (StatusCode::NOT_FOUND, "Not found").into_response();
-    };
-    let etag = format!("\"{}\"", hex::encode(&file.metadata.sha256_hash()[..16]));
-    let mut response = if headers.get(header::IF_NONE_MATCH).is_some_and(|v| v.as_bytes() == etag.as_bytes()) {
-        StatusCode::NOT_MODIFIED.into_response()
-    } else {
-        let mut response = Response::new(Body::from(file.data.into_owned()));
-        response
-            .headers_mut()
-            .insert(header::CONTENT_TYPE, HeaderValue::from_str(file.metadata.mimetype()).expect("mime type"));
-        response
-    };
-    let h = response.headers_mut();
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache_control));
-    h.insert(header::ETAG, HeaderValue::from_str(&etag).expect("hex etag"));
-    response
 }
 
 #[cfg(test)]

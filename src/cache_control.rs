@@ -29,15 +29,17 @@ const PRIVATE_PAGES: [&str; 3] = ["/Success", "/Failed", "/test-gateway"];
 
 /// The middleware (`axum::middleware::from_fn(cache_control::set)`).
 pub async fn set(request: Request, next: Next) -> Response {
+    // Runs on every request, the page cache's hits included: clones that share their bytes
+    // (a standard method, a `Uri`) and no lower-cased copy of the content type.
     let method = request.method().clone();
-    let path = request.uri().path().to_owned();
+    let uri = request.uri().clone();
     let mut response = next.run(request).await;
     let is_html = response
         .headers()
         .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|t| t.trim_start().to_ascii_lowercase().starts_with("text/html"));
-    if let Some(policy) = policy(&method, &path, response.status(), is_html) {
+        .map(|v| v.as_bytes().trim_ascii_start())
+        .is_some_and(|t| t.len() >= 9 && t[..9].eq_ignore_ascii_case(b"text/html"));
+    if let Some(policy) = policy(&method, uri.path(), response.status(), is_html) {
         response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
     }
     response

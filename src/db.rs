@@ -151,12 +151,21 @@ pub async fn seed(pool: &Pool) -> Result<(), sqlx::Error> {
     seed_with(pool, CONTENT_SEED.to_owned()).await
 }
 
-/// Applies a content seed text (an edited `content.sql`) in one transaction.
+/// Applies a content seed text (an edited `content.sql`) in one transaction, and bumps the
+/// content version in that same transaction, so running servers reload exactly when the new
+/// content is committed (`crate::content::watch`).
 pub async fn seed_with(pool: &Pool, sql: String) -> Result<(), sqlx::Error> {
     let mut tx = pool.begin().await?;
     // The seed is the organisers' own SQL file, not visitor input.
     sqlx::raw_sql(sqlx::AssertSqlSafe(sql)).execute(&mut *tx).await?;
+    sqlx::query("UPDATE content_version SET version = version + 1 WHERE id = 1").execute(&mut *tx).await?;
     tx.commit().await
+}
+
+/// The content version `seed_with` bumps (migration 0009).
+pub async fn content_version(pool: &Pool) -> Result<i64, sqlx::Error> {
+    let (version,): (i64,) = sqlx::query_as("SELECT version FROM content_version WHERE id = 1").fetch_one(pool).await?;
+    Ok(version)
 }
 
 /// Seeds the content when the database has none yet (first start on a fresh machine).

@@ -6,9 +6,20 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use crate::assets::IslandTags;
+use crate::config::Config;
+use crate::content::Snapshot;
 use crate::error::AppError;
 use crate::repo::content::{self, GalleryImage, Material, Policy, PolicySection, Site};
-use crate::state::AppState;
+
+/// What a page is a pure function of: the content snapshot, the clock's "now", the settings
+/// and the island tags. No database: a page renders the same from the same inputs.
+#[derive(Clone, Copy)]
+pub struct PageCtx<'a> {
+    pub content: &'a Snapshot,
+    pub now: OffsetDateTime,
+    pub config: &'a Config,
+    pub islands: &'a Arc<IslandTags>,
+}
 
 /// Per-page metadata: `<title>`, description, canonical and social tags (DESIGN.md section 4).
 #[derive(Debug, Clone)]
@@ -114,25 +125,22 @@ impl Layout {
         format!("{}: {}, {}, {} and online", site.short_name, site.name, site.city, site.country)
     }
 
-    /// Loads the shared content. Site settings are required (no page makes sense without
-    /// them); the footer's policy list degrades to empty.
+    /// The shared content of a page. Site settings are required (no page makes sense
+    /// without them); the footer's policy list degrades to empty.
     /// `meta` builds the page's metadata from the site settings (titles name the conference).
-    pub async fn load(state: &AppState, meta: impl FnOnce(&Site) -> Meta) -> Result<Layout, AppError> {
-        let site = content::site(&state.pool).await?;
+    pub fn new(page: &PageCtx<'_>, meta: impl FnOnce(&Site) -> Meta) -> Result<Layout, AppError> {
+        let site = page.content.site()?.clone();
         let meta = meta(&site);
-        let policies = content::policies(&state.pool).await.unwrap_or_else(|err| {
-            tracing::warn!(error = %err, "footer policies unavailable");
-            Vec::new()
-        });
+        let policies = page.content.policies.clone().unwrap_or_default();
         Ok(Layout {
-            canonical: state.config.absolute(&meta.path),
-            og_image: state.config.absolute(&site.og_image),
+            canonical: page.config.absolute(&meta.path),
+            og_image: page.config.absolute(&site.og_image),
             site,
             meta,
-            islands: state.islands.clone(),
+            islands: page.islands.clone(),
             policies,
-            year: OffsetDateTime::now_utc().year(),
-            payments_closed: crate::payments::PaymentConfig::from_config(&state.config).mode
+            year: page.now.year(),
+            payments_closed: crate::payments::PaymentConfig::from_config(page.config).mode
                 == crate::payments::config::Mode::Off,
         })
     }
@@ -253,7 +261,8 @@ pub type Block<T> = Result<T, BlockError>;
 #[derive(Debug, Clone, Copy)]
 pub struct BlockError;
 
-/// Turns a query result into a [`Block`], logging the failure with the block's name.
+/// Turns a query result into a [`Block`], logging the failure with the block's name
+/// (the snapshot loader calls it once per block and load).
 pub fn block<T>(name: &'static str, result: Result<T, sqlx::Error>) -> Block<T> {
     result.map_err(|err| {
         tracing::error!(block = name, error = %err, "content block failed to load");

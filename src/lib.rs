@@ -1,14 +1,18 @@
 //! The conference website: one axum server that renders every page and owns every API.
 //!
 //! `routes::app` builds the router; `server` runs it. Content comes from the database
-//! (`repo`), pages from askama templates (`handlers::pages`), islands from `islands/`.
+//! (`repo`) into an in-memory snapshot (`content`); pages are askama templates rendered from
+//! it (`handlers::pages`) and kept compressed (`cache`); islands come from `islands/`.
 
 pub mod assets;
+pub mod cache;
 pub mod cache_control;
 pub mod ccavenue;
 pub mod client_ip;
+pub mod clock;
 pub mod config;
 pub mod connections;
+pub mod content;
 pub mod dates;
 pub mod db;
 pub mod error;

@@ -120,9 +120,15 @@ pub fn app(state: AppState) -> Router {
     if let Some(hsts) = security::strict_transport_security(&config.public_url) {
         router = router.layer(hsts);
     }
+    // Pages and files come compressed from `crate::cache`; the layer compresses only what is
+    // built per request (APIs, payment results, error pages).
+    let compression = CompressionLayer::new().br(true).gzip(true).compress_when({
+        use tower_http::compression::Predicate;
+        tower_http::compression::DefaultPredicate::new().and(crate::cache::NotPrepared)
+    });
     router
         .layer(middleware::from_fn(cache_control::set))
-        .layer(CompressionLayer::new().br(true).gzip(true))
+        .layer(compression)
         .layer(TraceLayer::new_for_http().make_span_with(request_span))
         // Outermost: the client address is known before the log span opens (src/client_ip.rs).
         .layer(middleware::from_fn_with_state(trusted_proxies, client_ip::resolve))

@@ -76,6 +76,11 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     // Mail goes out in the background (DESIGN.md section 8); a bad SMTP_URL stops start-up.
     let transport = mail::MailTransport::from_config(&config)?;
     let mail_worker = mail::Worker::new(pool.clone(), transport, &config).spawn(stop_rx);
+    // Content in memory before the first visitor (DESIGN.md section 10); the watcher reloads
+    // it when `conference seed` runs, here or in another process.
+    let state = AppState::new(pool.clone(), config.clone());
+    state.content.reload().await?;
+    tokio::spawn(crate::assets::warm());
     let listener = TcpListener::bind(config.listen_addr).await?;
     tracing::info!("serving on http://{}", listener.local_addr()?);
     let limits = connections::Limits::from_config(&config, open_files);
@@ -86,7 +91,7 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         body_timeout_s = limits.body_timeout.as_secs(),
         "connection limits"
     );
-    let app = routes::app(AppState::new(pool.clone(), config));
+    let app = routes::app(state);
     accept_loop(listener, app, limits, shutdown_signal()).await;
     // The worker stops between two mails; a mail it was sending is let go at once so
     // another instance (or the next start) sends it without waiting for the lease.

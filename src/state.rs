@@ -5,19 +5,53 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 
 use crate::assets::IslandTags;
+use crate::cache::PageCache;
+use crate::clock::Clock;
 use crate::config::Config;
+use crate::content::{Content, Snapshot, store::POLL_INTERVAL};
 use crate::db::Pool;
+use crate::layout::PageCtx;
 
 #[derive(Clone)]
 pub struct AppState {
     pub pool: Pool,
     pub config: Arc<Config>,
     pub islands: Arc<IslandTags>,
+    /// The content snapshot pages render from (DESIGN.md section 10).
+    pub content: Arc<Content>,
+    /// Rendered, compressed pages by route.
+    pub pages: Arc<PageCache>,
+    /// Where pages read "now"; the system clock unless a test fixed it.
+    pub clock: Clock,
 }
 
 impl AppState {
+    /// State over `pool`. Inside a tokio runtime it also starts the content watcher, which
+    /// stops when the last copy of this state is dropped.
     pub fn new(pool: Pool, config: Config) -> Self {
-        AppState { pool, config: Arc::new(config), islands: Arc::new(IslandTags::from_manifest()) }
+        let content = Content::new(pool.clone());
+        if tokio::runtime::Handle::try_current().is_ok() {
+            content.spawn_watcher(POLL_INTERVAL);
+        }
+        AppState {
+            pool,
+            config: Arc::new(config),
+            islands: Arc::new(IslandTags::from_manifest()),
+            content,
+            pages: Arc::new(PageCache::default()),
+            clock: Clock::system(),
+        }
+    }
+
+    /// The same state reading "now" from `clock` (tests: a fixed instant).
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// What a page renders from: `snapshot` and this state's clock, settings and island tags.
+    pub fn page_ctx<'a>(&'a self, snapshot: &'a Snapshot) -> PageCtx<'a> {
+        PageCtx { content: snapshot, now: self.clock.now(), config: &self.config, islands: &self.islands }
     }
 }
 

@@ -1,13 +1,14 @@
 //! Files for crawlers and calendars: `/sitemap.xml`, `/robots.txt`, `/calendar.ics`.
 
-use axum::extract::State;
+use axum::extract::{Request, State};
 use axum::http::{HeaderValue, header};
-use axum::response::{IntoResponse, Response};
-use time::OffsetDateTime;
+use axum::response::Response;
 use time::macros::format_description;
 
+use crate::cache::ClockUse;
 use crate::error::AppError;
-use crate::repo::content;
+use crate::handlers::cached_as;
+use crate::layout::PageCtx;
 use crate::state::AppState;
 
 /// Indexable pages; payment results and the not-found page are left out on purpose.
@@ -29,47 +30,77 @@ const STATIC_PATHS: [&str; 15] = [
     "/cookie-policy",
 ];
 
-fn with_type(body: String, content_type: &'static str) -> Response {
-    let mut response = body.into_response();
-    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600"));
-    response
-}
+/// Crawlers and calendar apps may keep these an hour.
+const SEO_CACHE_CONTROL: &str = "public, max-age=3600";
 
 fn xml_escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// GET `/sitemap.xml`: every indexable page with absolute URLs from `PUBLIC_URL`.
-pub async fn sitemap(State(state): State<AppState>) -> Result<Response, AppError> {
-    let highlights = content::highlights(&state.pool).await?;
+pub async fn sitemap(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached_as(
+        &state,
+        request.headers(),
+        "/sitemap.xml",
+        ClockUse::Year,
+        "application/xml; charset=utf-8",
+        SEO_CACHE_CONTROL,
+        render_sitemap,
+    )
+    .await
+}
+
+pub fn render_sitemap(page: &PageCtx<'_>) -> Result<String, AppError> {
+    let highlights =
+        page.content.highlights.as_ref().map_err(|_| AppError::internal("sitemap", "highlights are not loaded"))?;
     let paths =
         STATIC_PATHS.iter().map(|p| p.to_string()).chain(highlights.iter().map(|h| format!("/highlights/{}", h.slug)));
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
     for path in paths {
-        xml.push_str(&format!("  <url><loc>{}</loc></url>\n", xml_escape(&state.config.absolute(&path))));
+        xml.push_str(&format!("  <url><loc>{}</loc></url>\n", xml_escape(&page.config.absolute(&path))));
     }
     xml.push_str("</urlset>\n");
-    Ok(with_type(xml, "application/xml; charset=utf-8"))
+    Ok(xml)
 }
 
 /// GET `/robots.txt`: everything may be crawled but the APIs and payment pages.
-pub async fn robots(State(state): State<AppState>) -> Response {
-    let body = format!(
-        "User-agent: *\nDisallow: /api/\nDisallow: /Success\nDisallow: /Failed\nDisallow: /test-gateway\nAllow: /\n\nSitemap: {}\n",
-        state.config.absolute("/sitemap.xml")
-    );
-    with_type(body, "text/plain; charset=utf-8")
+pub async fn robots(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached_as(&state, request.headers(), "/robots.txt", ClockUse::Year, "text/plain; charset=utf-8", SEO_CACHE_CONTROL, |page| {
+        Ok(format!(
+            "User-agent: *\nDisallow: /api/\nDisallow: /Success\nDisallow: /Failed\nDisallow: /test-gateway\nAllow: /\n\nSitemap: {}\n",
+            page.config.absolute("/sitemap.xml")
+        ))
+    })
+    .await
 }
 
 /// GET `/calendar.ics`: the conference and its important dates as all-day events
-/// (RFC 5545), so visitors can subscribe or import them.
-pub async fn calendar(State(state): State<AppState>) -> Result<Response, AppError> {
-    let site = content::site(&state.pool).await?;
-    let dates = content::dates(&state.pool).await?;
-    let host = state
+/// (RFC 5545), so visitors can subscribe or import them. Cached per minute (its `DTSTAMP`).
+pub async fn calendar(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    let mut response = cached_as(
+        &state,
+        request.headers(),
+        "/calendar.ics",
+        ClockUse::Minute,
+        "text/calendar; charset=utf-8",
+        SEO_CACHE_CONTROL,
+        render_calendar,
+    )
+    .await?;
+    response
+        .headers_mut()
+        .insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("inline; filename=\"conference.ics\""));
+    Ok(response)
+}
+
+pub fn render_calendar(page: &PageCtx<'_>) -> Result<String, AppError> {
+    let site = page.content.site()?;
+    let dates =
+        page.content.dates.as_ref().map_err(|_| AppError::internal("calendar", "important dates are not loaded"))?;
+    let host = page
         .config
         .base_url()
         .split("://")
@@ -79,9 +110,8 @@ pub async fn calendar(State(state): State<AppState>) -> Result<Response, AppErro
         .next()
         .unwrap_or("localhost")
         .to_string();
-    let stamp = OffsetDateTime::now_utc()
-        .format(format_description!("[year][month][day]T[hour][minute][second]Z"))
-        .expect("timestamp formats");
+    let stamp =
+        page.now.format(format_description!("[year][month][day]T[hour][minute][second]Z")).expect("timestamp formats");
     let mut cal = Calendar::default();
     cal.line("BEGIN:VCALENDAR");
     cal.line("VERSION:2.0");
@@ -95,10 +125,10 @@ pub async fn calendar(State(state): State<AppState>) -> Result<Response, AppErro
         &site.start_date,
         &next_day(&site.end_date),
         &site.name,
-        &format!("{} {}", site.tagline, state.config.absolute("/")),
+        &format!("{} {}", site.tagline, page.config.absolute("/")),
         Some(&format!("{}, {}, {}, {}", site.venue_name, site.street_address, site.city, site.country)),
     );
-    for date in &dates {
+    for date in dates {
         cal.event(
             &format!("date-{}@{host}", date.id),
             &stamp,
@@ -110,11 +140,7 @@ pub async fn calendar(State(state): State<AppState>) -> Result<Response, AppErro
         );
     }
     cal.line("END:VCALENDAR");
-    let mut response = with_type(cal.0, "text/calendar; charset=utf-8");
-    response
-        .headers_mut()
-        .insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("inline; filename=\"conference.ics\""));
-    Ok(response)
+    Ok(cal.0)
 }
 
 /// `YYYY-MM-DD` of the following day, as iCalendar's exclusive all-day `DTEND` needs.

@@ -17,6 +17,7 @@ use serde_json::Value;
 use tempfile::TempDir;
 use tower::ServiceExt;
 
+use conference::clock::Clock;
 use conference::config::Config;
 use conference::db::{Engine, Pool};
 use conference::state::AppState;
@@ -71,6 +72,8 @@ pub struct TestApp {
     pub dir: TempDir,
     /// The configuration the app runs with (`DATA_DIR` is `dir`).
     pub config: Config,
+    /// The app's state: its content snapshot, page cache and clock.
+    pub state: AppState,
     /// The PostgreSQL database made for this test, dropped with the app.
     pub postgres: Option<database::Scratch>,
 }
@@ -87,8 +90,19 @@ pub async fn app() -> TestApp {
     app_with(|_| {}).await
 }
 
+/// [`app`] whose pages read "now" from a fixed clock standing at `now` (move it with
+/// `app.state.clock.set(...)`).
+pub async fn app_at(now: time::OffsetDateTime) -> TestApp {
+    app_with_clock(|_| {}, Clock::fixed(now)).await
+}
+
 /// [`app`] with a changed configuration (e.g. a small `rate_limit_per_minute`).
 pub async fn app_with(configure: impl FnOnce(&mut Config)) -> TestApp {
+    app_with_clock(configure, Clock::system()).await
+}
+
+/// [`app_with`] and a clock.
+pub async fn app_with_clock(configure: impl FnOnce(&mut Config), clock: Clock) -> TestApp {
     let dir = tempfile::tempdir().expect("temporary folder");
     let postgres = database::Scratch::create().await;
     let url = match &postgres {
@@ -101,8 +115,8 @@ pub async fn app_with(configure: impl FnOnce(&mut Config)) -> TestApp {
     let mut config = Config::for_tests(dir.path().to_path_buf());
     config.database_url = url;
     configure(&mut config);
-    let state = AppState::new(pool.clone(), config.clone());
-    TestApp { router: conference::app(state), pool, dir, config, postgres }
+    let state = AppState::new(pool.clone(), config.clone()).with_clock(clock);
+    TestApp { router: conference::app(state.clone()), pool, dir, config, state, postgres }
 }
 
 /// A whole response, body collected.
@@ -147,6 +161,11 @@ impl TestApp {
         let value = serde_json::from_slice(&reply.body)
             .unwrap_or_else(|e| panic!("POST {path}: invalid JSON ({e}): {}", reply.text()));
         (reply.status, value)
+    }
+
+    /// The database URL of the app (for a second process on the same database).
+    pub fn database_url(&self) -> String {
+        self.config.database_url.clone()
     }
 
     /// GET with extra request headers.
@@ -215,10 +234,11 @@ impl TestApp {
         let pool = conference::db::connect(&self.config.database_url).await.expect("second instance connects");
         let state = AppState::new(pool.clone(), self.config.clone());
         TestApp {
-            router: conference::app(state),
+            router: conference::app(state.clone()),
             pool,
             dir: tempfile::tempdir().expect("temporary folder"),
             config: self.config.clone(),
+            state,
             postgres: None,
         }
     }

@@ -8,8 +8,8 @@ use axum::extract::{Path, Query, State};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::content::collections;
 use crate::error::{ApiResult, AppError};
-use crate::repo::collections;
 use crate::state::AppState;
 
 /// Largest page a client may ask for (the old backend's batch size, spec section 9).
@@ -45,11 +45,19 @@ pub async fn records(
         return Err(AppError::BadRequest(format!("perPage must be between 1 and {MAX_PER_PAGE}")).into());
     }
     let sort = params.get("sort").map(String::as_str).unwrap_or("");
-    let order_by =
-        collection.order_by(sort).map_err(|field| AppError::BadRequest(format!("Cannot sort {name} by '{field}'")))?;
-    let total_items = collection.count(&state.pool).await?;
-    let offset = (page - 1).saturating_mul(per_page);
-    let items = collection.records(&state.pool, &order_by, per_page, offset).await?;
+    let keys =
+        collection.sort_keys(sort).map_err(|field| AppError::BadRequest(format!("Cannot sort {name} by '{field}'")))?;
+    let snapshot = state.content.snapshot().await;
+    let records = match snapshot.collections.get(collection.name) {
+        Some(Ok(records)) => records,
+        _ => return Err(AppError::internal("collections", format!("{name} is not loaded")).into()),
+    };
+    let mut sorted: Vec<&Value> = records.iter().collect();
+    collections::sort(&mut sorted, &keys);
+    let total_items = i64::try_from(sorted.len()).unwrap_or(i64::MAX);
+    let offset = usize::try_from((page - 1).saturating_mul(per_page)).unwrap_or(usize::MAX);
+    let items =
+        sorted.into_iter().skip(offset).take(usize::try_from(per_page).unwrap_or(0)).cloned().collect::<Vec<Value>>();
     Ok(Json(RecordList { page, per_page, total_items, total_pages: (total_items + per_page - 1) / per_page, items }))
 }
 

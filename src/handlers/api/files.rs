@@ -7,7 +7,6 @@ use axum::response::Response;
 
 use crate::assets::Materials;
 use crate::error::{ApiResult, AppError};
-use crate::repo::content;
 use crate::state::AppState;
 
 /// Serves the file only when `filename` is exactly the `link` the record names; the file
@@ -20,7 +19,8 @@ pub async fn file(
     if collection_id != "download_buttons" {
         return Err(not_found().into());
     }
-    let material = content::material(&state.pool, &id).await?.ok_or_else(not_found)?;
+    let snapshot = state.content.snapshot().await;
+    let material = snapshot.material(&id).ok_or_else(not_found)?;
     if material.link != filename {
         return Err(not_found().into());
     }

@@ -1,14 +1,16 @@
 //! Pages about the event: `/AboutUs`, `/AboutConference`, `/awards`, `/sponsorship`, `/venue`.
 
 use askama::Template;
-use axum::extract::{RawQuery, State};
+use axum::extract::{RawQuery, Request, State};
+use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use crate::cache::ClockUse;
 use crate::error::AppError;
-use crate::handlers::page;
-use crate::layout::{Block, Layout, Meta, block};
+use crate::handlers::{cached, html, html_response};
+use crate::layout::{Block, Layout, Meta, PageCtx};
 use crate::money;
 use crate::repo::content::{self, Attraction, Item, Material, Partner, SponsorPackage, Statistic};
 use crate::state::AppState;
@@ -23,8 +25,12 @@ pub struct AboutUsPage {
     pub impact: Block<Vec<Statistic>>,
 }
 
-pub async fn about_us(State(state): State<AppState>) -> Result<Response, AppError> {
-    let layout = Layout::load(&state, |site| {
+pub async fn about_us(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/AboutUs", ClockUse::Year, render_about_us).await
+}
+
+pub fn render_about_us(page: &PageCtx<'_>) -> Result<String, AppError> {
+    let layout = Layout::new(page, |site| {
         Meta::new(
             format!("About Us | {}", site.short_name),
             format!(
@@ -33,21 +39,14 @@ pub async fn about_us(State(state): State<AppState>) -> Result<Response, AppErro
             ),
             "/AboutUs",
         )
-    })
-    .await?;
-    let pool = &state.pool;
-    let (why, who, partners, impact) = tokio::join!(
-        content::about_items(pool, "why_attend"),
-        content::about_items(pool, "who_can_attend"),
-        content::partners(pool, "partner"),
-        content::statistics(pool, "impact"),
-    );
-    page(&AboutUsPage {
+    })?;
+    let content = page.content;
+    html(&AboutUsPage {
         layout,
-        why_attend: block("why_attend", why),
-        who_can_attend: block("who_can_attend", who),
-        partners: block("partners", partners),
-        impact: block("impact statistics", impact),
+        why_attend: content.why_attend.clone(),
+        who_can_attend: content.who_can_attend.clone(),
+        partners: content.partners.clone(),
+        impact: content.impact_statistics.clone(),
     })
 }
 
@@ -60,26 +59,24 @@ pub struct AboutConferencePage {
     pub materials: Block<Vec<Material>>,
 }
 
-pub async fn about_conference(State(state): State<AppState>) -> Result<Response, AppError> {
-    let layout = Layout::load(&state, |site| {
+pub async fn about_conference(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/AboutConference", ClockUse::Year, render_about_conference).await
+}
+
+pub fn render_about_conference(page: &PageCtx<'_>) -> Result<String, AppError> {
+    let layout = Layout::new(page, |site| {
         Meta::new(
             format!("About the Conference | {}", site.short_name),
             format!("Overview of {}: why attend, who can attend, and how to register.", site.name),
             "/AboutConference",
         )
-    })
-    .await?;
-    let pool = &state.pool;
-    let (why, who, materials) = tokio::join!(
-        content::about_items(pool, "why_attend"),
-        content::about_items(pool, "who_can_attend"),
-        content::materials(pool),
-    );
-    page(&AboutConferencePage {
+    })?;
+    let content = page.content;
+    html(&AboutConferencePage {
         layout,
-        why_attend: block("why_attend", why),
-        who_can_attend: block("who_can_attend", who),
-        materials: block("download_buttons", materials),
+        why_attend: content.why_attend.clone(),
+        who_can_attend: content.who_can_attend.clone(),
+        materials: content.materials.clone(),
     })
 }
 
@@ -91,21 +88,22 @@ pub struct AwardsPage {
     pub sustainability_awards: Block<Vec<Item>>,
 }
 
-pub async fn awards(State(state): State<AppState>) -> Result<Response, AppError> {
-    let layout = Layout::load(&state, |site| {
+pub async fn awards(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/awards", ClockUse::Year, render_awards).await
+}
+
+pub fn render_awards(page: &PageCtx<'_>) -> Result<String, AppError> {
+    let layout = Layout::new(page, |site| {
         Meta::new(
             format!("Awards | {}", site.short_name),
             format!("Best paper, presentation and sustainability awards at {}. Nominate now.", site.short_name),
             "/awards",
         )
-    })
-    .await?;
-    let (main, sustainability) =
-        tokio::join!(content::awards(&state.pool, "main"), content::awards(&state.pool, "sustainability"));
-    page(&AwardsPage {
+    })?;
+    html(&AwardsPage {
         layout,
-        main_awards: block("awards", main),
-        sustainability_awards: block("awards", sustainability),
+        main_awards: page.content.main_awards.clone(),
+        sustainability_awards: page.content.sustainability_awards.clone(),
     })
 }
 
@@ -140,10 +138,29 @@ struct SponsorshipQuery {
     package: Option<String>,
 }
 
-pub async fn sponsorship(State(state): State<AppState>, RawQuery(query): RawQuery) -> Result<Response, AppError> {
+/// GET `/sponsorship`: cached when it has no query; `?package=` is rendered per request.
+pub async fn sponsorship(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+    request: Request,
+) -> Result<Response, AppError> {
+    match query.filter(|q| !q.is_empty()) {
+        None => {
+            cached(&state, request.headers(), "/sponsorship", ClockUse::Year, |p| render_sponsorship(p, None)).await
+        }
+        Some(query) => {
+            let snapshot = state.content.snapshot().await;
+            let body = render_sponsorship(&state.page_ctx(&snapshot), Some(&query))?;
+            Ok(html_response(StatusCode::OK, body))
+        }
+    }
+}
+
+/// `/sponsorship`'s HTML; `query` is the raw query string when there is one.
+pub fn render_sponsorship(page: &PageCtx<'_>, query: Option<&str>) -> Result<String, AppError> {
     // A malformed query string is ignored rather than refused: this is a page, not an API.
-    let query: SponsorshipQuery = query.and_then(|q| serde_urlencoded::from_str(&q).ok()).unwrap_or_default();
-    let layout = Layout::load(&state, |site| {
+    let query: SponsorshipQuery = query.and_then(|q| serde_urlencoded::from_str(q).ok()).unwrap_or_default();
+    let layout = Layout::new(page, |site| {
         Meta::new(
             format!("Sponsorship | {}", site.short_name),
             format!(
@@ -152,12 +169,16 @@ pub async fn sponsorship(State(state): State<AppState>, RawQuery(query): RawQuer
             ),
             "/sponsorship",
         )
-    })
-    .await?;
-    let (packages, materials) = tokio::join!(content::sponsor_packages(&state.pool), content::materials(&state.pool));
-    let prospectus = materials.unwrap_or_default().into_iter().find(|m| m.title.to_lowercase().contains("prospectus"));
+    })?;
+    let prospectus = page
+        .content
+        .materials
+        .as_ref()
+        .ok()
+        .and_then(|materials| materials.iter().find(|m| m.title.to_lowercase().contains("prospectus")))
+        .cloned();
     let contact_email = &layout.site.contact_email;
-    let packages = packages.map(|packages| {
+    let packages = page.content.sponsor_packages.clone().map(|packages| {
         packages
             .into_iter()
             .map(|p| PackageCard {
@@ -174,7 +195,7 @@ pub async fn sponsorship(State(state): State<AppState>, RawQuery(query): RawQuer
             })
             .collect()
     });
-    page(&SponsorshipPage { packages: block("sponsor_packages", packages), prospectus, layout })
+    html(&SponsorshipPage { packages, prospectus, layout })
 }
 
 #[derive(Template)]
@@ -184,15 +205,17 @@ pub struct VenuePage {
     pub attractions: Block<Vec<Attraction>>,
 }
 
-pub async fn venue(State(state): State<AppState>) -> Result<Response, AppError> {
-    let layout = Layout::load(&state, |site| {
+pub async fn venue(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/venue", ClockUse::Year, render_venue).await
+}
+
+pub fn render_venue(page: &PageCtx<'_>) -> Result<String, AppError> {
+    let layout = Layout::new(page, |site| {
         Meta::new(
             format!("Venue | {}", site.short_name),
             format!("{}, {}: map, directions and nearby attractions.", site.venue_name, site.city),
             "/venue",
         )
-    })
-    .await?;
-    let attractions = content::attractions(&state.pool).await;
-    page(&VenuePage { layout, attractions: block("attractions", attractions) })
+    })?;
+    html(&VenuePage { layout, attractions: page.content.attractions.clone() })
 }

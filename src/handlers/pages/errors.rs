@@ -28,7 +28,8 @@ pub async fn not_found(State(state): State<AppState>, request: Request) -> Respo
 /// Replaces the plain body of a page error (see [`PageErrorMarker`]) with the full
 /// site page, so a 404 or 500 keeps the navigation and footer.
 pub async fn render_page_errors(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let path = request.uri().path().to_owned();
+    // A `Uri` clone shares its bytes: no allocation on the (cached) path where nothing failed.
+    let uri = request.uri().clone();
     let response = next.run(request).await;
     let Some(marker) = response.extensions().get::<PageErrorMarker>().cloned() else {
         return response;
@@ -38,20 +39,19 @@ pub async fn render_page_errors(State(state): State<AppState>, request: Request,
     } else {
         marker.message
     };
-    full_page(&state, response.status(), &path, heading).await
+    full_page(&state, response.status(), uri.path(), heading).await
 }
 
 async fn full_page(state: &AppState, status: StatusCode, path: &str, heading: String) -> Response {
     let title = heading.clone();
-    let layout = Layout::load(state, |site| {
+    let layout = Layout::new(&state.page_ctx(&*state.content.snapshot().await), |site| {
         Meta::new(
             format!("{title} | {}", site.short_name),
             "The page you're looking for doesn't exist or has been moved.",
             path.to_owned(),
         )
         .noindex()
-    })
-    .await;
+    });
     match layout {
         Ok(layout) => render(status, &NotFoundPage { layout, heading, status: status.as_u16() })
             .unwrap_or_else(|err| (status, err.public_message()).into_response()),

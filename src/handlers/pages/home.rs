@@ -1,19 +1,17 @@
 //! `/`: the home page (spec section 2, Home) with the Event JSON-LD of DESIGN.md section 4.
 
 use askama::Template;
-use axum::extract::State;
+use axum::extract::{Request, State};
 use axum::response::Response;
 use serde_json::{Value, json};
-use time::OffsetDateTime;
 
+use crate::cache::ClockUse;
 use crate::dates::{self, Remaining};
 use crate::error::AppError;
-use crate::handlers::page;
-use crate::layout::{Block, Layout, Meta, block};
+use crate::handlers::{cached, html};
+use crate::layout::{Block, Layout, Meta, PageCtx};
 use crate::money;
-use crate::repo::content::{
-    self, CoOrganizer, Highlight, Item, Material, Partner, Site, Speaker, Statistic, TicketPlan,
-};
+use crate::repo::content::{CoOrganizer, Highlight, Item, Material, Partner, Site, Speaker, Statistic, TicketPlan};
 use crate::state::AppState;
 
 use super::shared::{SpeakerGroup, TimelineItem, speaker_groups, timeline};
@@ -43,54 +41,46 @@ pub struct HomePage {
     pub timeline_props: Value,
 }
 
-pub async fn home(State(state): State<AppState>) -> Result<Response, AppError> {
-    let pool = &state.pool;
-    let layout = Layout::load(&state, |site| {
+/// GET `/`: cached per minute, since it shows the countdown and the timeline's past marks.
+pub async fn home(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/", ClockUse::Minute, render).await
+}
+
+/// The home page's HTML from the snapshot at `page.now`.
+pub fn render(page: &PageCtx<'_>) -> Result<String, AppError> {
+    let content = page.content;
+    let layout = Layout::new(page, |site| {
         Meta::new(
             format!("{} | {}, {}", site.short_name, site.city, dates::range_label(&site.start_date, &site.end_date)),
             site.description.clone(),
             "/",
         )
-    })
-    .await?;
-    let now = OffsetDateTime::now_utc();
-    let (sponsors, co_organizers, materials, highlights, objectives, statistics, goals, speakers, dates, faqs, plans) = tokio::join!(
-        content::partners(pool, "sponsor"),
-        content::co_organizers(pool),
-        content::materials(pool),
-        content::highlights(pool),
-        content::objectives(pool),
-        content::statistics(pool, "home"),
-        content::goals(pool),
-        content::speakers(pool),
-        content::dates(pool),
-        content::faqs(pool),
-        content::ticket_plans(pool),
-    );
-    let plans = plans.unwrap_or_default();
-    let speakers = block("speakers", speakers.map(speaker_groups));
-    let goals = block("goals", goals);
-    let timeline = block("dates", dates.map(|d| timeline(d, &layout.site.utc_offset, now)));
+    })?;
+    let now = page.now;
+    let plans = content.ticket_plans.clone().unwrap_or_default();
+    let speakers = content.speakers.clone().map(speaker_groups);
+    let goals = content.goals.clone();
+    let timeline = content.dates.clone().map(|d| timeline(d, &layout.site.utc_offset, now));
     // `<` escaped so no content can close the script element it is embedded in.
     let performers = speakers.iter().flatten().flat_map(|group| &group.speakers);
     let json_ld =
-        event_json_ld(&layout.site, state.config.base_url(), &plans, performers).to_string().replace('<', "\\u003c");
-    page(&HomePage {
+        event_json_ld(&layout.site, page.config.base_url(), &plans, performers).to_string().replace('<', "\\u003c");
+    html(&HomePage {
         countdown: Remaining::until(&layout.site.countdown_target, now),
         countdown_props: json!({ "target": layout.site.countdown_target }),
-        sponsors: block("sponsors", sponsors),
-        co_organizers: block("co_organizers_img", co_organizers),
-        materials: block("download_buttons", materials),
-        highlights: block("highlights", highlights),
-        objectives: block("objectives", objectives),
-        statistics: block("statistics", statistics),
+        sponsors: content.sponsors.clone(),
+        co_organizers: content.co_organizers.clone(),
+        materials: content.materials.clone(),
+        highlights: content.highlights.clone(),
+        objectives: content.objectives.clone(),
+        statistics: content.home_statistics.clone(),
         speakers_props: speakers.as_ref().map_or(Value::Null, |groups| speakers_props(groups)),
         goals_props: goals.as_ref().map_or(Value::Null, |goals| json!({ "goals": goals })),
         timeline_props: timeline.as_ref().map_or(Value::Null, |items| timeline_props(items, &layout.site.utc_offset)),
         goals,
         speakers,
         timeline,
-        faqs: block("faqs", faqs),
+        faqs: content.faqs.clone(),
         json_ld,
         layout,
     })

@@ -2,15 +2,16 @@
 //! `/submission` and `/highlights/{slug}`.
 
 use askama::Template;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, RawQuery, Request, State};
 use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use crate::cache::ClockUse;
 use crate::dates;
 use crate::error::AppError;
-use crate::handlers::page;
-use crate::layout::{Block, Layout, Meta, block};
+use crate::handlers::{cached, html, html_response};
+use crate::layout::{Block, BlockError, Layout, Meta, PageCtx};
 use crate::money;
 // The currency the server charges custom payments in.
 use crate::payments::config::CURRENCY as CUSTOM_CURRENCY;
@@ -33,17 +34,19 @@ pub struct CommitteePage {
     pub groups: Block<Vec<CommitteeGroup>>,
 }
 
-pub async fn committee(State(state): State<AppState>) -> Result<Response, AppError> {
-    let layout = Layout::load(&state, |site| {
+pub async fn committee(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/committee", ClockUse::Year, render_committee).await
+}
+
+pub fn render_committee(page: &PageCtx<'_>) -> Result<String, AppError> {
+    let layout = Layout::new(page, |site| {
         Meta::new(
             format!("Organising Committee | {}", site.short_name),
             format!("The core committee and advisory boards of {}.", site.name),
             "/committee",
         )
-    })
-    .await?;
-    let members = content::committee(&state.pool).await;
-    let groups = members.map(|members| {
+    })?;
+    let groups = page.content.committee.as_ref().map_err(|e| *e).map(|members| {
         COMMITTEE_GROUPS
             .iter()
             .map(|name| CommitteeGroup {
@@ -53,7 +56,7 @@ pub async fn committee(State(state): State<AppState>) -> Result<Response, AppErr
             .filter(|g| !g.members.is_empty())
             .collect()
     });
-    page(&CommitteePage { layout, groups: block("committee", groups) })
+    html(&CommitteePage { layout, groups })
 }
 
 #[derive(Template)]
@@ -63,17 +66,19 @@ pub struct GalleryPage {
     pub images: Block<Vec<GalleryImage>>,
 }
 
-pub async fn gallery(State(state): State<AppState>) -> Result<Response, AppError> {
-    let layout = Layout::load(&state, |site| {
+pub async fn gallery(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/gallery", ClockUse::Year, render_gallery).await
+}
+
+pub fn render_gallery(page: &PageCtx<'_>) -> Result<String, AppError> {
+    let layout = Layout::new(page, |site| {
         Meta::new(
             format!("Gallery | {}", site.short_name),
             format!("Photos from {}: sessions, workshops and delegates.", site.short_name),
             "/gallery",
         )
-    })
-    .await?;
-    let images = content::gallery(&state.pool).await;
-    page(&GalleryPage { layout, images: block("gallery", images) })
+    })?;
+    html(&GalleryPage { layout, images: page.content.gallery.clone() })
 }
 
 /// The entries of one conference day.
@@ -91,17 +96,19 @@ pub struct SchedulePage {
     pub days: Block<Vec<ScheduleDay>>,
 }
 
-pub async fn schedule(State(state): State<AppState>) -> Result<Response, AppError> {
-    let layout = Layout::load(&state, |site| {
+pub async fn schedule(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/schedule", ClockUse::Year, render_schedule).await
+}
+
+pub fn render_schedule(page: &PageCtx<'_>) -> Result<String, AppError> {
+    let layout = Layout::new(page, |site| {
         Meta::new(
             format!("Schedule | {}", site.short_name),
             format!("Day-by-day programme of {}: keynotes, sessions and workshops.", site.short_name),
             "/schedule",
         )
-    })
-    .await?;
-    let entries = content::schedule(&state.pool).await;
-    let days = entries.map(|entries| {
+    })?;
+    let days = page.content.schedule.clone().map(|entries| {
         let mut days: Vec<ScheduleDay> = Vec::new();
         for entry in entries {
             match days.last_mut() {
@@ -115,7 +122,7 @@ pub async fn schedule(State(state): State<AppState>) -> Result<Response, AppErro
         }
         days
     });
-    page(&SchedulePage { layout, days: block("schedule", days) })
+    html(&SchedulePage { layout, days })
 }
 
 /// A ticket plan with its display price.
@@ -169,10 +176,28 @@ struct PricingQuery {
     amount: Option<String>,
 }
 
-pub async fn pricing(State(state): State<AppState>, RawQuery(query): RawQuery) -> Result<Response, AppError> {
+/// GET `/pricing`: cached when it has no query; `?plan=` and `?amount=` (the page without
+/// JavaScript) are rendered per request, from the snapshot all the same.
+pub async fn pricing(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+    request: Request,
+) -> Result<Response, AppError> {
+    match query.filter(|q| !q.is_empty()) {
+        None => cached(&state, request.headers(), "/pricing", ClockUse::Year, |p| render_pricing(p, None)).await,
+        Some(query) => {
+            let snapshot = state.content.snapshot().await;
+            let body = render_pricing(&state.page_ctx(&snapshot), Some(&query))?;
+            Ok(html_response(axum::http::StatusCode::OK, body))
+        }
+    }
+}
+
+/// `/pricing`'s HTML; `query` is the raw query string when there is one.
+pub fn render_pricing(page: &PageCtx<'_>, query: Option<&str>) -> Result<String, AppError> {
     // A malformed query string is ignored rather than refused: this is a page, not an API.
-    let query: PricingQuery = query.and_then(|q| serde_urlencoded::from_str(&q).ok()).unwrap_or_default();
-    let layout = Layout::load(&state, |site| {
+    let query: PricingQuery = query.and_then(|q| serde_urlencoded::from_str(q).ok()).unwrap_or_default();
+    let layout = Layout::new(page, |site| {
         Meta::new(
             format!("Registration & Tickets | {}", site.short_name),
             format!(
@@ -181,12 +206,10 @@ pub async fn pricing(State(state): State<AppState>, RawQuery(query): RawQuery) -
             ),
             "/pricing",
         )
-    })
-    .await?;
-    let (plans, steps) =
-        tokio::join!(content::ticket_plans(&state.pool), content::about_items(&state.pool, "registration_step"));
+    })?;
+    let plans = &page.content.ticket_plans;
     let contact_email = layout.site.contact_email.clone();
-    let cards = |audience: &str, plans: &Result<Vec<TicketPlan>, sqlx::Error>| match plans {
+    let cards = |audience: &str, plans: &Block<Vec<TicketPlan>>| match plans {
         Ok(plans) => Ok(plans
             .iter()
             .filter(|p| p.audience == audience)
@@ -203,11 +226,8 @@ pub async fn pricing(State(state): State<AppState>, RawQuery(query): RawQuery) -
                 plan: p.clone(),
             })
             .collect()),
-        Err(_) => Err(crate::layout::BlockError),
+        Err(_) => Err(BlockError),
     };
-    if let Err(err) = &plans {
-        tracing::error!(error = %err, "ticket plans failed to load");
-    }
     let custom = match query.amount {
         None => CustomFallback { amount: String::new(), breakdown: None, invalid: false },
         Some(amount) => {
@@ -220,10 +240,10 @@ pub async fn pricing(State(state): State<AppState>, RawQuery(query): RawQuery) -
             CustomFallback { invalid: breakdown.is_none(), breakdown, amount }
         }
     };
-    page(&PricingPage {
-        presenter: cards("presenter", &plans),
-        listener: cards("listener", &plans),
-        steps: block("registration steps", steps),
+    html(&PricingPage {
+        presenter: cards("presenter", plans),
+        listener: cards("listener", plans),
+        steps: page.content.registration_steps.clone(),
         custom_props: json!({
             "currency": CUSTOM_CURRENCY,
             "contactEmail": contact_email,
@@ -260,8 +280,12 @@ impl SubmissionPage {
     }
 }
 
-pub async fn submission(State(state): State<AppState>) -> Result<Response, AppError> {
-    let layout = Layout::load(&state, |site| {
+pub async fn submission(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    cached(&state, request.headers(), "/submission", ClockUse::Year, render_submission).await
+}
+
+pub fn render_submission(page: &PageCtx<'_>) -> Result<String, AppError> {
+    let layout = Layout::new(page, |site| {
         Meta::new(
             format!("Paper Submission | {}", site.short_name),
             format!(
@@ -271,10 +295,9 @@ pub async fn submission(State(state): State<AppState>) -> Result<Response, AppEr
             ),
             "/submission",
         )
-    })
-    .await?;
+    })?;
     let paper_due = dates::long(&layout.site.paper_due_date);
-    page(&SubmissionPage { layout, paper_due, upload_max_bytes: state.config.upload_max_bytes })
+    html(&SubmissionPage { layout, paper_due, upload_max_bytes: page.config.upload_max_bytes })
 }
 
 #[derive(Template)]
@@ -286,19 +309,30 @@ pub struct HighlightPage {
 }
 
 /// `/highlights/{slug}`; an unknown slug is a 404 reading 'Highlight not found'.
-pub async fn highlight(State(state): State<AppState>, Path(slug): Path<String>) -> Result<Response, AppError> {
-    let highlight = content::highlight(&state.pool, &slug)
-        .await?
-        .ok_or_else(|| AppError::NotFound("Highlight not found".into()))?;
-    let topics = content::highlight_topics(&state.pool, &slug).await;
-    let layout = Layout::load(&state, |site| {
+pub async fn highlight(
+    State(state): State<AppState>,
+    Path(slug): Path<String>,
+    request: Request,
+) -> Result<Response, AppError> {
+    // Only known slugs reach the cache, so its size stays bounded by the content.
+    let snapshot = state.content.snapshot().await;
+    if snapshot.highlight(&slug).is_none() {
+        return Err(AppError::NotFound("Highlight not found".into()));
+    }
+    let route = format!("/highlights/{slug}");
+    cached(&state, request.headers(), &route, ClockUse::Year, |page| render_highlight(page, &slug)).await
+}
+
+pub fn render_highlight(page: &PageCtx<'_>, slug: &str) -> Result<String, AppError> {
+    let (highlight, topics) =
+        page.content.highlight(slug).ok_or_else(|| AppError::NotFound("Highlight not found".into()))?;
+    let layout = Layout::new(page, |site| {
         Meta::new(
             format!("{} | {}", highlight.title, site.short_name),
             highlight.summary.clone(),
             format!("/highlights/{}", highlight.slug),
         )
         .article()
-    })
-    .await?;
-    page(&HighlightPage { layout, highlight, topics: block("highlight_topics", topics) })
+    })?;
+    html(&HighlightPage { layout, highlight: highlight.clone(), topics: topics.map(<[Item]>::to_vec) })
 }

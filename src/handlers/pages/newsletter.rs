@@ -52,10 +52,9 @@ async fn show(
     text: String,
     unsubscribe_action: Option<String>,
 ) -> Result<Response, AppError> {
-    let layout = Layout::load(state, |site| {
+    let layout = Layout::new(&state.page_ctx(&*state.content.snapshot().await), |site| {
         Meta::new(format!("Newsletter | {}", site.short_name), "Your newsletter subscription.", path).noindex()
-    })
-    .await?;
+    })?;
     render(status, &NewsletterPage { layout, heading, text, unsubscribe_action })
 }
 

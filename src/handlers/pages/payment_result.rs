@@ -78,15 +78,14 @@ pub async fn success(State(state): State<AppState>, RawQuery(query): RawQuery) -
         Ok(Some(order)) if order.status() == Status::Success => order,
         Ok(_) => return Ok(see_other(&failed_path(&id))),
     };
-    let layout = Layout::load(&state, |site| {
+    let layout = Layout::new(&state.page_ctx(&*state.content.snapshot().await), |site| {
         Meta::new(
             format!("Payment successful | {}", site.short_name),
             "Your registration payment was received.",
             "/Success",
         )
         .noindex()
-    })
-    .await?;
+    })?;
     let paid = Paid {
         label: match order.kind.as_str() {
             "sponsor" => "Sponsorship",
@@ -113,11 +112,10 @@ pub async fn failed(State(state): State<AppState>, RawQuery(query): RawQuery) ->
     {
         return Ok(see_other(&format!("/Success?order={}", order.order_id)));
     }
-    let layout = Layout::load(&state, |site| {
+    let layout = Layout::new(&state.page_ctx(&*state.content.snapshot().await), |site| {
         Meta::new(format!("Payment failed | {}", site.short_name), "Your payment did not go through.", "/Failed")
             .noindex()
-    })
-    .await?;
+    })?;
     let unpaid = order.map(|order| {
         let (status, explanation) = describe(order.status());
         Unpaid { order_id: order.order_id, status, explanation }

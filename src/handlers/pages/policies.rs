@@ -2,14 +2,15 @@
 //! `/cookie-policy`. Terms and privacy show their sections as an accordion (spec section 2).
 
 use askama::Template;
-use axum::extract::State;
+use axum::extract::{Request, State};
 use axum::response::Response;
 
+use crate::cache::ClockUse;
 use crate::dates;
 use crate::error::AppError;
-use crate::handlers::page;
-use crate::layout::{Block, Layout, Meta, block};
-use crate::repo::content::{self, Policy, PolicySection, paragraphs};
+use crate::handlers::{cached, html};
+use crate::layout::{Block, Layout, Meta, PageCtx};
+use crate::repo::content::{Policy, PolicySection, paragraphs};
 use crate::state::AppState;
 
 #[derive(Template)]
@@ -29,35 +30,47 @@ impl PolicyPage {
     }
 }
 
-async fn policy_page(state: &AppState, slug: &str, accordion: bool) -> Result<Response, AppError> {
-    let policy = content::policy(&state.pool, slug).await?.ok_or_else(|| AppError::NotFound(String::new()))?;
-    let sections = content::policy_sections(&state.pool, slug).await;
-    let layout = Layout::load(state, |site| {
+/// A policy page; an unknown policy (not in the content) is the site's 404.
+async fn policy_page(
+    state: &AppState,
+    headers: &axum::http::HeaderMap,
+    slug: &str,
+    accordion: bool,
+) -> Result<Response, AppError> {
+    let snapshot = state.content.snapshot().await;
+    let Some((policy, _)) = snapshot.policy(slug) else { return Err(AppError::NotFound(String::new())) };
+    let _ = policy;
+    let route = format!("/policy/{slug}");
+    cached(state, headers, &route, ClockUse::Year, |page| render_policy(page, slug, accordion)).await
+}
+
+pub fn render_policy(page: &PageCtx<'_>, slug: &str, accordion: bool) -> Result<String, AppError> {
+    let (policy, sections) = page.content.policy(slug).ok_or_else(|| AppError::NotFound(String::new()))?;
+    let layout = Layout::new(page, |site| {
         Meta::new(format!("{} | {}", policy.name, site.short_name), policy.summary.clone(), policy.link.clone())
             .article()
-    })
-    .await?;
-    page(&PolicyPage {
+    })?;
+    html(&PolicyPage {
         layout,
         updated: dates::long(&policy.updated),
-        policy,
-        sections: block("policy_sections", sections),
+        policy: policy.clone(),
+        sections: sections.map(<[PolicySection]>::to_vec),
         accordion,
     })
 }
 
-pub async fn cancellation(State(state): State<AppState>) -> Result<Response, AppError> {
-    policy_page(&state, "cancellation-policy", false).await
+pub async fn cancellation(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    policy_page(&state, request.headers(), "cancellation-policy", false).await
 }
 
-pub async fn terms(State(state): State<AppState>) -> Result<Response, AppError> {
-    policy_page(&state, "terms-and-conditions", true).await
+pub async fn terms(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    policy_page(&state, request.headers(), "terms-and-conditions", true).await
 }
 
-pub async fn privacy(State(state): State<AppState>) -> Result<Response, AppError> {
-    policy_page(&state, "privacy-policy", true).await
+pub async fn privacy(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    policy_page(&state, request.headers(), "privacy-policy", true).await
 }
 
-pub async fn cookies(State(state): State<AppState>) -> Result<Response, AppError> {
-    policy_page(&state, "cookie-policy", false).await
+pub async fn cookies(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    policy_page(&state, request.headers(), "cookie-policy", false).await
 }

@@ -60,7 +60,7 @@ pub struct TestGatewayPage {
 }
 
 async fn layout(state: &AppState) -> Result<Layout, AppError> {
-    Layout::load(state, |site| {
+    Layout::new(&state.page_ctx(&*state.content.snapshot().await), |site| {
         Meta::new(
             format!("TEST gateway (no real payment) | {}", site.short_name),
             "The built-in test payment gateway: no real payment is taken here.",
@@ -68,7 +68,6 @@ async fn layout(state: &AppState) -> Result<Layout, AppError> {
         )
         .noindex()
     })
-    .await
 }
 
 /// GET `/test-gateway`: says what the page is for; payments arrive by POST.

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# Pages from memory against nginx serving the same bytes (issue 9, DESIGN.md section 10).
+#
+# Builds nothing: run `cargo build --release` first. Needs wrk and nginx (Debian nginx-light)
+# and curl. Everything listens on 127.0.0.1 only, lives in a temp folder, and every process
+# started here is stopped by its pid on exit.
+#
+#   bench/pages.sh            # 10 s per wrk run, 60 s memory run
+#   DURATION=5s SOAK=30s bench/pages.sh
+#
+# Prints, per page and encoding: requests/s, p50 and p99 latency for this server and for
+# nginx (runs alternate, same machine, same moment), and ours/nginx; then the server's RSS
+# before, at peak and after a SOAK run at 256 connections, and POST /api/contact messages/s
+# at 32 connections with the rate limit raised.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BIN="${BIN:-$ROOT/target/release/conference}"
+NGINX="${NGINX:-/usr/sbin/nginx}"
+DURATION="${DURATION:-10s}"
+SOAK="${SOAK:-60s}"
+CONNECTIONS="${CONNECTIONS:-64}"
+OURS_PORT="${OURS_PORT:-18089}"
+NGINX_PORT="${NGINX_PORT:-18090}"
+PAGES=(/ /pricing /committee)
+
+[ -x "$BIN" ] || { echo "no $BIN: run cargo build --release first" >&2; exit 1; }
+command -v wrk >/dev/null || { echo "wrk is not installed" >&2; exit 1; }
+[ -x "$NGINX" ] || { echo "no nginx at $NGINX" >&2; exit 1; }
+
+TMP="$(mktemp -d /tmp/conference-bench.XXXXXX)"
+SERVER_PID=""
+NGINX_PID=""
+cleanup() {
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
+  [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null || true
+  sleep 0.3
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+OURS="http://127.0.0.1:$OURS_PORT"
+NGX="http://127.0.0.1:$NGINX_PORT"
+
+# --- this server, on a temp database (migrated and seeded at start) ---------------------
+DATABASE_URL="sqlite://$TMP/bench.db" DATA_DIR="$TMP/data" LISTEN_ADDR="127.0.0.1:$OURS_PORT" \
+  PUBLIC_URL="$OURS" RATE_LIMIT_PER_MINUTE=1000000000 RUST_LOG=warn \
+  "$BIN" serve >"$TMP/server.log" 2>&1 &
+SERVER_PID=$!
+for _ in $(seq 1 100); do
+  curl -fs "$OURS/api/health" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+curl -fs "$OURS/api/health" >/dev/null || { echo "server did not start:" >&2; cat "$TMP/server.log" >&2; exit 1; }
+# At start the server compresses every island asset and static file once (brotli at quality
+# 11, a few seconds of CPU in the background); let it finish before measuring.
+sleep "${WARM_UP:-8}"
+
+# --- nginx, serving saved copies of the same pages (gzip_static: the same gzip bytes) ---
+mkdir -p "$TMP/nginx/html" "$TMP/nginx/logs"
+for page in "${PAGES[@]}"; do
+  name="${page#/}"; name="${name:-index.html}"
+  curl -fs "$OURS$page" -o "$TMP/nginx/html/$name"
+  curl -fs -H 'Accept-Encoding: gzip' "$OURS$page" -o "$TMP/nginx/html/$name.gz"
+  touch -r "$TMP/nginx/html/$name" "$TMP/nginx/html/$name.gz"
+done
+cat >"$TMP/nginx/nginx.conf" <<CONF
+worker_processes auto;
+pid $TMP/nginx/nginx.pid;
+error_log $TMP/nginx/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  default_type text/html;
+  gzip_static on;
+  gzip_vary on;
+  client_body_temp_path $TMP/nginx/tmp;
+  proxy_temp_path $TMP/nginx/tmp;
+  fastcgi_temp_path $TMP/nginx/tmp;
+  uwsgi_temp_path $TMP/nginx/tmp;
+  scgi_temp_path $TMP/nginx/tmp;
+  server {
+    listen 127.0.0.1:$NGINX_PORT;
+    root $TMP/nginx/html;
+    index index.html;
+    location / { try_files \$uri \$uri/ =404; }
+  }
+}
+CONF
+mkdir -p "$TMP/nginx/tmp"
+# nginx's workers run as an unprivileged user: let them read the copies.
+chmod 755 "$TMP"
+chmod -R a+rX "$TMP/nginx"
+"$NGINX" -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" -g 'daemon off;' 2>"$TMP/nginx/logs/stderr" &
+NGINX_PID=$!
+for _ in $(seq 1 50); do curl -fs "$NGX/" >/dev/null 2>&1 && break; sleep 0.1; done
+curl -fs "$NGX/" >/dev/null || { echo "nginx did not start" >&2; cat "$TMP/nginx/logs/"* >&2; exit 1; }
+
+# Same bytes check: nginx serves what we serve.
+for page in "${PAGES[@]}"; do
+  cmp -s <(curl -fs "$OURS$page") <(curl -fs "$NGX$page") || echo "note: $page differs between the two (the minute turned?)"
+done
+
+# One wrk run: prints "requests/s p50 p99 non2xx" (latencies in ms).
+run_wrk() { # url connections duration [header]
+  local url=$1 conns=$2 dur=$3 header=${4:-}
+  local out
+  if [ -n "$header" ]; then
+    out=$(wrk -t2 -c"$conns" -d"$dur" --latency -H "$header" "$url")
+  else
+    out=$(wrk -t2 -c"$conns" -d"$dur" --latency "$url")
+  fi
+  echo "$out" >>"$TMP/wrk.log"
+  awk '
+    function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
+    /Requests\/sec/ { rps = $2 }
+    /^ +50%/ { p50 = ms($2) }
+    /^ +99%/ { p99 = ms($2) }
+    /Non-2xx or 3xx/ { bad = $NF }
+    /Socket errors/ { errs = $0 }
+    END { printf "%.0f %.2f %.2f %d\n", rps, p50, p99, bad + 0 }' <<<"$out"
+}
+
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+echo "# wrk -t2 -c$CONNECTIONS -d$DURATION; runs alternate ours, nginx"
+printf '%-12s %-10s %12s %8s %8s %12s %8s %8s %8s\n' page encoding ours_rps p50_ms p99_ms nginx_rps p50_ms p99_ms ratio
+for page in "${PAGES[@]}"; do
+  for enc in none "br, gzip"; do
+    header=""
+    [ "$enc" != none ] && header="Accept-Encoding: $enc"
+    read -r o_rps o_p50 o_p99 o_bad < <(run_wrk "$OURS$page" "$CONNECTIONS" "$DURATION" "$header")
+    read -r n_rps n_p50 n_p99 n_bad < <(run_wrk "$NGX$page" "$CONNECTIONS" "$DURATION" "$header")
+    ratio=$(awk -v a="$o_rps" -v b="$n_rps" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+    printf '%-12s %-10s %12s %8s %8s %12s %8s %8s %8s\n' "$page" "$enc" "$o_rps" "$o_p50" "$o_p99" "$n_rps" "$n_p50" "$n_p99" "$ratio"
+    [ "$o_bad" = 0 ] || echo "  ours: $o_bad non-2xx answers"
+  done
+done
+
+# --- memory: a SOAK run at 256 connections ---------------------------------------------
+rss() { awk '/VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$SERVER_PID/status"; }
+before=$(rss)
+peak=$before
+( wrk -t2 -c256 -d"$SOAK" --latency -H 'Accept-Encoding: br, gzip' "$OURS/" >"$TMP/soak.log" ) &
+WRK_PID=$!
+while kill -0 "$WRK_PID" 2>/dev/null; do
+  now=$(rss)
+  peak=$(awk -v a="$now" -v b="$peak" 'BEGIN { print (a > b ? a : b) }')
+  sleep 0.5
+done
+wait "$WRK_PID" || true
+sleep 2
+after=$(rss)
+soak=$(awk '
+  function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
+  /Requests\/sec/ { rps = $2 } /^ +99%/ { p99 = ms($2) } /Non-2xx or 3xx/ { bad = $NF }
+  END { printf "%.0f requests/s, p99 %.2f ms, %d non-2xx", rps, p99, bad + 0 }' "$TMP/soak.log")
+echo "# memory, GET / (br, gzip) for $SOAK at 256 connections: $soak"
+grep -q 'Requests/sec' "$TMP/soak.log" || cat "$TMP/soak.log" >&2
+echo "rss_mb before=$before peak=$peak after=$after"
+
+# --- POST /api/contact at 32 connections -------------------------------------------------
+cat >"$TMP/contact.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Origin"] = "$OURS"
+wrk.body = '{"name":"Ana Cruz","number":"+639171234567","email":"ana.cruz@example.org","country":"Philippines","message":"Is there a student discount for the virtual ticket?"}'
+LUA
+out=$(wrk -t2 -c32 -d"$DURATION" --latency -s "$TMP/contact.lua" "$OURS/api/contact")
+echo "$out" >>"$TMP/wrk.log"
+awk '
+  function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
+  /Requests\/sec/ { rps = $2 } /^ +50%/ { p50 = ms($2) } /^ +99%/ { p99 = ms($2) } /Non-2xx or 3xx/ { bad = $NF }
+  END { printf "POST /api/contact, 32 connections: %.0f messages/s, p50 %.2f ms, p99 %.2f ms, %d non-2xx\n", rps, p50, p99, bad + 0 }' <<<"$out"

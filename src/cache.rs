@@ -1,0 +1,350 @@
+//! Answers prepared once and served from memory: every page's bytes with their brotli and
+//! gzip forms and strong `ETag`s (DESIGN.md section 10), and the same for static files and
+//! island assets.
+//!
+//! Mechanism for what depends on the clock: a per-minute cache. A page that shows the clock
+//! (the countdown and timeline on `/`, the calendar's stamp) is keyed by the minute it was
+//! rendered in, every other page by the year (its footer's copyright year), both next to the
+//! snapshot's generation. We chose this over splicing a per-request fragment into cached
+//! parts because a spliced page has to be compressed per request (or compressed in separately
+//! flushed pieces, which costs ratio and complexity), and per-request compression is exactly
+//! the cost this cache removes. A page rendered in minute M is served until minute M ends, so
+//! its countdown is never more than 60 s old; the Countdown island corrects it to the second
+//! on mount, in boxes of fixed width (no layout shift). Rendering `/` once a minute costs a
+//! few milliseconds of templating plus one brotli pass off the async workers.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::Arc;
+
+use arc_swap::ArcSwap;
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::Response;
+use md5::Digest;
+use time::OffsetDateTime;
+
+/// brotli quality for answers compressed ahead of time: the highest (11), since it is paid
+/// once per content version (or minute) rather than per request.
+pub const BROTLI_QUALITY: u32 = 11;
+/// Largest brotli window (log2 bytes), 4 MiB. Each answer gets the smallest window that holds
+/// it: at quality 11 the encoder's match finder is sized by the window (about 8 bytes per
+/// window byte), so a 4 MiB window for a 60 KB page would cost ~32 MB of memory per pass for
+/// nothing.
+const BROTLI_WINDOW_MAX: u32 = 22;
+
+/// Marks a response that is already in its final encoding, so the compression layer of
+/// `routes::app` leaves it alone (see [`NotPrepared`]).
+#[derive(Debug, Clone, Copy)]
+pub struct AlreadyEncoded;
+
+/// tower-http compression predicate: compress only what this module did not prepare.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NotPrepared;
+
+impl tower_http::compression::Predicate for NotPrepared {
+    fn should_compress<B>(&self, response: &axum::http::Response<B>) -> bool
+    where
+        B: axum::body::HttpBody,
+    {
+        response.extensions().get::<AlreadyEncoded>().is_none()
+    }
+}
+
+/// A content coding a client may get.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coding {
+    Identity,
+    Brotli,
+    Gzip,
+}
+
+/// Picks the coding from `Accept-Encoding` (RFC 9110 section 12.5.3): the highest `q` among
+/// the forms we have, brotli before gzip on a tie, identity when neither is acceptable.
+pub fn negotiate(accept: Option<&HeaderValue>, have_br: bool, have_gzip: bool) -> Coding {
+    let Some(accept) = accept.and_then(|v| v.to_str().ok()) else { return Coding::Identity };
+    let (mut br, mut gzip, mut any) = (None, None, None);
+    for item in accept.split(',') {
+        let mut parts = item.split(';');
+        let name = parts.next().unwrap_or("").trim();
+        let q = parts
+            .filter_map(|p| p.trim().strip_prefix("q=").or_else(|| p.trim().strip_prefix("Q=")))
+            .find_map(|q| q.trim().parse::<f32>().ok())
+            .unwrap_or(1.0);
+        if name.eq_ignore_ascii_case("br") {
+            br = Some(q);
+        } else if name.eq_ignore_ascii_case("gzip") || name.eq_ignore_ascii_case("x-gzip") {
+            gzip = Some(q);
+        } else if name == "*" {
+            any = Some(q);
+        }
+    }
+    let br = if have_br { br.or(any).unwrap_or(0.0) } else { 0.0 };
+    let gzip = if have_gzip { gzip.or(any).unwrap_or(0.0) } else { 0.0 };
+    if br > 0.0 && br >= gzip {
+        Coding::Brotli
+    } else if gzip > 0.0 {
+        Coding::Gzip
+    } else {
+        Coding::Identity
+    }
+}
+
+/// One answer in every form: identity bytes, brotli and gzip when they are smaller, and a
+/// strong `ETag` per form (a content coding is part of the representation, RFC 9110 8.8.3).
+#[derive(Debug)]
+pub struct Prepared {
+    identity: Bytes,
+    br: Option<Bytes>,
+    gzip: Option<Bytes>,
+    etags: [HeaderValue; 3],
+    content_type: HeaderValue,
+    cache_control: HeaderValue,
+}
+
+/// What a text type is worth compressing.
+pub fn compressible(content_type: &str) -> bool {
+    content_type.starts_with("text/")
+        || content_type.contains("javascript")
+        || content_type.contains("json")
+        || content_type.contains("xml")
+        || content_type.starts_with("image/x-icon")
+        || content_type.starts_with("image/vnd.microsoft.icon")
+}
+
+impl Prepared {
+    /// Compresses `body` (CPU-heavy at brotli's top quality: call it off the async workers,
+    /// e.g. in `spawn_blocking`). `tag` is the identity form's opaque tag (hex, no quotes).
+    pub fn new(body: Bytes, content_type: HeaderValue, cache_control: HeaderValue, tag: Option<String>) -> Prepared {
+        let tag = tag.unwrap_or_else(|| hex::encode(md5::Md5::digest(&body)));
+        let compress = compressible(content_type.to_str().unwrap_or(""));
+        let (br, gzip) = if compress {
+            let smaller = |c: Vec<u8>| (c.len() < body.len()).then(|| Bytes::from(c));
+            (smaller(brotli(&body)), smaller(gzip(&body)))
+        } else {
+            (None, None)
+        };
+        let etag = |suffix: &str| HeaderValue::from_str(&format!("\"{tag}{suffix}\"")).expect("hex ETag");
+        Prepared { etags: [etag(""), etag("-br"), etag("-gz")], identity: body, br, gzip, content_type, cache_control }
+    }
+
+    /// The identity bytes.
+    pub fn identity(&self) -> &Bytes {
+        &self.identity
+    }
+
+    /// The answer for a request's headers: the negotiated form, or 304 when `If-None-Match`
+    /// names it (weak comparison, RFC 9110 13.1.2). `HEAD` gets the same headers from axum.
+    pub fn respond(&self, request: &HeaderMap) -> Response {
+        let varies = self.br.is_some() || self.gzip.is_some();
+        let coding = if varies {
+            negotiate(request.get(header::ACCEPT_ENCODING), self.br.is_some(), self.gzip.is_some())
+        } else {
+            Coding::Identity
+        };
+        let (body, etag, encoding) = match coding {
+            Coding::Brotli => (self.br.as_ref().unwrap_or(&self.identity), &self.etags[1], Some("br")),
+            Coding::Gzip => (self.gzip.as_ref().unwrap_or(&self.identity), &self.etags[2], Some("gzip")),
+            Coding::Identity => (&self.identity, &self.etags[0], None),
+        };
+        let not_modified = request.get(header::IF_NONE_MATCH).is_some_and(|v| matches(v, etag));
+        let mut response = if not_modified {
+            let mut response = Response::new(Body::empty());
+            *response.status_mut() = StatusCode::NOT_MODIFIED;
+            response
+        } else {
+            let mut response = Response::new(Body::from(body.clone()));
+            let h = response.headers_mut();
+            h.insert(header::CONTENT_TYPE, self.content_type.clone());
+            h.insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
+            if let Some(encoding) = encoding {
+                h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+            }
+            response
+        };
+        let h = response.headers_mut();
+        h.insert(header::ETAG, etag.clone());
+        h.insert(header::CACHE_CONTROL, self.cache_control.clone());
+        if varies {
+            h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+        }
+        response.extensions_mut().insert(AlreadyEncoded);
+        response
+    }
+}
+
+/// Whether an `If-None-Match` value names `etag` (or is `*`), ignoring `W/`.
+fn matches(if_none_match: &HeaderValue, etag: &HeaderValue) -> bool {
+    let Ok(list) = if_none_match.to_str() else { return false };
+    let etag = etag.as_bytes();
+    list.split(',').map(str::trim).any(|tag| tag == "*" || tag.trim_start_matches("W/").as_bytes() == etag)
+}
+
+fn brotli(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len() / 4);
+    // brotli's smallest window is 2^10 bytes.
+    let window = (usize::BITS - data.len().max(1024).saturating_sub(1).leading_zeros()).clamp(10, BROTLI_WINDOW_MAX);
+    {
+        let mut writer = brotli::CompressorWriter::new(&mut out, 64 * 1024, BROTLI_QUALITY, window);
+        writer.write_all(data).expect("writing to memory");
+    }
+    out
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::with_capacity(data.len() / 3), flate2::Compression::best());
+    encoder.write_all(data).expect("writing to memory");
+    encoder.finish().expect("writing to memory")
+}
+
+/// How much of the clock a cached answer shows, which bounds how long it may be reused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockUse {
+    /// Countdown, timeline marks, a timestamp: re-rendered every minute.
+    Minute,
+    /// Only the footer's year.
+    Year,
+}
+
+impl ClockUse {
+    /// The part of the cache key that comes from the clock.
+    pub fn key(self, now: OffsetDateTime) -> i64 {
+        match self {
+            ClockUse::Minute => now.unix_timestamp().div_euclid(60),
+            ClockUse::Year => i64::from(now.year()),
+        }
+    }
+}
+
+struct Entry {
+    generation: u64,
+    clock_key: i64,
+    answer: Arc<Prepared>,
+}
+
+/// Rendered pages by route: one entry per route (the newest), so memory stays bounded by the
+/// number of routes whatever the clock or the content does.
+pub struct PageCache {
+    entries: ArcSwap<HashMap<String, Arc<Entry>>>,
+    /// Renders one page at a time: a minute's first requests, arriving together, render and
+    /// compress it once (the others wait, then find it).
+    rendering: tokio::sync::Mutex<()>,
+}
+
+impl Default for PageCache {
+    fn default() -> Self {
+        PageCache { entries: ArcSwap::from_pointee(HashMap::new()), rendering: tokio::sync::Mutex::new(()) }
+    }
+}
+
+impl PageCache {
+    /// The cached answer for `route` at this snapshot generation and clock key, if any.
+    /// A lock-free read.
+    pub fn get(&self, route: &str, generation: u64, clock_key: i64) -> Option<Arc<Prepared>> {
+        let entries = self.entries.load();
+        let entry = entries.get(route)?;
+        (entry.generation == generation && entry.clock_key == clock_key).then(|| entry.answer.clone())
+    }
+
+    /// The cached answer, or `render`'s output prepared (compressed off the async workers)
+    /// and cached. `render`'s error is returned and nothing is cached. Generation 0 (content
+    /// that could not be loaded at all) is never cached.
+    pub async fn get_or_render<E>(
+        &self,
+        route: &str,
+        generation: u64,
+        clock_key: i64,
+        content_type: &'static str,
+        cache_control: &'static str,
+        render: impl FnOnce() -> Result<String, E>,
+    ) -> Result<Arc<Prepared>, E> {
+        if let Some(answer) = self.get(route, generation, clock_key) {
+            return Ok(answer);
+        }
+        let _rendering = self.rendering.lock().await;
+        if let Some(answer) = self.get(route, generation, clock_key) {
+            return Ok(answer);
+        }
+        let body = Bytes::from(render()?);
+        let answer = tokio::task::spawn_blocking(move || {
+            Prepared::new(body, HeaderValue::from_static(content_type), HeaderValue::from_static(cache_control), None)
+        })
+        .await
+        .expect("compression does not panic");
+        let answer = Arc::new(answer);
+        if generation > 0 {
+            let entry = Arc::new(Entry { generation, clock_key, answer: answer.clone() });
+            self.entries.rcu(|entries| {
+                let mut entries = HashMap::clone(entries);
+                entries.insert(route.to_owned(), entry.clone());
+                entries
+            });
+        }
+        Ok(answer)
+    }
+}
+
+/// Files that never change while the process runs (embedded static files and island
+/// assets), prepared on first request and kept.
+#[derive(Default)]
+pub struct FileCache {
+    entries: ArcSwap<HashMap<String, Arc<Prepared>>>,
+}
+
+impl FileCache {
+    /// The prepared file at `path`; `load` gives its bytes, content type and tag when it
+    /// exists (called once per file).
+    pub async fn get_or_load(
+        &self,
+        path: &str,
+        cache_control: &'static str,
+        load: impl FnOnce() -> Option<(Bytes, String, String)>,
+    ) -> Option<Arc<Prepared>> {
+        if let Some(answer) = self.entries.load().get(path) {
+            return Some(answer.clone());
+        }
+        let (bytes, content_type, tag) = load()?;
+        let content_type = HeaderValue::from_str(&content_type).ok()?;
+        let answer = tokio::task::spawn_blocking(move || {
+            Prepared::new(bytes, content_type, HeaderValue::from_static(cache_control), Some(tag))
+        })
+        .await
+        .expect("compression does not panic");
+        let answer = Arc::new(answer);
+        self.entries.rcu(|entries| {
+            let mut entries = HashMap::clone(entries);
+            entries.insert(path.to_owned(), answer.clone());
+            entries
+        });
+        Some(answer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn accept(v: &str) -> Coding {
+        negotiate(Some(&HeaderValue::from_str(v).unwrap()), true, true)
+    }
+
+    #[test]
+    fn negotiation_follows_q_values() {
+        assert_eq!(accept("gzip, deflate, br"), Coding::Brotli);
+        assert_eq!(accept("gzip"), Coding::Gzip);
+        assert_eq!(accept("br;q=0.5, gzip"), Coding::Gzip);
+        assert_eq!(accept("br;q=0, gzip;q=0"), Coding::Identity);
+        assert_eq!(accept("identity"), Coding::Identity);
+        assert_eq!(accept("*"), Coding::Brotli);
+        assert_eq!(negotiate(None, true, true), Coding::Identity);
+        assert_eq!(negotiate(Some(&HeaderValue::from_static("br")), false, true), Coding::Identity);
+    }
+
+    #[test]
+    fn if_none_match_compares_weakly_and_accepts_lists() {
+        let etag = HeaderValue::from_static("\"abc\"");
+        assert!(matches(&HeaderValue::from_static("\"x\", W/\"abc\""), &etag));
+        assert!(matches(&HeaderValue::from_static("*"), &etag));
+        assert!(!matches(&HeaderValue::from_static("\"abc-br\""), &etag));
+    }
+}

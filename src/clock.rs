@@ -1,0 +1,43 @@
+//! The clock pages read "now" from (countdown, timeline marks, footer year, calendar stamp).
+//! Injectable so tests can render before, at and after a date (issue 13, point 7).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use time::OffsetDateTime;
+
+/// The real clock by default; [`Clock::fixed`] gives one that tests set and move.
+#[derive(Debug, Clone, Default)]
+pub struct Clock {
+    /// Unix time in seconds when fixed.
+    fixed: Option<Arc<AtomicI64>>,
+}
+
+impl Clock {
+    /// The system clock.
+    pub fn system() -> Clock {
+        Clock { fixed: None }
+    }
+
+    /// A clock standing at `at` (whole seconds) until [`Clock::set`] moves it.
+    pub fn fixed(at: OffsetDateTime) -> Clock {
+        Clock { fixed: Some(Arc::new(AtomicI64::new(at.unix_timestamp()))) }
+    }
+
+    /// Moves a fixed clock (every copy of it); does nothing to the system clock.
+    pub fn set(&self, at: OffsetDateTime) {
+        if let Some(fixed) = &self.fixed {
+            fixed.store(at.unix_timestamp(), Ordering::Relaxed);
+        }
+    }
+
+    /// Now, in UTC.
+    pub fn now(&self) -> OffsetDateTime {
+        match &self.fixed {
+            None => OffsetDateTime::now_utc(),
+            Some(fixed) => {
+                OffsetDateTime::from_unix_timestamp(fixed.load(Ordering::Relaxed)).unwrap_or(OffsetDateTime::UNIX_EPOCH)
+            }
+        }
+    }
+}

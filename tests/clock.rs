@@ -1,0 +1,91 @@
+//! What pages show of the clock, with an injected clock (issue 13 point 7, issue 9): the
+//! countdown before, at and after its target, the timeline's past marks in the venue's time
+//! zone, the footer year, and pages reused for at most a minute.
+
+use time::macros::datetime;
+use time::{Duration, OffsetDateTime};
+
+use crate::common::html::{self, text};
+use crate::common::{TestApp, app_at};
+
+/// The seed's countdown target: 2025-03-21T00:00:00+08:00.
+const TARGET: OffsetDateTime = datetime!(2025-03-20 16:00 UTC);
+
+/// The countdown's four values as the page shows them.
+async fn countdown(app: &TestApp) -> Vec<String> {
+    let page = app.page("/").await;
+    let timer = html::find_tag(&page, |t| t.has("role", "timer")).expect("countdown");
+    let words: Vec<String> = text(html::inner(&page, &timer)).split_whitespace().map(String::from).collect();
+    words.chunks(2).map(|pair| pair[0].clone()).collect()
+}
+
+/// Titles of the timeline entries marked as passed.
+async fn passed_titles(app: &TestApp) -> Vec<String> {
+    let page = app.page("/").await;
+    page.split("timeline__item--past")
+        .skip(1)
+        .filter_map(|rest| rest.split("<del>").nth(2))
+        .map(|rest| rest.split("</del>").next().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_countdown_counts_before_and_stops_at_and_after_its_target() {
+    let before = TARGET - Duration::days(3) - Duration::hours(4) - Duration::minutes(5) - Duration::seconds(6);
+    let app = app_at(before).await;
+    assert_eq!(countdown(&app).await, ["03", "04", "05", "06"], "days, hours, minutes, seconds left");
+    app.state.clock.set(TARGET);
+    assert_eq!(countdown(&app).await, ["00", "00", "00", "00"], "at the target");
+    app.state.clock.set(TARGET + Duration::days(400));
+    assert_eq!(countdown(&app).await, ["00", "00", "00", "00"], "after the target");
+}
+
+#[tokio::test]
+async fn the_home_page_is_reused_within_a_minute_and_renewed_after_it() {
+    let start = datetime!(2025-03-01 10:00:00 UTC);
+    let app = app_at(start).await;
+    let first = countdown(&app).await;
+    let etag = app.request("/", &[]).await.header("etag").map(String::from);
+    // 59 s later, same minute: the same bytes (the countdown is at most 60 s old; the island
+    // corrects it to the second).
+    app.state.clock.set(start + Duration::seconds(59));
+    assert_eq!(countdown(&app).await, first);
+    assert_eq!(app.request("/", &[]).await.header("etag").map(String::from), etag);
+    // The next minute: rendered again from the clock.
+    app.state.clock.set(start + Duration::seconds(60));
+    let next = countdown(&app).await;
+    assert_ne!(next, first, "a new minute, a new countdown");
+    let expected = OffsetDateTime::parse("2025-03-21T00:00:00+08:00", &time::format_description::well_known::Rfc3339)
+        .unwrap()
+        - (start + Duration::seconds(60));
+    let minutes = expected.whole_minutes() % 60;
+    assert_eq!(next[2], format!("{minutes:02}"), "minutes left at the new minute");
+    assert_ne!(app.request("/", &[]).await.header("etag").map(String::from), etag);
+}
+
+#[tokio::test]
+async fn timeline_marks_follow_the_clock_in_the_venues_time_zone() {
+    // 2025-03-07 is Notification of Acceptance; Manila is UTC+8.
+    let app = app_at(datetime!(2025-02-01 00:00 UTC)).await;
+    assert!(passed_titles(&app).await.is_empty(), "nothing has passed");
+    // 2025-03-07 16:30 UTC is 2025-03-08 00:30 in Manila: the 7th is over there.
+    app.state.clock.set(datetime!(2025-03-07 16:30 UTC));
+    assert_eq!(passed_titles(&app).await, ["Abstract Submission Deadline", "Notification of Acceptance"]);
+    // An hour earlier it is still the 7th in Manila.
+    app.state.clock.set(datetime!(2025-03-07 15:30 UTC));
+    assert_eq!(passed_titles(&app).await, ["Abstract Submission Deadline"]);
+    app.state.clock.set(datetime!(2025-04-01 00:00 UTC));
+    assert_eq!(passed_titles(&app).await.len(), 7, "after the conference every date has passed");
+}
+
+#[tokio::test]
+async fn the_footer_year_and_calendar_stamp_follow_the_clock() {
+    let app = app_at(datetime!(2031-12-31 23:59:30 UTC)).await;
+    assert!(app.page("/committee").await.contains("&copy; 2031"), "footer of 2031");
+    let (_, _, ics) = app.get("/calendar.ics").await;
+    assert!(ics.contains("DTSTAMP:20311231T235930Z"), "stamped with the clock");
+    app.state.clock.set(datetime!(2032-01-01 00:00:10 UTC));
+    assert!(app.page("/committee").await.contains("&copy; 2032"), "a new year, a new footer");
+    let (_, _, ics) = app.get("/calendar.ics").await;
+    assert!(ics.contains("DTSTAMP:20320101T000010Z"));
+}

@@ -1,0 +1,154 @@
+//! Pages and files served from memory (issue 9): one prepared answer per page and content
+//! version with brotli and gzip forms, `ETag`/304, `Vary` and `HEAD`.
+
+use std::io::Read;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+
+use crate::common::{TestApp, app};
+
+/// Routes whose answers are prepared ahead: pages, the sitemap, an island asset, a static file.
+async fn prepared_routes(app: &TestApp) -> Vec<String> {
+    let page = app.page("/").await;
+    let script = page
+        .split("src=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .find(|src| src.starts_with("/assets/") && src.ends_with(".js"))
+        .expect("the page loads an island script")
+        .to_string();
+    let mut routes: Vec<String> =
+        ["/", "/pricing", "/committee", "/Terms-&-Conditions", "/sitemap.xml", "/static/img/logo.svg"]
+            .map(String::from)
+            .to_vec();
+    routes.push(script);
+    routes
+}
+
+fn unbrotli(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    brotli::Decompressor::new(data, 4096).read_to_end(&mut out).expect("valid brotli");
+    out
+}
+
+fn gunzip(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(data).read_to_end(&mut out).expect("valid gzip");
+    out
+}
+
+#[tokio::test]
+async fn each_encoding_decodes_to_the_identity_bytes_with_its_own_etag_and_vary() {
+    let app = app().await;
+    for route in prepared_routes(&app).await {
+        let identity = app.request(&route, &[]).await;
+        assert_eq!(identity.status, StatusCode::OK, "{route}");
+        assert_eq!(identity.header("content-encoding"), None, "{route}");
+        let br = app.request(&route, &[("accept-encoding", "br, gzip")]).await;
+        assert_eq!(br.header("content-encoding"), Some("br"), "{route} prefers brotli");
+        assert_eq!(unbrotli(&br.body), identity.body, "{route}: brotli decodes to the identity bytes");
+        assert!(br.body.len() < identity.body.len(), "{route}: brotli is smaller");
+        let gzip = app.request(&route, &[("accept-encoding", "gzip")]).await;
+        assert_eq!(gzip.header("content-encoding"), Some("gzip"), "{route}");
+        assert_eq!(gunzip(&gzip.body), identity.body, "{route}: gzip decodes to the identity bytes");
+        for reply in [&identity, &br, &gzip] {
+            let vary = reply.header("vary").unwrap_or("").to_ascii_lowercase();
+            assert!(vary.contains("accept-encoding"), "{route}: Vary: Accept-Encoding, got {vary:?}");
+            assert_eq!(
+                reply.header("content-length").map(|l| l.parse::<usize>().unwrap()),
+                Some(reply.body.len()),
+                "{route}: Content-Length"
+            );
+        }
+        let etags = [identity.header("etag"), br.header("etag"), gzip.header("etag")];
+        assert!(etags.iter().all(|e| e.is_some_and(|e| e.starts_with('"') && e.ends_with('"'))), "strong ETags");
+        assert!(etags[0] != etags[1] && etags[1] != etags[2] && etags[0] != etags[2], "{route}: one ETag per form");
+    }
+}
+
+#[tokio::test]
+async fn the_same_page_is_the_same_bytes_until_the_content_changes() {
+    let app = app().await;
+    let first = app.request("/committee", &[("accept-encoding", "br")]).await;
+    let second = app.request("/committee", &[("accept-encoding", "br")]).await;
+    assert_eq!(first.body, second.body);
+    assert_eq!(first.header("etag"), second.header("etag"));
+
+    let seed = conference::db::CONTENT_SEED.replace("Prof. Juan dela Cruz", "Prof. Juan Changed");
+    conference::db::seed_with(&app.pool, seed).await.expect("seed applies");
+    assert!(app.state.content.reload().await.expect("content reloads"), "a new snapshot");
+    let third = app.request("/committee", &[("accept-encoding", "br")]).await;
+    assert_ne!(third.header("etag"), first.header("etag"), "new content, new ETag");
+    assert!(String::from_utf8(unbrotli(&third.body)).unwrap().contains("Prof. Juan Changed"));
+}
+
+#[tokio::test]
+async fn if_none_match_answers_304_for_the_form_the_client_holds() {
+    let app = app().await;
+    for (route, accept) in [("/", ""), ("/", "br"), ("/pricing", "gzip"), ("/static/img/logo.svg", "br")] {
+        let headers: Vec<(&str, &str)> = if accept.is_empty() { vec![] } else { vec![("accept-encoding", accept)] };
+        let first = app.request(route, &headers).await;
+        let etag = first.header("etag").expect("an ETag").to_string();
+        let weak = format!("W/{etag}");
+        for tag in [etag.as_str(), weak.as_str(), &format!("\"other\", {etag}")] {
+            let mut conditional = headers.clone();
+            conditional.push(("if-none-match", tag));
+            let again = app.request(route, &conditional).await;
+            assert_eq!(again.status, StatusCode::NOT_MODIFIED, "{route} {accept} with If-None-Match {tag}");
+            assert!(again.body.is_empty(), "a 304 has no body");
+            assert_eq!(again.header("etag"), Some(etag.as_str()));
+            assert!(again.header("vary").is_some_and(|v| v.to_ascii_lowercase().contains("accept-encoding")));
+        }
+        let mut stale = headers.clone();
+        stale.push(("if-none-match", "\"0123\""));
+        assert_eq!(app.request(route, &stale).await.status, StatusCode::OK, "{route}: another ETag gets the page");
+    }
+}
+
+#[tokio::test]
+async fn head_answers_the_headers_of_get_without_a_body() {
+    let app = app().await;
+    for route in ["/", "/committee", "/pricing", "/sitemap.xml", "/static/img/logo.svg"] {
+        for accept in ["", "br, gzip"] {
+            let headers: Vec<(&str, &str)> = if accept.is_empty() { vec![] } else { vec![("accept-encoding", accept)] };
+            let get = app.request(route, &headers).await;
+            let mut request = Request::head(route).body(Body::empty()).unwrap();
+            for (name, value) in &headers {
+                request.headers_mut().insert(*name, value.parse().unwrap());
+            }
+            let head = app.send(request).await;
+            assert_eq!(head.status, StatusCode::OK, "HEAD {route}");
+            assert!(head.body.is_empty(), "HEAD {route} has no body");
+            for name in ["etag", "content-type", "content-encoding", "content-length", "vary", "cache-control"] {
+                assert_eq!(head.header(name), get.header(name), "HEAD {route} ({accept}): {name}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn prepared_answers_are_not_compressed_again() {
+    let app = app().await;
+    for route in prepared_routes(&app).await {
+        // An encoding we have no prepared form of: identity, untouched by the compression layer.
+        let reply = app.request(&route, &[("accept-encoding", "deflate")]).await;
+        assert_eq!(reply.header("content-encoding"), None, "{route}");
+        let plain = app.request(&route, &[]).await;
+        assert_eq!(reply.body, plain.body, "{route}");
+    }
+    // What is built per request still is compressed.
+    let api = app.request("/api/collections/speakers/records", &[("accept-encoding", "br")]).await;
+    assert_eq!(api.header("content-encoding"), Some("br"));
+}
+
+#[tokio::test]
+async fn pages_with_a_query_are_rendered_from_memory_too() {
+    let app = app().await;
+    let plain = app.page("/pricing").await;
+    let selected = app.page("/pricing?plan=presenter-virtual").await;
+    assert_ne!(plain, selected, "the query changes the page");
+    app.exec("ALTER TABLE ticket_plans RENAME TO ticket_plans_gone").await;
+    let again = app.page("/pricing?plan=presenter-virtual").await;
+    assert_eq!(again, selected, "no SQL for a page with a query either");
+}
