@@ -153,6 +153,14 @@ async fn a_body_that_stops_arriving_gets_408_and_nothing_is_stored() {
     assert_eq!(served.app.count("submissions").await, 0);
     let papers = std::fs::read_dir(served.app.dir.path().join("papers")).map(|d| d.count()).unwrap_or(0);
     assert_eq!(papers, 0, "no paper and no temp file is left");
+
+    // The test gateway's form post, stalled: 408 too, not a 400 for an unreadable form.
+    let mut stream = TcpStream::connect(served.addr).await.unwrap();
+    let head = "POST /test-gateway HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\n";
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(b"encRequest=ab").await.unwrap();
+    let status = first_status(&mut stream).await;
+    assert!(status.starts_with("HTTP/1.1 408"), "test gateway: {status}");
     served.stop().await;
 }
 

@@ -9,9 +9,10 @@
 //! is rendered, so the page needs no JavaScript (and has none: CSP `script-src 'self'`).
 
 use askama::Template;
-use axum::body::Bytes;
+use axum::body::Body;
 use axum::extract::State;
-use axum::response::Response;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use time::OffsetDateTime;
 use time::macros::format_description;
 
@@ -76,8 +77,19 @@ pub async fn explain(State(state): State<AppState>) -> Result<Response, AppError
 }
 
 /// POST `/test-gateway`: form `encRequest` + `access_code`, as the browser sends it to
-/// CCAvenue. 400 when the request is missing, not ours, or unreadable.
-pub async fn gateway(State(state): State<AppState>, body: Bytes) -> Result<Response, AppError> {
+/// CCAvenue. 400 when the request is missing, not ours, or unreadable; 413 past
+/// [`BODY_LIMIT_BYTES`]; 408 when the body stops arriving (`crate::connections`).
+pub async fn gateway(State(state): State<AppState>, body: Body) -> Result<Response, AppError> {
+    let body = match axum::body::to_bytes(body, BODY_LIMIT_BYTES).await {
+        Ok(body) => body,
+        Err(err) if crate::connections::is_body_timeout(&err) => {
+            return Ok(crate::connections::body_timeout_refusal().into_response());
+        }
+        Err(_) => {
+            let too_large = crate::protect::Refusal::new(StatusCode::PAYLOAD_TOO_LARGE, "The request is too large.");
+            return Ok(too_large.into_response());
+        }
+    };
     let payments = PaymentConfig::from_config(&state.config);
     let bad = |why: &str| {
         tracing::warn!(reason = why, "test gateway: request refused");
