@@ -192,17 +192,16 @@ impl BodyLimits {
 pub async fn declared_length_guard(State(limits): State<BodyLimits>, request: Request, next: Next) -> Response {
     let declared =
         request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
-    if let Some(length) = declared {
-        if let Some(limit) = limits.for_path(request.uri().path())
-            && length > limit
-        {
-            tracing::warn!(path = %request.uri().path(), length, limit, "declared body too large");
-            return Refusal::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("The request body is too large (limit {limit} bytes)"),
-            )
-            .into_response();
-        }
+    if let Some(length) = declared
+        && let Some(limit) = limits.for_path(request.uri().path())
+        && length > limit
+    {
+        tracing::warn!(path = %request.uri().path(), length, limit, "declared body too large");
+        return Refusal::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("The request body is too large (limit {limit} bytes)"),
+        )
+        .into_response();
     }
     next.run(request).await
 }
