@@ -2,7 +2,7 @@
 # A throwaway PostgreSQL 15 server for tests and the local cluster (issue 12).
 #
 #   .ci/postgres.sh start DIR [PORT]   initdb into DIR/data, start on 127.0.0.1:PORT (default
-#                                      55432), print the server's URL on stdout
+#                                      25432), print the server's URL on stdout
 #   .ci/postgres.sh stop DIR           stop it (fast shutdown) and remove DIR
 #
 # Debian's `postgresql` package (installed when missing); PostgreSQL refuses to run as root,
@@ -15,7 +15,8 @@ set -euo pipefail
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 cmd=${1:?usage: postgres.sh start|stop DIR [PORT]}
 dir=${2:?usage: postgres.sh start|stop DIR [PORT]}
-port=${3:-55432}
+# Below Linux's ephemeral range (32768-60999), so no client socket can hold the port.
+port=${3:-25432}
 
 as_postgres() {
   if [ "$(id -u)" = 0 ]; then

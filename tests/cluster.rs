@@ -9,7 +9,7 @@
 //!
 //! Settings: `CONFERENCE_BIN` (default `target/release/conference`), `CLUSTER_PORT` (the
 //! balancer, default 3170; the instances take the next two ports), `CLUSTER_PG_PORT`
-//! (default 55480).
+//! (default 25480).
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -395,7 +395,7 @@ impl Cluster {
         let mut cluster = Cluster {
             dir,
             balancer: env_port("CLUSTER_PORT", 3170),
-            pg_port: env_port("CLUSTER_PG_PORT", 55480),
+            pg_port: env_port("CLUSTER_PG_PORT", 25480),
             bin,
             database_url: String::new(),
             stopped: AtomicBool::new(false),

@@ -15,7 +15,7 @@
 # Settings (environment):
 #   CLUSTER_DIR       working folder (default /tmp/conference-cluster): pids, logs, data
 #   CLUSTER_PORT      the balancer's port (default 3100); instances use the next two ports
-#   CLUSTER_PG_PORT   PostgreSQL's port (default 55433)
+#   CLUSTER_PG_PORT   PostgreSQL's port (default 25433)
 #   CLUSTER_DATABASE_URL  use this database instead of starting PostgreSQL
 #   CONFERENCE_BIN    the binary (default target/release/conference of this checkout)
 #   Also passed to the instances when set: RATE_LIMIT_PER_MINUTE, SMTP_URL, MAIL_FROM,
@@ -25,7 +25,7 @@ set -Eeuo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 dir=${CLUSTER_DIR:-/tmp/conference-cluster}
 lb_port=${CLUSTER_PORT:-3100}
-pg_port=${CLUSTER_PG_PORT:-55433}
+pg_port=${CLUSTER_PG_PORT:-25433}
 bin=${CONFERENCE_BIN:-$repo/target/release/conference}
 # How long an instance may take to drain on SIGTERM before it is killed, in seconds.
 stop_wait=40
