@@ -133,24 +133,50 @@ pub async fn accept_loop(
     let total = Arc::new(Semaphore::new(limits.max_total));
     let per_client = connections::PerClient::default();
     let mut shutdown = std::pin::pin!(shutdown);
+    // After the signal, connections the kernel already completed (in the backlog, their
+    // request maybe sent) are still accepted and served: closing them would reset a request a
+    // proxy cannot safely retry (a 502 for a POST). The listener closes once the backlog is empty.
+    let mut stopping = false;
     loop {
         // Waiting for a slot before accepting leaves further connections in the kernel's
         // backlog instead of failing them, and keeps descriptors for the database and files.
-        let permit = tokio::select! {
-            permit = total.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
-            () = &mut shutdown => break,
+        let permit = if stopping {
+            match total.clone().try_acquire_owned() {
+                Ok(permit) => permit,
+                Err(_) => break,
+            }
+        } else {
+            tokio::select! {
+                permit = total.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
+                () = &mut shutdown => break,
+            }
         };
-        let (stream, peer) = tokio::select! {
-            accepted = listener.accept() => match accepted {
+        let accepted = if stopping {
+            match tokio::time::timeout(std::time::Duration::from_millis(50), listener.accept()).await {
                 Ok(accepted) => accepted,
-                Err(err) => {
-                    // EMFILE and friends: wait a moment instead of spinning.
-                    tracing::warn!(error = %err, "accept failed");
-                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                Err(_) => break,
+            }
+        } else {
+            tokio::select! {
+                accepted = listener.accept() => accepted,
+                () = &mut shutdown => {
+                    stopping = true;
                     continue;
                 }
-            },
-            () = &mut shutdown => break,
+            }
+        };
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
+            Err(err) if stopping => {
+                tracing::warn!(error = %err, "accept failed while stopping");
+                break;
+            }
+            Err(err) => {
+                // EMFILE and friends: wait a moment instead of spinning.
+                tracing::warn!(error = %err, "accept failed");
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                continue;
+            }
         };
         let ip = peer.ip();
         let slot = if limits.exempt.contains(ip) {
@@ -183,6 +209,9 @@ pub async fn accept_loop(
     }
     drop(listener);
     tracing::info!(open = graceful.count(), "stopped accepting; draining");
+    // hyper's graceful shutdown closes a connection whose first request it has not read yet
+    // as idle; a moment lets the connections just accepted read theirs and finish them.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     if tokio::time::timeout(limits.drain_timeout, graceful.shutdown()).await.is_err() {
         tracing::warn!("drain timeout reached; closing the remaining connections");
     }

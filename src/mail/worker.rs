@@ -48,6 +48,10 @@ pub const CLAIM_LEASE: Duration = Duration::seconds(50);
 pub const SEND_DEADLINE: std::time::Duration = std::time::Duration::from_secs(40);
 /// How often the background loop looks for due mail (seconds).
 pub const POLL_INTERVAL: std::time::Duration = std::time::Duration::from_secs(2);
+/// How long a send under way may still take once the worker is told to stop: a mail the
+/// server (or the mail folder) already took is then marked sent rather than let go and sent
+/// again by another instance. Well under the shutdown's 10 s wait for the worker.
+pub const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 /// Most mails one run sends, so a huge backlog still lets the loop notice a shutdown.
 const MAX_PER_RUN: usize = 200;
 
@@ -122,8 +126,10 @@ impl Worker {
                 Ok(from) => {
                     match build_message(&queued, from, &self.config.data_dir, self.stored_attachment(&queued).await?) {
                         Ok(message) => {
-                            let send =
-                                tokio::time::timeout(self.send_deadline(), self.transport.send(&message, queued.id));
+                            let mut send = std::pin::pin!(tokio::time::timeout(
+                                self.send_deadline(),
+                                self.transport.send(&message, queued.id)
+                            ));
                             let stopped = async {
                                 match stop {
                                     Some(stop) => {
@@ -133,14 +139,22 @@ impl Worker {
                                     None => std::future::pending().await,
                                 }
                             };
+                            let too_long = |_| Err(SendError::Transient("sending took too long".into()));
                             tokio::select! {
-                                sent = send => sent.unwrap_or_else(|_| Err(SendError::Transient("sending took too long".into()))),
+                                sent = &mut send => sent.unwrap_or_else(too_long),
                                 () = stopped => {
-                                    // Shutting down: let the row go so another instance sends it
-                                    // now rather than after the lease.
-                                    outbox::release(&self.pool, &queued).await?;
-                                    tracing::info!(outbox_id = queued.id, "shutting down; mail left for another attempt");
-                                    break;
+                                    // Shutting down. A send under way may already have reached
+                                    // the server (or the file), so it gets a moment to finish and
+                                    // be marked sent; only a hung one lets its row go, so another
+                                    // instance sends it now rather than after the lease.
+                                    match tokio::time::timeout(STOP_GRACE, &mut send).await {
+                                        Ok(sent) => sent.unwrap_or_else(too_long),
+                                        Err(_) => {
+                                            outbox::release(&self.pool, &queued).await?;
+                                            tracing::info!(outbox_id = queued.id, "shutting down; mail left for another attempt");
+                                            break;
+                                        }
+                                    }
                                 }
                             }
                         }
