@@ -44,6 +44,9 @@ export default defineConfig({
   // browser context, so they may run side by side. E2E_WORKERS overrides.
   workers: Number(process.env.E2E_WORKERS) || Math.min(4, Math.max(1, availableParallelism())),
   fullyParallel: true,
+  // The suite checks behaviour, not speed: on two shared cores a page's scripts can take
+  // longer than Playwright's default 5 s to arrive while other workers load theirs.
+  expect: { timeout: 10_000 },
   forbidOnly: !!process.env.CI,
   use: {
     baseURL,

@@ -100,6 +100,18 @@ pub struct Prepared {
     etags: [HeaderValue; 3],
     content_type: HeaderValue,
     cache_control: HeaderValue,
+    content_disposition: Option<HeaderValue>,
+}
+
+/// What describes a rendered answer besides its bytes: the headers it is always sent with,
+/// so the answer kept in the cache is complete (a hit served ahead of the handlers, see
+/// `crate::cache_hits`, adds nothing of its own).
+#[derive(Debug, Clone, Copy)]
+pub struct Kind {
+    pub content_type: &'static str,
+    pub cache_control: &'static str,
+    /// `Content-Disposition`, for a file a visitor may save (the calendar).
+    pub content_disposition: Option<&'static str>,
 }
 
 /// What a text type is worth compressing.
@@ -125,7 +137,15 @@ impl Prepared {
             (None, None)
         };
         let etag = |suffix: &str| HeaderValue::from_str(&format!("\"{tag}{suffix}\"")).expect("hex ETag");
-        Prepared { etags: [etag(""), etag("-br"), etag("-gz")], identity: body, br, gzip, content_type, cache_control }
+        Prepared {
+            etags: [etag(""), etag("-br"), etag("-gz")],
+            identity: body,
+            br,
+            gzip,
+            content_type,
+            cache_control,
+            content_disposition: None,
+        }
     }
 
     /// The identity bytes.
@@ -154,11 +174,16 @@ impl Prepared {
             response
         } else {
             let mut response = Response::new(Body::from(body.clone()));
+            // Room for these and the security headers, so the map never grows on a hit.
+            response.headers_mut().reserve(16);
             let h = response.headers_mut();
             h.insert(header::CONTENT_TYPE, self.content_type.clone());
             h.insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
             if let Some(encoding) = encoding {
                 h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+            }
+            if let Some(disposition) = &self.content_disposition {
+                h.insert(header::CONTENT_DISPOSITION, disposition.clone());
             }
             response
         };
@@ -218,6 +243,7 @@ impl ClockUse {
 
 struct Entry {
     generation: u64,
+    clock: ClockUse,
     clock_key: i64,
     answer: Arc<Prepared>,
 }
@@ -238,12 +264,12 @@ impl Default for PageCache {
 }
 
 impl PageCache {
-    /// The cached answer for `route` at this snapshot generation and clock key, if any.
-    /// A lock-free read.
-    pub fn get(&self, route: &str, generation: u64, clock_key: i64) -> Option<Arc<Prepared>> {
+    /// The cached answer for `route` at this snapshot generation, if it is still fresh at
+    /// `now` (rendered in the same minute, or year, as [`ClockUse`] says). A lock-free read.
+    pub fn get(&self, route: &str, generation: u64, now: OffsetDateTime) -> Option<Arc<Prepared>> {
         let entries = self.entries.load();
         let entry = entries.get(route)?;
-        (entry.generation == generation && entry.clock_key == clock_key).then(|| entry.answer.clone())
+        (entry.generation == generation && entry.clock_key == entry.clock.key(now)).then(|| entry.answer.clone())
     }
 
     /// The cached answer, or `render`'s output prepared (compressed off the async workers)
@@ -253,27 +279,34 @@ impl PageCache {
         &self,
         route: &str,
         generation: u64,
-        clock_key: i64,
-        content_type: &'static str,
-        cache_control: &'static str,
+        clock: ClockUse,
+        now: OffsetDateTime,
+        kind: Kind,
         render: impl FnOnce() -> Result<String, E>,
     ) -> Result<Arc<Prepared>, E> {
-        if let Some(answer) = self.get(route, generation, clock_key) {
+        if let Some(answer) = self.get(route, generation, now) {
             return Ok(answer);
         }
         let _rendering = self.rendering.lock().await;
-        if let Some(answer) = self.get(route, generation, clock_key) {
+        if let Some(answer) = self.get(route, generation, now) {
             return Ok(answer);
         }
         let body = Bytes::from(render()?);
         let answer = tokio::task::spawn_blocking(move || {
-            Prepared::new(body, HeaderValue::from_static(content_type), HeaderValue::from_static(cache_control), None)
+            let mut answer = Prepared::new(
+                body,
+                HeaderValue::from_static(kind.content_type),
+                HeaderValue::from_static(kind.cache_control),
+                None,
+            );
+            answer.content_disposition = kind.content_disposition.map(HeaderValue::from_static);
+            answer
         })
         .await
         .expect("compression does not panic");
         let answer = Arc::new(answer);
         if generation > 0 {
-            let entry = Arc::new(Entry { generation, clock_key, answer: answer.clone() });
+            let entry = Arc::new(Entry { generation, clock, clock_key: clock.key(now), answer: answer.clone() });
             self.entries.rcu(|entries| {
                 let mut entries = HashMap::clone(entries);
                 entries.insert(route.to_owned(), entry.clone());

@@ -34,15 +34,20 @@ pub async fn set(request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let uri = request.uri().clone();
     let mut response = next.run(request).await;
+    apply(&method, uri.path(), &mut response);
+    response
+}
+
+/// Sets the [`policy`] for `response` to a request of `method` for `path`.
+pub fn apply(method: &Method, path: &str, response: &mut Response) {
     let is_html = response
         .headers()
         .get(header::CONTENT_TYPE)
         .map(|v| v.as_bytes().trim_ascii_start())
         .is_some_and(|t| t.len() >= 9 && t[..9].eq_ignore_ascii_case(b"text/html"));
-    if let Some(policy) = policy(&method, uri.path(), response.status(), is_html) {
+    if let Some(policy) = policy(method, path, response.status(), is_html) {
         response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
     }
-    response
 }
 
 /// The policy for an answer, or `None` to keep the handler's.

@@ -7,6 +7,7 @@
 pub mod assets;
 pub mod cache;
 pub mod cache_control;
+pub mod cache_hits;
 pub mod ccavenue;
 pub mod client_ip;
 pub mod clock;
@@ -32,4 +33,5 @@ pub mod state;
 pub mod sweep;
 pub mod validate;
 
+pub use cache_hits::App;
 pub use routes::app;

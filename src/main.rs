@@ -1,8 +1,13 @@
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
-#[tokio::main]
-async fn main() -> std::process::ExitCode {
+fn main() -> std::process::ExitCode {
+    // Before any thread or large allocation exists.
+    conference::server::tune_allocator();
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("the tokio runtime starts").block_on(run())
+}
+
+async fn run() -> std::process::ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env()

@@ -10,6 +10,7 @@ use tower_http::trace::TraceLayer;
 
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutBody};
 
+use crate::cache_hits::App;
 use crate::client_ip::{self, ClientIp};
 use crate::connections;
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
@@ -24,8 +25,9 @@ use crate::security;
 use crate::state::AppState;
 use crate::{assets, cache_control};
 
-/// The whole application. Tests drive it with `oneshot`; `serve` binds it to a socket.
-pub fn app(state: AppState) -> Router {
+/// The whole application: the router below, behind the page cache's hits
+/// (src/cache_hits.rs). Tests drive it with `oneshot`; `serve` binds it to a socket.
+pub fn app(state: AppState) -> App {
     let config = state.config.clone();
     let payment_config = PaymentConfig::from_config(&config);
     let trusted_proxies = config.trusted_proxies.clone();
@@ -113,25 +115,23 @@ pub fn app(state: AppState) -> Router {
         .layer(tower::ServiceBuilder::new().layer(RequestBodyTimeoutLayer::new(body_timeout)).map_request(
             |request: axum::http::Request<TimeoutBody<axum::body::Body>>| request.map(axum::body::Body::new),
         ))
-        .with_state(state);
-    for layer in security::header_layers(&csp) {
-        router = router.layer(layer);
-    }
-    if let Some(hsts) = security::strict_transport_security(&config.public_url) {
-        router = router.layer(hsts);
-    }
+        .with_state(state.clone());
+    let security_headers = security::response_headers(&csp, &config.public_url);
+    router = router.layer(security::layer(std::sync::Arc::new(security_headers.clone())));
     // Pages and files come compressed from `crate::cache`; the layer compresses only what is
     // built per request (APIs, payment results, error pages).
     let compression = CompressionLayer::new().br(true).gzip(true).compress_when({
         use tower_http::compression::Predicate;
         tower_http::compression::DefaultPredicate::new().and(crate::cache::NotPrepared)
     });
-    router
+    let router = router
         .layer(middleware::from_fn(cache_control::set))
         .layer(compression)
         .layer(TraceLayer::new_for_http().make_span_with(request_span))
         // Outermost: the client address is known before the log span opens (src/client_ip.rs).
-        .layer(middleware::from_fn_with_state(trusted_proxies, client_ip::resolve))
+        .layer(middleware::from_fn_with_state(trusted_proxies, client_ip::resolve));
+    // A fresh page from the cache needs none of the above.
+    App::new(state, security_headers, router)
 }
 
 /// The log span of a request: method, path and the client address (`TRUSTED_PROXIES`-aware).

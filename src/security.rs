@@ -1,8 +1,10 @@
 //! Security headers on every response (issue: Serving). The Content-Security-Policy allows
 //! only the site's own scripts, no inline script, and the map embed's frame.
 
-use axum::http::{HeaderName, HeaderValue, header};
-use tower_http::set_header::SetResponseHeaderLayer;
+use std::sync::Arc;
+
+use axum::http::{HeaderMap, HeaderName, HeaderValue, header};
+use axum::response::Response;
 
 /// The policy. `style-src 'unsafe-inline'` is kept for style attributes that animation and
 /// toast libraries set; scripts stay strictly same-origin.
@@ -26,34 +28,43 @@ pub fn content_security_policy(extra_form_action: Option<&str>) -> String {
 /// HSTS value when the site is served over https (DESIGN.md section 2): one year.
 pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000";
 
-/// The `Strict-Transport-Security` layer, only when `public_url` is `https` (a browser told
-/// to insist on https for a plain-http site would lock its visitors out).
-pub fn strict_transport_security(public_url: &str) -> Option<SetResponseHeaderLayer<HeaderValue>> {
-    let https = public_url.trim().get(..8).is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"));
-    https.then(|| {
-        SetResponseHeaderLayer::if_not_present(
-            header::STRICT_TRANSPORT_SECURITY,
-            HeaderValue::from_static(STRICT_TRANSPORT_SECURITY),
-        )
-    })
-}
-
-/// The layers that set the headers, outermost first.
-pub fn header_layers(csp: &str) -> Vec<SetResponseHeaderLayer<HeaderValue>> {
-    let fixed: [(HeaderName, &str); 5] = [
+/// Every security header, with `Strict-Transport-Security` only when `public_url` is
+/// `https` (a browser told to insist on https for a plain-http site would lock its visitors
+/// out). One map serves both the [`layer`] and the cache-hit path
+/// (`crate::cache_hits`), so no answer gets a different set.
+pub fn response_headers(csp: &str, public_url: &str) -> HeaderMap {
+    let fixed: [(HeaderName, &'static str); 5] = [
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         (header::REFERRER_POLICY, "strict-origin-when-cross-origin"),
         (header::X_FRAME_OPTIONS, "DENY"),
         (HeaderName::from_static("permissions-policy"), "camera=(), microphone=(), geolocation=(), interest-cohort=()"),
         (HeaderName::from_static("cross-origin-opener-policy"), "same-origin"),
     ];
-    let mut layers: Vec<_> = fixed
-        .into_iter()
-        .map(|(name, value)| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value)))
-        .collect();
-    layers.push(SetResponseHeaderLayer::if_not_present(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_str(csp).expect("CSP is a valid header value"),
-    ));
-    layers
+    let mut headers: HeaderMap =
+        fixed.into_iter().map(|(name, value)| (name, HeaderValue::from_static(value))).collect();
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_str(csp).expect("CSP is a valid header value"));
+    let https = public_url.trim().get(..8).is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"));
+    if https {
+        headers.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static(STRICT_TRANSPORT_SECURITY));
+    }
+    headers
+}
+
+/// Adds `headers` to a response, each unless the handler set it already.
+pub fn add_missing(response: &mut HeaderMap, headers: &HeaderMap) {
+    for (name, value) in headers {
+        if !response.contains_key(name) {
+            response.insert(name.clone(), value.clone());
+        }
+    }
+}
+
+/// The layer that sets `headers` ([`response_headers`]) on every answer.
+pub fn layer(
+    headers: Arc<HeaderMap>,
+) -> tower::util::MapResponseLayer<impl Fn(Response) -> Response + Clone + Send + Sync + 'static> {
+    tower::util::MapResponseLayer::new(move |mut response: Response| {
+        add_missing(response.headers_mut(), &headers);
+        response
+    })
 }

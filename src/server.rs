@@ -10,6 +10,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tower::ServiceExt;
 
+use crate::cache_hits::HitOrMiss;
 use crate::config::{Cli, Command, Config};
 use crate::state::AppState;
 use crate::{connections, db, mail, routes, sweep};
@@ -80,7 +81,12 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     // it when `conference seed` runs, here or in another process.
     let state = AppState::new(pool.clone(), config.clone());
     state.content.reload().await?;
-    tokio::spawn(crate::assets::warm());
+    // Before the listener opens, so no early visitor waits on (or repeats) brotli's top
+    // quality for the scripts: a load balancer's health check sees the instance only once
+    // it answers at full speed.
+    let started = std::time::Instant::now();
+    crate::assets::warm().await;
+    tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, "assets prepared");
     let listener = TcpListener::bind(config.listen_addr).await?;
     tracing::info!("serving on http://{}", listener.local_addr()?);
     let limits = connections::Limits::from_config(&config, open_files);
@@ -105,6 +111,26 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// Makes glibc's malloc give large blocks back to the system when they are freed.
+///
+/// Above `M_MMAP_THRESHOLD` a block is mapped on its own and unmapped on free; below, it comes
+/// from a heap that rarely shrinks. glibc starts the threshold at 128 KiB but raises it by
+/// itself (up to 32 MiB) after the first large free, so the brotli encoder's buffers of
+/// start-up and of each minute's home page, and a burst of connections' buffers, would stay
+/// resident for the life of the process. Holding glibc's own starting value fixed keeps the
+/// resident set after a rush near the one before it (bench/README.md). Connection buffers
+/// (at most 64 KiB, see [`accept_loop`]) stay below it. An operator's own
+/// `MALLOC_MMAP_THRESHOLD_` wins; elsewhere than glibc there is nothing to do.
+pub fn tune_allocator() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if std::env::var_os("MALLOC_MMAP_THRESHOLD_").is_none() {
+        // SAFETY: mallopt only changes malloc's parameters; called before other threads exist.
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
+        }
+    }
+}
+
 /// Serves `app` on `listener` with the connection limits of [`connections::Limits`] until
 /// `shutdown` resolves; then stops accepting, lets accepted requests finish for at most
 /// the drain timeout, and returns.
@@ -114,7 +140,7 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
 /// which a proxy in front terminates, and hyper's HTTP/2 server has no header timeout.
 pub async fn accept_loop(
     listener: TcpListener,
-    app: axum::Router,
+    app: crate::cache_hits::App,
     limits: connections::Limits,
     shutdown: impl std::future::Future<Output = ()>,
 ) {
@@ -127,8 +153,9 @@ pub async fn accept_loop(
         // Headers of a real browser request fit in a few KiB; 64 KiB bounds the read buffer
         // of each connection (hyper's default is ~400 KiB), so many slow clients cost little
         // memory.
-        .max_buf_size(64 * 1024)
-        .max_headers(100);
+        .max_buf_size(64 * 1024);
+    // hyper's default of 100 headers at most is kept by not setting it: a `max_headers` of
+    // any value makes hyper fill a header array per request instead of leaving it uninit.
     let graceful = GracefulShutdown::new();
     let total = Arc::new(Semaphore::new(limits.max_total));
     let per_client = connections::PerClient::default();
@@ -194,8 +221,12 @@ pub async fn accept_loop(
         let _ = stream.set_nodelay(true);
         let app = app.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
+            // A fresh cached page is answered before hyper's request becomes axum's.
+            if let Some(response) = app.hit(&request) {
+                return HitOrMiss::Hit(Some(response));
+            }
             request.extensions_mut().insert(ConnectInfo(peer));
-            app.clone().oneshot(request.map(axum::body::Body::new))
+            HitOrMiss::Miss(Box::pin(app.router().clone().oneshot(request.map(axum::body::Body::new))))
         });
         let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service).into_owned();
         let connection = graceful.watch(connection);

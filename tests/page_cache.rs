@@ -152,3 +152,51 @@ async fn pages_with_a_query_are_rendered_from_memory_too() {
     let again = app.page("/pricing?plan=presenter-virtual").await;
     assert_eq!(again, selected, "no SQL for a page with a query either");
 }
+
+/// A fresh page is answered ahead of the middleware stack (src/cache_hits.rs); what a visitor,
+/// a proxy or a crawler gets must not depend on whether it was the first request.
+#[tokio::test]
+async fn a_cached_answer_carries_the_same_headers_as_the_rendered_one() {
+    let app = app().await;
+    let routes = [
+        "/",
+        "/AboutUs",
+        "/committee",
+        "/pricing",
+        "/Terms-&-Conditions",
+        "/Terms-%26-Conditions",
+        "/cookie-policy",
+        "/highlights/sustainable-technologies",
+        "/sitemap.xml",
+        "/robots.txt",
+        "/calendar.ics",
+    ];
+    for route in routes {
+        for accept in ["", "br, gzip", "gzip"] {
+            let headers: Vec<(&str, &str)> = if accept.is_empty() { vec![] } else { vec![("accept-encoding", accept)] };
+            let first = app.request(route, &headers).await;
+            let again = app.request(route, &headers).await;
+            assert_eq!(first.status, StatusCode::OK, "{route}");
+            assert_eq!(again.status, StatusCode::OK, "{route}");
+            assert_eq!(again.body, first.body, "{route} ({accept})");
+            assert_eq!(again.headers, first.headers, "{route} ({accept}): the same headers, rendered or cached");
+            assert!(again.header("content-security-policy").is_some(), "{route}: security headers on a cached answer");
+        }
+    }
+    let calendar = app.request("/calendar.ics", &[]).await;
+    assert_eq!(calendar.header("content-disposition"), Some("inline; filename=\"conference.ics\""));
+}
+
+/// What the cache-hit path must leave to the stack: a query, a body, another method.
+#[tokio::test]
+async fn requests_a_cached_answer_does_not_fit_go_through_the_handlers() {
+    let app = app().await;
+    let plain = app.page("/sponsorship").await;
+    let chosen = app.page("/sponsorship?package=platinum").await;
+    assert_ne!(plain, chosen, "a query is rendered by the handler, not taken from the cache");
+    // A GET that announces a body above the limit is refused before anything reads it.
+    let big = app.request("/", &[("content-length", "999999999")]).await;
+    assert_eq!(big.status, StatusCode::PAYLOAD_TOO_LARGE);
+    let post = app.post("/committee", "text/plain", "x", &[]).await;
+    assert_eq!(post.status, StatusCode::METHOD_NOT_ALLOWED, "only GET and HEAD are served from the cache");
+}

@@ -61,6 +61,12 @@ impl Content {
         self.current.load_full()
     }
 
+    /// The generation of the snapshot in place, if any has loaded (a lock-free read that
+    /// takes no reference, for the cache-hit path).
+    pub fn generation(&self) -> Option<u64> {
+        self.current.load().as_ref().map(|snapshot| snapshot.generation)
+    }
+
     /// Reads the content again and installs it, unless the read went worse than what is
     /// served: a reload with failed blocks (a broken or locked database, a dropped table)
     /// keeps the last good snapshot and logs why. Returns whether a new snapshot was installed.

@@ -7,7 +7,7 @@ use askama::Template;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use crate::cache::ClockUse;
+use crate::cache::{ClockUse, Kind};
 use crate::error::AppError;
 use crate::layout::PageCtx;
 use crate::state::AppState;
@@ -17,6 +17,8 @@ pub const HTML: &str = "text/html; charset=utf-8";
 /// `Cache-Control` of pages (`crate::cache_control::PAGE`, which that middleware sets on every
 /// page anyway): browsers revalidate every time (a 304 by `ETag`), shared caches hold a minute.
 pub const PAGE_CACHE_CONTROL: &str = crate::cache_control::PAGE;
+/// What every cached page is sent as.
+pub const PAGE: Kind = Kind { content_type: HTML, cache_control: PAGE_CACHE_CONTROL, content_disposition: None };
 
 /// A page template's HTML.
 pub fn html(template: &impl Template) -> Result<String, AppError> {
@@ -33,29 +35,24 @@ pub async fn cached(
     clock: ClockUse,
     render: impl FnOnce(&PageCtx<'_>) -> Result<String, AppError>,
 ) -> Result<Response, AppError> {
-    cached_as(state, request, route, clock, HTML, PAGE_CACHE_CONTROL, render).await
+    cached_as(state, request, route, clock, PAGE, render).await
 }
 
-/// [`cached`] for another content type and cache policy (sitemap, robots, calendar).
+/// [`cached`] for another kind of answer (sitemap, robots, calendar).
 pub async fn cached_as(
     state: &AppState,
     request: &HeaderMap,
     route: &str,
     clock: ClockUse,
-    content_type: &'static str,
-    cache_control: &'static str,
+    kind: Kind,
     render: impl FnOnce(&PageCtx<'_>) -> Result<String, AppError>,
 ) -> Result<Response, AppError> {
     let snapshot = state.content.snapshot().await;
     let page = state.page_ctx(&snapshot);
-    let key = clock.key(page.now);
-    if let Some(answer) = state.pages.get(route, snapshot.generation, key) {
+    if let Some(answer) = state.pages.get(route, snapshot.generation, page.now) {
         return Ok(answer.respond(request));
     }
-    let answer = state
-        .pages
-        .get_or_render(route, snapshot.generation, key, content_type, cache_control, || render(&page))
-        .await?;
+    let answer = state.pages.get_or_render(route, snapshot.generation, clock, page.now, kind, || render(&page)).await?;
     Ok(answer.respond(request))
 }
 

@@ -1,11 +1,10 @@
 //! Files for crawlers and calendars: `/sitemap.xml`, `/robots.txt`, `/calendar.ics`.
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, header};
 use axum::response::Response;
 use time::macros::format_description;
 
-use crate::cache::ClockUse;
+use crate::cache::{ClockUse, Kind};
 use crate::error::AppError;
 use crate::handlers::cached_as;
 use crate::layout::PageCtx;
@@ -33,22 +32,26 @@ const STATIC_PATHS: [&str; 15] = [
 /// Crawlers and calendar apps may keep these an hour.
 const SEO_CACHE_CONTROL: &str = "public, max-age=3600";
 
+const SITEMAP: Kind = Kind {
+    content_type: "application/xml; charset=utf-8",
+    cache_control: SEO_CACHE_CONTROL,
+    content_disposition: None,
+};
+const ROBOTS: Kind =
+    Kind { content_type: "text/plain; charset=utf-8", cache_control: SEO_CACHE_CONTROL, content_disposition: None };
+const CALENDAR: Kind = Kind {
+    content_type: "text/calendar; charset=utf-8",
+    cache_control: SEO_CACHE_CONTROL,
+    content_disposition: Some("inline; filename=\"conference.ics\""),
+};
+
 fn xml_escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// GET `/sitemap.xml`: every indexable page with absolute URLs from `PUBLIC_URL`.
 pub async fn sitemap(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
-    cached_as(
-        &state,
-        request.headers(),
-        "/sitemap.xml",
-        ClockUse::Year,
-        "application/xml; charset=utf-8",
-        SEO_CACHE_CONTROL,
-        render_sitemap,
-    )
-    .await
+    cached_as(&state, request.headers(), "/sitemap.xml", ClockUse::Year, SITEMAP, render_sitemap).await
 }
 
 pub fn render_sitemap(page: &PageCtx<'_>) -> Result<String, AppError> {
@@ -68,7 +71,7 @@ pub fn render_sitemap(page: &PageCtx<'_>) -> Result<String, AppError> {
 
 /// GET `/robots.txt`: everything may be crawled but the APIs and payment pages.
 pub async fn robots(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
-    cached_as(&state, request.headers(), "/robots.txt", ClockUse::Year, "text/plain; charset=utf-8", SEO_CACHE_CONTROL, |page| {
+    cached_as(&state, request.headers(), "/robots.txt", ClockUse::Year, ROBOTS, |page| {
         Ok(format!(
             "User-agent: *\nDisallow: /api/\nDisallow: /Success\nDisallow: /Failed\nDisallow: /test-gateway\nAllow: /\n\nSitemap: {}\n",
             page.config.absolute("/sitemap.xml")
@@ -80,20 +83,7 @@ pub async fn robots(State(state): State<AppState>, request: Request) -> Result<R
 /// GET `/calendar.ics`: the conference and its important dates as all-day events
 /// (RFC 5545), so visitors can subscribe or import them. Cached per minute (its `DTSTAMP`).
 pub async fn calendar(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
-    let mut response = cached_as(
-        &state,
-        request.headers(),
-        "/calendar.ics",
-        ClockUse::Minute,
-        "text/calendar; charset=utf-8",
-        SEO_CACHE_CONTROL,
-        render_calendar,
-    )
-    .await?;
-    response
-        .headers_mut()
-        .insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("inline; filename=\"conference.ics\""));
-    Ok(response)
+    cached_as(&state, request.headers(), "/calendar.ics", ClockUse::Minute, CALENDAR, render_calendar).await
 }
 
 pub fn render_calendar(page: &PageCtx<'_>) -> Result<String, AppError> {

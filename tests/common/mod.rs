@@ -9,7 +9,6 @@ pub mod inflate;
 pub mod payments;
 pub mod smtp;
 
-use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Request, StatusCode};
 use http_body_util::BodyExt;
@@ -66,7 +65,7 @@ pub const COLLECTIONS: [&str; 6] =
 
 /// A running application over its own database.
 pub struct TestApp {
-    pub router: Router,
+    pub router: conference::App,
     pub pool: Pool,
     /// Keeps the database folder alive as long as the app.
     pub dir: TempDir,

@@ -31,17 +31,15 @@ impl PolicyPage {
 }
 
 /// A policy page; an unknown policy (not in the content) is the site's 404.
-async fn policy_page(
-    state: &AppState,
-    headers: &axum::http::HeaderMap,
-    slug: &str,
-    accordion: bool,
-) -> Result<Response, AppError> {
+/// Cached under the request's path (the routes are fixed, and both spellings of the terms'
+/// path get their own entry), so `crate::cache_hits` finds it.
+async fn policy_page(state: &AppState, request: Request, slug: &str, accordion: bool) -> Result<Response, AppError> {
     let snapshot = state.content.snapshot().await;
-    let Some((policy, _)) = snapshot.policy(slug) else { return Err(AppError::NotFound(String::new())) };
-    let _ = policy;
-    let route = format!("/policy/{slug}");
-    cached(state, headers, &route, ClockUse::Year, |page| render_policy(page, slug, accordion)).await
+    if snapshot.policy(slug).is_none() {
+        return Err(AppError::NotFound(String::new()));
+    }
+    let (parts, _) = request.into_parts();
+    cached(state, &parts.headers, parts.uri.path(), ClockUse::Year, |page| render_policy(page, slug, accordion)).await
 }
 
 pub fn render_policy(page: &PageCtx<'_>, slug: &str, accordion: bool) -> Result<String, AppError> {
@@ -60,17 +58,17 @@ pub fn render_policy(page: &PageCtx<'_>, slug: &str, accordion: bool) -> Result<
 }
 
 pub async fn cancellation(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
-    policy_page(&state, request.headers(), "cancellation-policy", false).await
+    policy_page(&state, request, "cancellation-policy", false).await
 }
 
 pub async fn terms(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
-    policy_page(&state, request.headers(), "terms-and-conditions", true).await
+    policy_page(&state, request, "terms-and-conditions", true).await
 }
 
 pub async fn privacy(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
-    policy_page(&state, request.headers(), "privacy-policy", true).await
+    policy_page(&state, request, "privacy-policy", true).await
 }
 
 pub async fn cookies(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
-    policy_page(&state, request.headers(), "cookie-policy", false).await
+    policy_page(&state, request, "cookie-policy", false).await
 }
