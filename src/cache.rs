@@ -252,6 +252,9 @@ struct Entry {
 /// number of routes whatever the clock or the content does.
 pub struct PageCache {
     entries: ArcSwap<HashMap<String, Arc<Entry>>>,
+    /// Answers rendered ahead for the coming minute (see [`PageCache::prepare_ahead`]), moved
+    /// into `entries` by the first request of that minute.
+    ahead: ArcSwap<HashMap<String, Arc<Entry>>>,
     /// Renders one page at a time: a minute's first requests, arriving together, render and
     /// compress it once (the others wait, then find it).
     rendering: tokio::sync::Mutex<()>,
@@ -259,7 +262,11 @@ pub struct PageCache {
 
 impl Default for PageCache {
     fn default() -> Self {
-        PageCache { entries: ArcSwap::from_pointee(HashMap::new()), rendering: tokio::sync::Mutex::new(()) }
+        PageCache {
+            entries: ArcSwap::from_pointee(HashMap::new()),
+            ahead: ArcSwap::from_pointee(HashMap::new()),
+            rendering: tokio::sync::Mutex::new(()),
+        }
     }
 }
 
@@ -267,9 +274,47 @@ impl PageCache {
     /// The cached answer for `route` at this snapshot generation, if it is still fresh at
     /// `now` (rendered in the same minute, or year, as [`ClockUse`] says). A lock-free read.
     pub fn get(&self, route: &str, generation: u64, now: OffsetDateTime) -> Option<Arc<Prepared>> {
-        let entries = self.entries.load();
-        let entry = entries.get(route)?;
-        (entry.generation == generation && entry.clock_key == entry.clock.key(now)).then(|| entry.answer.clone())
+        let fresh = |entry: &Entry| entry.generation == generation && entry.clock_key == entry.clock.key(now);
+        if let Some(entry) = self.entries.load().get(route)
+            && fresh(entry)
+        {
+            return Some(entry.answer.clone());
+        }
+        // The minute turned: the answer rendered ahead for it, if any, becomes the current one.
+        let ahead = self.ahead.load().get(route).filter(|entry| fresh(entry)).cloned()?;
+        self.store(route, ahead.clone());
+        Some(ahead.answer.clone())
+    }
+
+    fn store(&self, route: &str, entry: Arc<Entry>) {
+        self.entries.rcu(|entries| {
+            let mut entries = HashMap::clone(entries);
+            entries.insert(route.to_owned(), entry.clone());
+            entries
+        });
+    }
+
+    /// Renders `route` as it will read at `at` (the start of the coming minute) and keeps it
+    /// for then, so no visitor waits for a render and a brotli pass when the minute turns.
+    /// The answer is served from `at` to the end of that minute, so what it shows of the
+    /// clock is never more than 60 s old, as for an answer rendered on request.
+    pub async fn prepare_ahead<E>(
+        &self,
+        route: &str,
+        generation: u64,
+        clock: ClockUse,
+        at: OffsetDateTime,
+        kind: Kind,
+        render: impl FnOnce() -> Result<String, E>,
+    ) -> Result<(), E> {
+        let answer = Arc::new(prepare(Bytes::from(render()?), kind).await);
+        let entry = Arc::new(Entry { generation, clock, clock_key: clock.key(at), answer });
+        self.ahead.rcu(|entries| {
+            let mut entries = HashMap::clone(entries);
+            entries.insert(route.to_owned(), entry.clone());
+            entries
+        });
+        Ok(())
     }
 
     /// The cached answer, or `render`'s output prepared (compressed off the async workers)
@@ -291,30 +336,28 @@ impl PageCache {
         if let Some(answer) = self.get(route, generation, now) {
             return Ok(answer);
         }
-        let body = Bytes::from(render()?);
-        let answer = tokio::task::spawn_blocking(move || {
-            let mut answer = Prepared::new(
-                body,
-                HeaderValue::from_static(kind.content_type),
-                HeaderValue::from_static(kind.cache_control),
-                None,
-            );
-            answer.content_disposition = kind.content_disposition.map(HeaderValue::from_static);
-            answer
-        })
-        .await
-        .expect("compression does not panic");
-        let answer = Arc::new(answer);
+        let answer = Arc::new(prepare(Bytes::from(render()?), kind).await);
         if generation > 0 {
-            let entry = Arc::new(Entry { generation, clock, clock_key: clock.key(now), answer: answer.clone() });
-            self.entries.rcu(|entries| {
-                let mut entries = HashMap::clone(entries);
-                entries.insert(route.to_owned(), entry.clone());
-                entries
-            });
+            self.store(route, Arc::new(Entry { generation, clock, clock_key: clock.key(now), answer: answer.clone() }));
         }
         Ok(answer)
     }
+}
+
+/// `body` in every form, compressed off the async workers.
+async fn prepare(body: Bytes, kind: Kind) -> Prepared {
+    tokio::task::spawn_blocking(move || {
+        let mut answer = Prepared::new(
+            body,
+            HeaderValue::from_static(kind.content_type),
+            HeaderValue::from_static(kind.cache_control),
+            None,
+        );
+        answer.content_disposition = kind.content_disposition.map(HeaderValue::from_static);
+        answer
+    })
+    .await
+    .expect("compression does not panic")
 }
 
 /// Files that never change while the process runs (embedded static files and island

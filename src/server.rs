@@ -97,6 +97,8 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         body_timeout_s = limits.body_timeout.as_secs(),
         "connection limits"
     );
+    // The home page and calendar of each coming minute, rendered before it starts.
+    let ahead_task = crate::handlers::ahead::spawn(state.clone());
     let app = routes::app(state);
     accept_loop(listener, app, limits, shutdown_signal()).await;
     // The worker stops between two mails; a mail it was sending is let go at once so
@@ -106,6 +108,7 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         tracing::warn!("mail worker did not stop in time");
     }
     sweep_task.abort();
+    ahead_task.abort();
     pool.close().await;
     tracing::info!("stopped");
     Ok(())

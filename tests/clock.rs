@@ -89,3 +89,33 @@ async fn the_footer_year_and_calendar_stamp_follow_the_clock() {
     let (_, _, ics) = app.get("/calendar.ics").await;
     assert!(ics.contains("DTSTAMP:20320101T000010Z"));
 }
+
+/// The home page of the coming minute is rendered before the minute turns (src/handlers/
+/// ahead.rs), as it reads at the minute's start: a visitor never waits for it, and what it
+/// shows of the clock is still never more than 60 s old.
+#[tokio::test]
+async fn the_home_page_of_the_next_minute_is_ready_before_it_starts() {
+    let start = datetime!(2025-03-01 10:00:50 UTC);
+    let app = app_at(start).await;
+    let current = countdown(&app).await;
+    conference::handlers::ahead::prepare_next_minute(&app.state).await;
+    // Still this minute: the page rendered for it, not the one prepared ahead.
+    app.state.clock.set(start + Duration::seconds(9));
+    assert_eq!(countdown(&app).await, current);
+    // 30 s into the next minute: the page as it read at 10:01:00, 30 s older than the clock.
+    app.state.clock.set(datetime!(2025-03-01 10:01:30 UTC));
+    let left = TARGET - datetime!(2025-03-01 10:01:00 UTC);
+    let expected = [left.whole_days(), left.whole_hours() % 24, left.whole_minutes() % 60, left.whole_seconds() % 60]
+        .map(|n| format!("{n:02}"));
+    assert_eq!(countdown(&app).await, expected);
+    // Content that changed since makes the prepared page stale: rendered again on request.
+    let seed = conference::db::CONTENT_SEED.replace("Can I attend or present virtually?", "Can I attend from afar?");
+    conference::handlers::ahead::prepare_next_minute(&app.state).await;
+    conference::db::seed_with(&app.pool, seed).await.expect("seed applies");
+    assert!(app.state.content.reload().await.expect("content reloads"));
+    app.state.clock.set(datetime!(2025-03-01 10:02:10 UTC));
+    assert!(
+        app.page("/").await.contains("Can I attend from afar?"),
+        "the new content, not the page prepared before it"
+    );
+}

@@ -1,5 +1,6 @@
 //! HTTP handlers, one module per area; `crate::routes` lists every route.
 
+pub mod ahead;
 pub mod api;
 pub mod pages;
 

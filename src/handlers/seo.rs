@@ -39,7 +39,7 @@ const SITEMAP: Kind = Kind {
 };
 const ROBOTS: Kind =
     Kind { content_type: "text/plain; charset=utf-8", cache_control: SEO_CACHE_CONTROL, content_disposition: None };
-const CALENDAR: Kind = Kind {
+pub const CALENDAR: Kind = Kind {
     content_type: "text/calendar; charset=utf-8",
     cache_control: SEO_CACHE_CONTROL,
     content_disposition: Some("inline; filename=\"conference.ics\""),
