@@ -52,9 +52,8 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 curl -fs "$OURS/api/health" >/dev/null || { echo "server did not start:" >&2; cat "$TMP/server.log" >&2; exit 1; }
-# At start the server compresses every island asset and static file once (brotli at quality
-# 11, a few seconds of CPU in the background); let it finish before measuring.
-sleep "${WARM_UP:-8}"
+# The server prepares its assets before it listens; a moment for its start-up tasks to settle.
+sleep "${WARM_UP:-2}"
 
 # --- nginx, serving saved copies of the same pages (gzip_static: the same gzip bytes) ---
 mkdir -p "$TMP/nginx/html" "$TMP/nginx/logs"
