@@ -4,7 +4,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::middleware;
 use axum::response::Redirect;
-use axum::routing::{get, post};
+use axum::routing::{MethodRouter, get, post};
 use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
@@ -25,34 +25,60 @@ use crate::security;
 use crate::state::AppState;
 use crate::{assets, cache_control};
 
+/// A page of the site: what visitors, crawlers and the tests reach (spec section 2, DESIGN.md
+/// section 4). The router, the sitemap and the tests all read [`PAGES`].
+pub struct PageRoute {
+    /// The path as axum matches it (`{slug}` for a highlight).
+    pub path: &'static str,
+    /// The path this one is an alias of, or itself (the page's canonical link).
+    pub canonical: &'static str,
+    /// Whether `/sitemap.xml` lists it (aliases and payment outcomes are left out).
+    pub sitemap: bool,
+    handler: fn() -> MethodRouter<AppState>,
+}
+
+/// Every page route; `/highlights/{slug}` stands for one page per highlight of the content.
+pub const PAGES: &[PageRoute] = &[
+    page("/", true, || get(home::home)),
+    page("/AboutUs", true, || get(about::about_us)),
+    page("/AboutConference", true, || get(about::about_conference)),
+    page("/committee", true, || get(info::committee)),
+    page("/gallery", true, || get(info::gallery)),
+    page("/schedule", true, || get(info::schedule)),
+    alias("/Schedule", "/schedule", || get(info::schedule)),
+    page("/pricing", true, || get(info::pricing)),
+    page("/submission", true, || get(info::submission)),
+    page("/awards", true, || get(about::awards)),
+    page("/sponsorship", true, || get(about::sponsorship)),
+    page("/venue", true, || get(about::venue)),
+    page("/highlights/{slug}", true, || get(info::highlight)),
+    page("/cancellation-policy", true, || get(policies::cancellation)),
+    page("/Terms-&-Conditions", true, || get(policies::terms)),
+    // The same page reached with the `&` percent-encoded.
+    alias("/Terms-%26-Conditions", "/Terms-&-Conditions", || get(policies::terms)),
+    page("/Privacy-Policy", true, || get(policies::privacy)),
+    page("/cookie-policy", true, || get(policies::cookies)),
+    // About one visitor's payment: not for crawlers.
+    page("/Success", false, || get(payment_result::success)),
+    page("/Failed", false, || get(payment_result::failed)),
+];
+
+const fn page(path: &'static str, sitemap: bool, handler: fn() -> MethodRouter<AppState>) -> PageRoute {
+    PageRoute { path, canonical: path, sitemap, handler }
+}
+
+const fn alias(path: &'static str, canonical: &'static str, handler: fn() -> MethodRouter<AppState>) -> PageRoute {
+    PageRoute { path, canonical, sitemap: false, handler }
+}
+
 /// The whole application: the router below, behind the page cache's hits
 /// (src/cache_hits.rs). Tests drive it with `oneshot`; `serve` binds it to a socket.
 pub fn app(state: AppState) -> App {
     let config = state.config.clone();
     let payment_config = PaymentConfig::from_config(&config);
     let trusted_proxies = config.trusted_proxies.clone();
-    let mut pages = Router::new()
-        .route("/", get(home::home))
-        .route("/AboutUs", get(about::about_us))
-        .route("/AboutConference", get(about::about_conference))
-        .route("/committee", get(info::committee))
-        .route("/gallery", get(info::gallery))
-        .route("/schedule", get(info::schedule))
-        .route("/Schedule", get(info::schedule))
-        .route("/pricing", get(info::pricing))
-        .route("/submission", get(info::submission))
-        .route("/awards", get(about::awards))
-        .route("/sponsorship", get(about::sponsorship))
-        .route("/venue", get(about::venue))
-        .route("/highlights/{slug}", get(info::highlight))
-        .route("/cancellation-policy", get(policies::cancellation))
-        .route("/Terms-&-Conditions", get(policies::terms))
-        // The same page reached with the `&` percent-encoded.
-        .route("/Terms-%26-Conditions", get(policies::terms))
-        .route("/Privacy-Policy", get(policies::privacy))
-        .route("/cookie-policy", get(policies::cookies))
-        .route("/Success", get(payment_result::success))
-        .route("/Failed", get(payment_result::failed))
+    let mut pages = PAGES.iter().fold(Router::new(), |router, page| router.route(page.path, (page.handler)()));
+    pages = pages
         .route("/sitemap.xml", get(seo::sitemap))
         .route("/robots.txt", get(seo::robots))
         .route("/calendar.ics", get(seo::calendar))

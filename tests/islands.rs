@@ -255,3 +255,15 @@ async fn mobile_menu_island_gets_the_menu_links_with_the_current_page() {
     assert_eq!(given.iter().filter(|(_, c)| *c).map(|(h, _)| h.as_str()).collect::<Vec<_>>(), ["/gallery"]);
     assert!(find_tag(fallback, |t| t.name == "details" && t.has_class("mobile-menu")).is_some());
 }
+
+/// The accessibility scan (islands/e2e/a11y.spec.ts) keeps its own list of pages, since
+/// Playwright declares its tests before the server runs; this keeps that list in step with
+/// the route table: a page added to `routes::PAGES` fails here until the scan covers it.
+#[test]
+fn the_accessibility_scan_covers_every_page_of_the_route_table() {
+    let spec = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/islands/e2e/a11y.spec.ts"))
+        .expect("islands/e2e/a11y.spec.ts");
+    for (path, _) in PAGES.iter() {
+        assert!(spec.contains(&format!("'{path}'")), "a11y.spec.ts scans {path}");
+    }
+}

@@ -373,7 +373,7 @@ async fn each_page_links_the_site_wide_stylesheet_and_only_its_own() {
     };
     let home = sheets(&app.page("/").await);
     let site_wide = home[0].clone();
-    for (path, _) in PAGES {
+    for (path, _) in PAGES.iter() {
         let (status, _, page) = app.get(path).await;
         if status != StatusCode::OK {
             continue; // /Success and /Failure redirect without an order

@@ -10,24 +10,8 @@ use crate::handlers::cached_as;
 use crate::layout::PageCtx;
 use crate::state::AppState;
 
-/// Indexable pages; payment results and the not-found page are left out on purpose.
-const STATIC_PATHS: [&str; 15] = [
-    "/",
-    "/AboutUs",
-    "/AboutConference",
-    "/committee",
-    "/gallery",
-    "/schedule",
-    "/pricing",
-    "/submission",
-    "/awards",
-    "/sponsorship",
-    "/venue",
-    "/cancellation-policy",
-    "/Terms-&-Conditions",
-    "/Privacy-Policy",
-    "/cookie-policy",
-];
+/// The route of the highlight pages in `routes::PAGES`.
+const HIGHLIGHT: &str = "/highlights/{slug}";
 
 /// Crawlers and calendar apps may keep these an hour.
 const SEO_CACHE_CONTROL: &str = "public, max-age=3600";
@@ -57,8 +41,11 @@ pub async fn sitemap(State(state): State<AppState>, request: Request) -> Result<
 pub fn render_sitemap(page: &PageCtx<'_>) -> Result<String, AppError> {
     let highlights =
         page.content.highlights.as_ref().map_err(|_| AppError::internal("sitemap", "highlights are not loaded"))?;
-    let paths =
-        STATIC_PATHS.iter().map(|p| p.to_string()).chain(highlights.iter().map(|h| format!("/highlights/{}", h.slug)));
+    // Every page of `routes::PAGES` the sitemap lists, a highlight's once per highlight.
+    let paths = crate::routes::PAGES.iter().filter(|page| page.sitemap).flat_map(|page| match page.path {
+        HIGHLIGHT => highlights.iter().map(|h| format!("/highlights/{}", h.slug)).collect(),
+        path => vec![path.to_owned()],
+    });
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );

@@ -24,33 +24,25 @@ use conference::state::AppState;
 /// `PUBLIC_URL` of `Config::for_tests`.
 pub const BASE: &str = "http://127.0.0.1:3000";
 
-/// Every route of the spec's table (section 2) plus `/cookie-policy`, with the path that is
-/// its canonical form. Aliases (`/Schedule`, `/Terms-%26-Conditions`) share a canonical.
+/// Every page of `conference::routes::PAGES` (the spec's table, section 2, plus
+/// `/cookie-policy`) with the path that is its canonical form, a highlight's once per slug of
+/// [`HIGHLIGHT_SLUGS`]. Aliases (`/Schedule`, `/Terms-%26-Conditions`) share a canonical.
 /// `/Success` needs a paid order: [`TestApp::page_paths`] gives the address to request.
-pub const PAGES: &[(&str, &str)] = &[
-    ("/", "/"),
-    ("/AboutUs", "/AboutUs"),
-    ("/AboutConference", "/AboutConference"),
-    ("/committee", "/committee"),
-    ("/gallery", "/gallery"),
-    ("/schedule", "/schedule"),
-    ("/Schedule", "/schedule"),
-    ("/pricing", "/pricing"),
-    ("/submission", "/submission"),
-    ("/awards", "/awards"),
-    ("/sponsorship", "/sponsorship"),
-    ("/venue", "/venue"),
-    ("/cancellation-policy", "/cancellation-policy"),
-    ("/Terms-&-Conditions", "/Terms-&-Conditions"),
-    ("/Terms-%26-Conditions", "/Terms-&-Conditions"),
-    ("/Privacy-Policy", "/Privacy-Policy"),
-    ("/cookie-policy", "/cookie-policy"),
-    ("/highlights/sustainable-technologies", "/highlights/sustainable-technologies"),
-    ("/highlights/innovation-sustainable-future", "/highlights/innovation-sustainable-future"),
-    ("/highlights/smart-future-technologies", "/highlights/smart-future-technologies"),
-    ("/Success", "/Success"),
-    ("/Failed", "/Failed"),
-];
+pub static PAGES: std::sync::LazyLock<Vec<(&'static str, &'static str)>> = std::sync::LazyLock::new(|| {
+    let mut pages = Vec::new();
+    for page in conference::routes::PAGES {
+        if page.path == "/highlights/{slug}" {
+            for slug in HIGHLIGHT_SLUGS {
+                // Test-only: a handful of strings, alive for the whole run anyway.
+                let path: &'static str = Box::leak(format!("/highlights/{slug}").into_boxed_str());
+                pages.push((path, path));
+            }
+        } else {
+            pages.push((page.path, page.canonical));
+        }
+    }
+    pages
+});
 
 /// The id of the order [`TestApp::paid_order`] writes.
 pub const PAID_ORDER: &str = "ORD1740816000000TEST01";
