@@ -3,6 +3,7 @@
 // upload progress bar and the toasts, against the real server.
 import type { Locator, Page } from '@playwright/test';
 import { test, expect } from './fixtures';
+import { chunkRequests, mounted } from './island-helpers';
 
 const PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
@@ -13,12 +14,10 @@ const PNG = Buffer.from(
 );
 const API = '**/api/paper-submission';
 
+/** Opens the page and reaches for the form, which loads its island (`data-hydrate="intent"`). */
 async function openForm(page: Page): Promise<Locator> {
   await page.goto('/submission');
-  const island = page.locator('[data-island="PaperForm"]');
-  await island.scrollIntoViewIfNeeded();
-  await expect(island).toHaveAttribute('data-island-ready', '');
-  return island;
+  return mounted(page, 'PaperForm');
 }
 
 /** The paper form (labels such as "Email address" also exist elsewhere on the page). */
@@ -49,6 +48,22 @@ async function fillFields(page: Page) {
 const submit = (page: Page) => page.getByRole('button', { name: 'Submit paper' }).click();
 const status = (page: Page) => page.locator('.paper-form__status');
 const chosen = (page: Page) => page.locator('.paper-drop__file');
+
+test('the form loads its island only when reached for, keeping the file and text chosen before', async ({ page }) => {
+  const chunks = chunkRequests(page);
+  await page.goto('/submission');
+  const island = page.locator('[data-island="PaperForm"]');
+  await page.waitForLoadState('networkidle');
+  expect(chunks).not.toContain('PaperForm');
+  await expect(island).not.toHaveAttribute('data-island-ready', '');
+  // A file chosen and a name typed into the server's form: typing is the intent that loads it.
+  await chooseFile(page, 'early.pdf', PDF, 'application/pdf');
+  await inForm(page).getByLabel('Author name', { exact: true }).fill('Ana Cruz');
+  await expect(island).toHaveAttribute('data-island-ready', '');
+  expect(chunks).toContain('PaperForm');
+  await expect(inForm(page).getByLabel('Author name', { exact: true })).toHaveValue('Ana Cruz');
+  await expect(chosen(page)).toHaveText(`Selected: early.pdf (${PDF.length} bytes)`);
+});
 
 test('a paper is submitted with upload progress, both toasts, and the form resets', async ({ page }) => {
   await openForm(page);
