@@ -53,3 +53,11 @@ export function stubFetch(status: number, body: unknown) {
   vi.stubGlobal('fetch', fetch);
   return fetch;
 }
+
+/** HTML as the browser keeps it once parsed (attribute names lower-cased, and so on), to
+ *  compare with a container's innerHTML. */
+export function parsedHtml(html: string): string {
+  const scratch = document.createElement('div');
+  scratch.innerHTML = html;
+  return scratch.innerHTML;
+}
