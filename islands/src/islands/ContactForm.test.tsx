@@ -1,16 +1,12 @@
 // @vitest-environment happy-dom
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import ContactForm, { ERROR_MESSAGE, SENT_MESSAGE, validateContact, type ContactValues } from './ContactForm';
-import { TOAST_HOST_ID } from '../lib/toasts';
+import { descriptionOf, serverRendered, stubFetch, templatePart, toastText } from '../test-utils';
 
 // The server's fallback form, straight from the template the island replaces.
-const TEMPLATE = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../../templates/partials/contact_form.html'), 'utf8');
-const FALLBACK_FORM = TEMPLATE.match(/<form class="form contact-form"[\s\S]*?<\/form>/)![0];
+const FALLBACK_FORM = templatePart('partials/contact_form.html', /<form class="form contact-form"[\s\S]*?<\/form>/);
 
 const GOOD: ContactValues = {
   name: 'Ana Cruz',
@@ -20,8 +16,14 @@ const GOOD: ContactValues = {
   message: 'Hello there',
 };
 
-let root: Root | undefined;
-let el: HTMLElement;
+/** The visible label of each field. */
+const LABELS: Record<keyof ContactValues, string> = {
+  name: 'Name',
+  number: 'Phone / Whatsapp.no',
+  email: 'Email address',
+  country: 'Country',
+  message: 'Message',
+};
 
 /** Controls as (tag, id, name, required) and labels, to compare island and fallback. */
 function shape(scope: ParentNode) {
@@ -35,40 +37,22 @@ function shape(scope: ParentNode) {
   return { controls, labels };
 }
 
-const control = (id: string) => document.getElementById(id) as HTMLInputElement | HTMLTextAreaElement;
-const toastText = () => document.getElementById(TOAST_HOST_ID)?.textContent ?? '';
+const field = (name: keyof ContactValues) => screen.getByLabelText(LABELS[name]) as HTMLInputElement | HTMLTextAreaElement;
 
+/** Puts the server form on the page, types into it as a visitor would, then mounts the island. */
 async function mount(typed: Partial<ContactValues> = {}) {
-  el = document.createElement('div');
-  el.innerHTML = FALLBACK_FORM;
-  document.body.append(el);
-  for (const [field, value] of Object.entries(typed)) control(`contact-${field}`).value = value;
-  root = createRoot(el);
-  await act(async () => root!.render(<ContactForm />));
+  const user = userEvent.setup();
+  const container = serverRendered(FALLBACK_FORM);
+  for (const [name, value] of Object.entries(typed)) await user.type(field(name as keyof ContactValues), value);
+  render(<ContactForm />, { container });
+  return { user, container };
 }
 
-async function submit() {
-  const form = el.querySelector('form')!;
-  await act(async () => {
-    form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
-  });
-  // Let the answer's promise chain settle inside act.
-  await act(async () => {});
-}
+const submit = (user: UserEvent) => user.click(screen.getByRole('button', { name: 'Submit' }));
 
-function stubFetch(status: number, body: unknown) {
-  const fetch = vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
-  vi.stubGlobal('fetch', fetch);
-  return fetch;
-}
-
-beforeEach(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-});
 afterEach(() => {
-  if (root) act(() => root!.unmount());
-  root = undefined;
-  document.body.innerHTML = '';
+  cleanup();
+  document.body.replaceChildren();
   vi.unstubAllGlobals();
 });
 
@@ -96,57 +80,57 @@ describe('ContactForm', () => {
   it('renders the controls and labels of the server fallback', async () => {
     const fallback = document.createElement('div');
     fallback.innerHTML = FALLBACK_FORM;
-    await mount();
-    expect(shape(el)).toEqual(shape(fallback));
-    expect(control('contact-number').getAttribute('type')).toBe('tel');
-    expect(el.querySelector('select')?.getAttribute('aria-label')).toBe('Phone number country');
+    const { container } = await mount();
+    expect(shape(container)).toEqual(shape(fallback));
+    expect(field('number').getAttribute('type')).toBe('tel');
+    expect(screen.getByRole('combobox', { name: 'Phone number country' }).tagName).toBe('SELECT');
   });
 
   it('keeps what was typed into the fallback before it mounted', async () => {
     await mount({ name: 'Ana', number: '(555) 123-4567', message: 'Half written' });
-    expect(control('contact-name').value).toBe('Ana');
-    expect(control('contact-message').value).toBe('Half written');
-    expect(control('contact-number').value.replace(/\D/g, '')).toContain('5551234567');
+    expect(field('name').value).toBe('Ana');
+    expect(field('message').value).toBe('Half written');
+    expect(field('number').value.replace(/\D/g, '')).toContain('5551234567');
   });
 
   it('sends nothing and shows each problem under its field when the form is incomplete', async () => {
     const fetch = stubFetch(201, { id: 'x' });
-    await mount({ name: 'Ana', email: 'ana@example' });
-    await submit();
+    const { user } = await mount({ name: 'Ana', email: 'ana@example' });
+    await submit(user);
     expect(fetch).not.toHaveBeenCalled();
-    expect(control('contact-email').getAttribute('aria-invalid')).toBe('true');
-    expect(document.getElementById('contact-email-error')?.textContent).toBe('Please enter a valid email address');
-    expect(document.getElementById('contact-country-error')?.textContent).toBe('Country is required');
-    expect(document.activeElement?.id).toBe('contact-number');
-    expect(control('contact-name').value).toBe('Ana');
+    expect(field('email').getAttribute('aria-invalid')).toBe('true');
+    expect(descriptionOf(field('email'))).toBe('Please enter a valid email address');
+    expect(descriptionOf(field('country'))).toBe('Country is required');
+    expect(document.activeElement).toBe(field('number'));
+    expect(field('name').value).toBe('Ana');
   });
 
   it('posts the trimmed fields with the honeypot, then clears the form and says so', async () => {
     const fetch = stubFetch(201, { id: 'abc' });
-    await mount({ ...GOOD, name: '  Ana Cruz ', number: '+1 555 123 4567' });
-    await submit();
+    const { user } = await mount({ ...GOOD, name: '  Ana Cruz ', number: '+1 555 123 4567' });
+    await submit(user);
+    await waitFor(() => expect(toastText()).toContain(SENT_MESSAGE));
     expect(fetch).toHaveBeenCalledTimes(1);
-    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    const [url, init] = fetch.mock.calls[0];
     expect(url).toBe('/api/contact');
-    expect(JSON.parse(init.body as string)).toEqual({ ...GOOD, _gotcha: '' });
-    for (const field of ['name', 'email', 'country', 'message']) expect(control(`contact-${field}`).value).toBe('');
-    expect(toastText()).toContain(SENT_MESSAGE);
+    expect(JSON.parse(init!.body as string)).toEqual({ ...GOOD, _gotcha: '' });
+    for (const name of ['name', 'email', 'country', 'message'] as const) expect(field(name).value).toBe('');
   });
 
   it('keeps the form and shows the error toast when the server fails', async () => {
     stubFetch(500, { message: 'Something went wrong on our side. Please try again later.' });
-    await mount(GOOD);
-    await submit();
-    expect(control('contact-name').value).toBe('Ana Cruz');
-    expect(control('contact-message').value).toBe('Hello there');
-    expect(toastText()).toContain(ERROR_MESSAGE);
+    const { user } = await mount(GOOD);
+    await submit(user);
+    await waitFor(() => expect(toastText()).toContain(ERROR_MESSAGE));
+    expect(field('name').value).toBe('Ana Cruz');
+    expect(field('message').value).toBe('Hello there');
   });
 
   it("shows the server's field errors of a 422", async () => {
     stubFetch(422, { message: 'Country must be at most 80 characters', errors: { country: 'Country must be at most 80 characters' } });
-    await mount(GOOD);
-    await submit();
-    expect(document.getElementById('contact-country-error')?.textContent).toBe('Country must be at most 80 characters');
-    expect(toastText()).toContain(ERROR_MESSAGE);
+    const { user } = await mount(GOOD);
+    await submit(user);
+    await waitFor(() => expect(toastText()).toContain(ERROR_MESSAGE));
+    expect(descriptionOf(field('country'))).toBe('Country must be at most 80 characters');
   });
 });

@@ -1,9 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
-import { createRoot, type Root } from 'react-dom/client';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
 import Countdown from './Countdown';
+import { parsedHtml, serverRendered } from '../test-utils';
 
 const TARGET = '2025-03-21T00:00:00+08:00';
 const targetMs = Date.parse(TARGET);
@@ -19,91 +18,99 @@ function serverMarkup(d: string, h: string, m: string, s: string): string {
   );
 }
 
-const values = (el: Element) => Array.from(el.querySelectorAll('.countdown__value'), (v) => v.textContent);
+/** The four numbers of the timer, days first. */
+const values = () =>
+  Array.from(
+    within(screen.getByRole('timer', { name: 'Time left until the conference opens' })).getAllByText(/^\d+$/),
+    (v) => v.textContent,
+  );
+
+/** Mounts the island over the server's fallback and returns the markup it leaves. */
+function mountedOver(fallback: string): string {
+  const container = serverRendered(fallback);
+  const served = container.firstElementChild;
+  render(<Countdown target={TARGET} />, { container });
+  expect(container.firstElementChild).not.toBe(served); // the island's own markup, not the fallback
+  return container.innerHTML;
+}
 
 beforeEach(() => {
   vi.useFakeTimers();
 });
 afterEach(() => {
+  cleanup();
+  document.body.replaceChildren();
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 describe('Countdown markup', () => {
   it('has the same structure and classes as the server fallback', () => {
     vi.setSystemTime(targetMs - ((12 * 24 + 5) * 3600 + 4 * 60 + 3) * 1000);
-    expect(renderToStaticMarkup(<Countdown target={TARGET} />)).toBe(serverMarkup('12', '05', '04', '03'));
+    const fallback = serverMarkup('12', '05', '04', '03');
+    expect(mountedOver(fallback)).toBe(parsedHtml(fallback));
   });
 
   it('shows zeros once the target has passed', () => {
     vi.setSystemTime(targetMs + 5000);
-    expect(renderToStaticMarkup(<Countdown target={TARGET} />)).toBe(serverMarkup('00', '00', '00', '00'));
+    expect(mountedOver(serverMarkup('00', '00', '00', '01'))).toBe(parsedHtml(serverMarkup('00', '00', '00', '00')));
   });
 
   it('does not pad days beyond two digits', () => {
     vi.setSystemTime(targetMs - 123 * 24 * 3600 * 1000);
-    expect(renderToStaticMarkup(<Countdown target={TARGET} />)).toBe(serverMarkup('123', '00', '00', '00'));
+    expect(mountedOver(serverMarkup('123', '00', '00', '00'))).toBe(parsedHtml(serverMarkup('123', '00', '00', '00')));
   });
 
   it('throws for a target that is not a date-time, so the runtime keeps the fallback', () => {
-    expect(() => renderToStaticMarkup(<Countdown target="soon" />)).toThrow(/not an RFC 3339 date-time/);
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(() => render(<Countdown target="soon" />)).toThrow(/not an RFC 3339 date-time/);
   });
 });
 
 describe('Countdown ticking', () => {
-  let root: Root;
-  let el: HTMLElement;
-  beforeEach(() => {
-    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-    el = document.createElement('div');
-    document.body.append(el);
-    root = createRoot(el);
-  });
-  afterEach(() => {
-    act(() => root.unmount());
-    el.remove();
-  });
+  // Advancing fake timers runs the island's interval outside any event, hence act().
+  const tick = (ms: number) => act(() => vi.advanceTimersByTime(ms));
 
   it('ticks every second and stops at zero', () => {
     vi.setSystemTime(targetMs - 2500);
-    act(() => root.render(<Countdown target={TARGET} />));
-    expect(values(el)).toEqual(['00', '00', '00', '02']);
+    render(<Countdown target={TARGET} />);
+    expect(values()).toEqual(['00', '00', '00', '02']);
     expect(vi.getTimerCount()).toBe(1);
 
-    act(() => vi.advanceTimersByTime(1000));
-    expect(values(el)).toEqual(['00', '00', '00', '01']);
-    act(() => vi.advanceTimersByTime(1000));
-    expect(values(el)).toEqual(['00', '00', '00', '00']);
-    act(() => vi.advanceTimersByTime(1000));
-    expect(values(el)).toEqual(['00', '00', '00', '00']);
+    tick(1000);
+    expect(values()).toEqual(['00', '00', '00', '01']);
+    tick(1000);
+    expect(values()).toEqual(['00', '00', '00', '00']);
+    tick(1000);
+    expect(values()).toEqual(['00', '00', '00', '00']);
     expect(vi.getTimerCount()).toBe(0); // interval cleared: it stays still
 
-    act(() => vi.advanceTimersByTime(60_000));
-    expect(values(el)).toEqual(['00', '00', '00', '00']);
+    tick(60_000);
+    expect(values()).toEqual(['00', '00', '00', '00']);
   });
 
   it('rolls over minutes, hours and days', () => {
     vi.setSystemTime(targetMs - (24 * 3600 + 1) * 1000);
-    act(() => root.render(<Countdown target={TARGET} />));
-    expect(values(el)).toEqual(['01', '00', '00', '01']);
-    act(() => vi.advanceTimersByTime(1000));
-    expect(values(el)).toEqual(['01', '00', '00', '00']);
-    act(() => vi.advanceTimersByTime(1000));
-    expect(values(el)).toEqual(['00', '23', '59', '59']);
+    render(<Countdown target={TARGET} />);
+    expect(values()).toEqual(['01', '00', '00', '01']);
+    tick(1000);
+    expect(values()).toEqual(['01', '00', '00', '00']);
+    tick(1000);
+    expect(values()).toEqual(['00', '23', '59', '59']);
   });
 
   it('starts no timer when the target has already passed', () => {
     vi.setSystemTime(targetMs + 1);
-    act(() => root.render(<Countdown target={TARGET} />));
-    expect(values(el)).toEqual(['00', '00', '00', '00']);
+    render(<Countdown target={TARGET} />);
+    expect(values()).toEqual(['00', '00', '00', '00']);
     expect(vi.getTimerCount()).toBe(0);
   });
 
   it('clears its interval when unmounted', () => {
     vi.setSystemTime(targetMs - 60_000);
-    act(() => root.render(<Countdown target={TARGET} />));
+    const { unmount } = render(<Countdown target={TARGET} />);
     expect(vi.getTimerCount()).toBe(1);
-    act(() => root.unmount());
+    unmount();
     expect(vi.getTimerCount()).toBe(0);
-    root = createRoot(el); // for afterEach
   });
 });

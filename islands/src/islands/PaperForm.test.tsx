@@ -1,24 +1,20 @@
 // @vitest-environment happy-dom
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import PaperForm from './PaperForm';
 import type { XhrLike } from '../lib/paperUpload';
-import { TOAST_HOST_ID } from '../lib/toasts';
+import { descriptionOf, serverRendered, templatePart, toastText } from '../test-utils';
 
 // The server's form, straight from the template the island replaces, with askama's option
 // loop written out the way the server renders it.
-const TEMPLATE = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../../templates/pages/submission.html'), 'utf8');
 const SOURCES: Array<[string, string]> = [
   ['conference-alerts', 'Conference Alerts'],
   ['email', 'Email'],
   ['linkedin', 'LinkedIn'],
   ['others', 'Others'],
 ];
-const FALLBACK_FORM = TEMPLATE.match(/<form class="form paper-form"[\s\S]*?<\/form>/)![0]
+const FALLBACK_FORM = templatePart('pages/submission.html', /<form class="form paper-form"[\s\S]*?<\/form>/)
   .replace(/\{%-? for[\s\S]*?endfor %\}/, SOURCES.map(([v, l]) => `<option value="${v}">${l}</option>`).join(''))
   .replace(/\{\{[^}]*\}\}/g, '20 MB');
 const MAX_BYTES = 20 * 1024 * 1024;
@@ -42,51 +38,47 @@ class FakeXhr implements XhrLike {
   }
 }
 
-let root: Root | undefined;
-let el: HTMLElement;
+let container: HTMLElement;
 
-const byId = <T extends HTMLElement = HTMLInputElement>(id: string) => document.getElementById(id) as T;
-const statusText = () => el.querySelector('.paper-form__status')?.textContent ?? null;
-const toastText = () => document.getElementById(TOAST_HOST_ID)?.textContent ?? '';
+const field = <T extends HTMLElement = HTMLInputElement>(label: string) => screen.getByLabelText(label) as T;
+const source = () => field<HTMLSelectElement>('How did you hear about the conference?');
+// The form's summary line and the chosen file's line have no accessible name of their own.
+const statusText = () => container.querySelector('.paper-form__status')?.textContent ?? null;
+const chosenFile = () => container.querySelector('.paper-drop__file')?.textContent ?? null;
 const pdf = () => new File(['%PDF-1.4\n%%EOF\n'], 'paper.pdf', { type: 'application/pdf' });
 
-/** Mounts the island over the server form, after `prepare` has "typed" into that form. */
-async function mount(prepare: (form: HTMLFormElement) => void = () => {}) {
-  el = document.createElement('div');
-  el.setAttribute('data-island', 'PaperForm');
-  el.innerHTML = FALLBACK_FORM;
-  document.body.append(el);
-  prepare(el.querySelector('form')!);
-  root = createRoot(el);
-  await act(async () => root!.render(<PaperForm sources={SOURCES} maxBytes={MAX_BYTES} makeXhr={() => new FakeXhr()} />));
+/** Puts the server form on the page, lets `prepare` fill it as a visitor would before the
+ *  island loads, then mounts the island over it. */
+async function mount(prepare: (user: UserEvent) => Promise<void> = async () => {}) {
+  const user = userEvent.setup();
+  container = serverRendered(FALLBACK_FORM, { 'data-island': 'PaperForm' });
+  await prepare(user);
+  render(<PaperForm sources={SOURCES} maxBytes={MAX_BYTES} makeXhr={() => new FakeXhr()} />, { container });
+  const submit = () => user.click(screen.getByRole('button', { name: 'Submit paper' }));
+  return { user, submit };
 }
 
 /** Fills the server form as a visitor would have before the island mounted. */
-function typeEverything(form: HTMLFormElement) {
+async function typeEverything(user: UserEvent) {
   const values: Record<string, string> = {
-    'paper-author': 'Ana Cruz',
-    'paper-coauthor': 'Ben Reyes',
-    'paper-number': '+639171234567',
-    'paper-email': 'ana@example.org',
-    'paper-country': 'Philippines',
-    'paper-title': 'Solar microgrids',
-    'paper-department': 'Engineering',
-    'paper-university': 'University of Manila',
-    'paper-message': 'Hello',
-    'paper-source': 'linkedin',
+    'Author name': 'Ana Cruz',
+    'Co-author name(s)': 'Ben Reyes',
+    Phone: '+639171234567',
+    'Email address': 'ana@example.org',
+    Country: 'Philippines',
+    'Paper title': 'Solar microgrids',
+    Department: 'Engineering',
+    'University / Organization': 'University of Manila',
+    Message: 'Hello',
   };
-  for (const [id, value] of Object.entries(values)) (form.querySelector(`#${id}`) as HTMLInputElement).value = value;
-  (form.querySelector('input[name="paperType"][value="Full Paper"]') as HTMLInputElement).checked = true;
-  (form.querySelector('input[name="presentationType"][value="Oral"]') as HTMLInputElement).checked = true;
-  Object.defineProperty(form.querySelector('#paper-file'), 'files', { value: [pdf()] });
+  for (const [label, value] of Object.entries(values)) await user.type(field(label), value);
+  await user.selectOptions(source(), 'LinkedIn');
+  await user.click(field('Full Paper'));
+  await user.click(field('Oral'));
+  await user.upload(field('Paper file'), pdf());
 }
 
-async function submit() {
-  await act(async () => {
-    el.querySelector('form')!.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
-  });
-}
-
+/** The server's answer to the upload under way (the fake request's load event, hence act). */
 async function answer(status: number, body: unknown) {
   const xhr = FakeXhr.last!;
   await act(async () => {
@@ -94,17 +86,14 @@ async function answer(status: number, body: unknown) {
     xhr.responseText = JSON.stringify(body);
     xhr.onload!();
   });
-  await act(async () => {});
 }
 
 beforeEach(() => {
-  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
   FakeXhr.last = null;
 });
 afterEach(() => {
-  if (root) act(() => root!.unmount());
-  root = undefined;
-  document.body.innerHTML = '';
+  cleanup();
+  document.body.replaceChildren();
 });
 
 /** Field names, labels and legends: what must not change when the island mounts. */
@@ -122,35 +111,35 @@ describe('PaperForm markup', () => {
     fallback.innerHTML = FALLBACK_FORM;
     const expected = shape(fallback);
     await mount();
-    expect(shape(el)).toEqual(expected);
-    expect(byId('paper-number').getAttribute('type')).toBe('tel');
-    expect(Array.from(byId<HTMLSelectElement>('paper-source').options, (o) => o.textContent)).toEqual([
+    expect(shape(container)).toEqual(expected);
+    expect(field('Phone').getAttribute('type')).toBe('tel');
+    expect(Array.from(source().options, (o) => o.textContent)).toEqual([
       'Select an option',
       ...SOURCES.map(([, label]) => label),
     ]);
-    expect(el.querySelector('.paper-drop__file')!.textContent).toBe('No file chosen');
+    expect(chosenFile()).toBe('No file chosen');
   });
 
   it('keeps what was typed into the server form before it mounted', async () => {
     await mount(typeEverything);
-    expect(byId('paper-author').value).toBe('Ana Cruz');
-    expect(byId<HTMLSelectElement>('paper-source').value).toBe('linkedin');
-    expect((el.querySelector('input[name="paperType"][value="Full Paper"]') as HTMLInputElement).checked).toBe(true);
-    expect(el.querySelector('.paper-drop__file')!.textContent).toBe('Selected: paper.pdf (15 bytes)');
+    expect(field('Author name').value).toBe('Ana Cruz');
+    expect(source().value).toBe('linkedin');
+    expect(field('Full Paper').checked).toBe(true);
+    expect(chosenFile()).toBe('Selected: paper.pdf (15 bytes)');
   });
 });
 
 describe('PaperForm submitting', () => {
   it('says the first problem in the spec order and sends nothing', async () => {
-    await mount();
+    const { submit } = await mount();
     await submit();
     expect(statusText()).toBe('Please upload your paper file');
-    expect(document.activeElement?.textContent).toBe('Choose file');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Choose file' }));
     expect(FakeXhr.last).toBeNull();
   });
 
   it('uploads with a progress bar, toasts twice and resets on success', async () => {
-    await mount(typeEverything);
+    const { submit } = await mount(typeEverything);
     await submit();
     const xhr = FakeXhr.last!;
     expect(xhr.body!.get('authorName')).toBe('Ana Cruz');
@@ -158,28 +147,29 @@ describe('PaperForm submitting', () => {
     expect((xhr.body!.get('file') as File).name).toBe('paper.pdf');
     expect(xhr.body!.has('_gotcha')).toBe(false);
 
+    // The fake request's progress event, outside any user action, hence act.
     await act(async () => xhr.upload.onprogress!({ lengthComputable: true, loaded: 40, total: 100 }));
-    const bar = el.querySelector('progress')!;
+    const bar = within(container).getByRole('progressbar', { name: 'Uploading your paper: 40%' }) as HTMLProgressElement;
     expect(bar.value).toBe(40);
-    expect(el.querySelector(`label[for="${bar.id}"]`)!.textContent).toBe('Uploading your paper: 40%');
 
     await answer(201, { id: 1, reference: 'P-2025-ABC234' });
-    expect(toastText()).toContain('Paper submitted successfully!');
+    await waitFor(() => expect(toastText()).toContain('Paper submitted successfully!'));
     expect(toastText()).toContain('Our coordinator will contact you within 24-48 hours');
-    expect(el.querySelector('progress')).toBeNull();
-    expect(byId('paper-author').value).toBe('');
-    expect(byId<HTMLSelectElement>('paper-source').value).toBe('');
-    expect(el.querySelector('.paper-drop__file')!.textContent).toBe('No file chosen');
+    expect(within(container).queryByRole('progressbar')).toBeNull(); // the toasts have their own
+    expect(field('Author name').value).toBe('');
+    expect(source().value).toBe('');
+    expect(chosenFile()).toBe('No file chosen');
   });
 
   it('keeps the form and shows what the server refused', async () => {
-    await mount(typeEverything);
+    const { submit } = await mount(typeEverything);
     await submit();
     await answer(422, { message: 'Please enter a valid email address', errors: { email: 'Please enter a valid email address' } });
-    expect(toastText()).toContain('Error submitting form. Please try again.');
+    await waitFor(() => expect(toastText()).toContain('Error submitting form. Please try again.'));
     expect(statusText()).toBe('Please enter a valid email address');
-    expect(byId('paper-email').getAttribute('aria-invalid')).toBe('true');
-    expect(byId('paper-author').value).toBe('Ana Cruz');
-    expect(el.querySelector('.paper-drop__file')!.textContent).toContain('paper.pdf');
+    expect(field('Email address').getAttribute('aria-invalid')).toBe('true');
+    expect(descriptionOf(field('Email address'))).toBe('Please enter a valid email address');
+    expect(field('Author name').value).toBe('Ana Cruz');
+    expect(chosenFile()).toContain('paper.pdf');
   });
 });

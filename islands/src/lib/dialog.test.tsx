@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, useRef, useState } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
+import { useRef, useState } from 'react';
+import { act, cleanup, render, screen, within, type RenderResult } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { MODAL_OPEN_CLASS, Modal, focusableIn, wrapIndex } from './dialog';
 
 describe('wrapIndex', () => {
@@ -61,79 +62,71 @@ function Harness({ onCloseSpy }: { onCloseSpy: () => void }) {
 }
 
 describe('Modal', () => {
-  let root: Root;
-  let host: HTMLElement;
   const onClose = vi.fn();
-  const key = (k: string, shiftKey = false) =>
-    act(() => {
-      document.activeElement?.dispatchEvent(new KeyboardEvent('keydown', { key: k, shiftKey, bubbles: true, cancelable: true }));
-    });
-  const active = () => (document.activeElement as HTMLElement | null)?.id;
+  let user: UserEvent;
+  let view: RenderResult;
+  const button = (name: string) => screen.getByRole('button', { name });
+  const dialog = () => screen.getByRole('dialog');
 
   beforeEach(() => {
-    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-    host = document.createElement('div');
-    document.body.append(host);
-    root = createRoot(host);
-    act(() => root.render(<Harness onCloseSpy={onClose} />));
+    user = userEvent.setup();
+    view = render(<Harness onCloseSpy={onClose} />);
     onClose.mockClear();
   });
-  afterEach(() => {
-    act(() => root.unmount());
-    host.remove();
-  });
+  afterEach(cleanup);
 
-  const open = () => {
-    const opener = document.getElementById('opener') as HTMLButtonElement;
-    opener.focus();
-    act(() => opener.click());
-  };
+  /** The visitor clicks Open (which also gives it focus). */
+  const open = () => user.click(button('Open'));
 
-  it('is a labelled modal dialog rendered into <body>, and focus moves into it', () => {
-    open();
-    const dialog = document.querySelector('[role="dialog"]') as HTMLElement;
-    expect(dialog.getAttribute('aria-modal')).toBe('true');
-    expect(dialog.getAttribute('aria-labelledby')).toBe('t');
-    expect(host.contains(dialog)).toBe(false);
-    expect(active()).toBe('first');
+  it('is a labelled modal dialog rendered into <body>, and focus moves into it', async () => {
+    await open();
+    expect(dialog().getAttribute('aria-modal')).toBe('true');
+    expect(dialog().getAttribute('aria-labelledby')).toBe('t');
+    expect(screen.getByRole('dialog', { name: 'Title' })).toBe(dialog());
+    expect(view.container.contains(dialog())).toBe(false);
+    expect(document.activeElement).toBe(within(dialog()).getByRole('button', { name: 'First' }));
     expect(document.documentElement.classList.contains(MODAL_OPEN_CLASS)).toBe(true);
   });
 
-  it('keeps Tab and Shift+Tab inside', () => {
-    open();
-    (document.getElementById('last') as HTMLElement).focus();
-    key('Tab');
-    expect(active()).toBe('first');
-    key('Tab', true);
-    expect(active()).toBe('last');
+  it('keeps Tab and Shift+Tab inside', async () => {
+    await open();
+    await user.tab();
+    expect(document.activeElement).toBe(button('Last'));
+    await user.tab();
+    expect(document.activeElement).toBe(button('First'));
+    await user.tab({ shift: true });
+    expect(document.activeElement).toBe(button('Last'));
   });
 
-  it('brings focus back when it lands outside', () => {
-    open();
-    act(() => (document.getElementById('outside') as HTMLElement).focus());
-    expect(active()).toBe('first');
+  it('brings focus back when it lands outside', async () => {
+    await open();
+    // Focus put outside by something other than the keyboard (a script, a screen reader's
+    // cursor); user-event has no gesture for that, so it is moved directly.
+    act(() => button('Outside').focus());
+    expect(document.activeElement).toBe(button('First'));
   });
 
-  it('closes on Esc and returns focus to the opener', () => {
-    open();
-    key('Escape');
+  it('closes on Esc and returns focus to the opener', async () => {
+    await open();
+    await user.keyboard('{Escape}');
     expect(onClose).toHaveBeenCalledTimes(1);
-    expect(document.querySelector('[role="dialog"]')).toBeNull();
-    expect(active()).toBe('opener');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(button('Open'));
     expect(document.documentElement.classList.contains(MODAL_OPEN_CLASS)).toBe(false);
   });
 
-  it('closes on a backdrop click', () => {
-    open();
-    act(() => (document.querySelector('.modal__backdrop') as HTMLElement).click());
+  it('closes on a backdrop click', async () => {
+    await open();
+    // The backdrop is decoration (aria-hidden, no name): found by its class.
+    await user.click(document.querySelector('.modal__backdrop')!);
     expect(onClose).toHaveBeenCalledTimes(1);
-    expect(active()).toBe('opener');
+    expect(document.activeElement).toBe(button('Open'));
   });
 
-  it('returns focus however it closes', () => {
-    open();
-    act(() => (document.getElementById('last') as HTMLElement).click());
-    expect(document.querySelector('[role="dialog"]')).toBeNull();
-    expect(active()).toBe('opener');
+  it('returns focus however it closes', async () => {
+    await open();
+    await user.click(button('Last'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(button('Open'));
   });
 });
