@@ -307,7 +307,7 @@ impl PageCache {
         kind: Kind,
         render: impl FnOnce() -> Result<String, E>,
     ) -> Result<(), E> {
-        let answer = Arc::new(prepare(Bytes::from(render()?), kind).await);
+        let answer = Arc::new(prepare_in_background(Bytes::from(render()?), kind).await);
         let entry = Arc::new(Entry { generation, clock, clock_key: clock.key(at), answer });
         self.ahead.rcu(|entries| {
             let mut entries = HashMap::clone(entries);
@@ -346,18 +346,39 @@ impl PageCache {
 
 /// `body` in every form, compressed off the async workers.
 async fn prepare(body: Bytes, kind: Kind) -> Prepared {
-    tokio::task::spawn_blocking(move || {
-        let mut answer = Prepared::new(
-            body,
-            HeaderValue::from_static(kind.content_type),
-            HeaderValue::from_static(kind.cache_control),
-            None,
-        );
-        answer.content_disposition = kind.content_disposition.map(HeaderValue::from_static);
-        answer
-    })
-    .await
-    .expect("compression does not panic")
+    tokio::task::spawn_blocking(move || prepared(body, kind)).await.expect("compression does not panic")
+}
+
+/// [`prepare`] for work nobody waits for (a page rendered ahead of its minute): on a thread of
+/// its own at a lower scheduling priority, so that on a busy machine the requests being
+/// served get the CPU first (brotli's top quality keeps a core busy for a while on the home
+/// page; run in their way it showed as a p99 spike once a minute in bench/pages.sh) and the
+/// page is still ready within the seconds it has.
+async fn prepare_in_background(body: Bytes, kind: Kind) -> Prepared {
+    let (done, answer) = tokio::sync::oneshot::channel();
+    let copy = body.clone();
+    let spawned = std::thread::Builder::new().name("prepare-ahead".into()).spawn(move || {
+        crate::server::lower_thread_priority();
+        let _ = done.send(prepared(copy, kind));
+    });
+    match spawned {
+        Ok(_) => answer.await.expect("compression does not panic"),
+        Err(err) => {
+            tracing::warn!(error = %err, "no thread for compressing ahead; compressing on the blocking pool");
+            prepare(body, kind).await
+        }
+    }
+}
+
+fn prepared(body: Bytes, kind: Kind) -> Prepared {
+    let mut answer = Prepared::new(
+        body,
+        HeaderValue::from_static(kind.content_type),
+        HeaderValue::from_static(kind.cache_control),
+        None,
+    );
+    answer.content_disposition = kind.content_disposition.map(HeaderValue::from_static);
+    answer
 }
 
 /// Files that never change while the process runs (embedded static files and island

@@ -134,6 +134,17 @@ pub fn tune_allocator() {
     }
 }
 
+/// Lowers the calling thread's scheduling priority (nice 10) for background work that must
+/// not compete with the requests being served. Linux applies `setpriority` to one thread when
+/// given its id (0: the caller); elsewhere nothing changes.
+pub fn lower_thread_priority() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: setpriority only changes the calling thread's nice value.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+    }
+}
+
 /// Serves `app` on `listener` with the connection limits of [`connections::Limits`] until
 /// `shutdown` resolves; then stops accepting, lets accepted requests finish for at most
 /// the drain timeout, and returns.
