@@ -386,6 +386,9 @@ fn prepared(body: Bytes, kind: Kind) -> Prepared {
 #[derive(Default)]
 pub struct FileCache {
     entries: ArcSwap<HashMap<String, Arc<Prepared>>>,
+    /// One file compressed at a time: a request for a file the start-up warm-up has not
+    /// reached waits for the file under way, then finds its own or compresses it once.
+    loading: tokio::sync::Mutex<()>,
 }
 
 impl FileCache {
@@ -397,6 +400,10 @@ impl FileCache {
         cache_control: &'static str,
         load: impl FnOnce() -> Option<(Bytes, String, String)>,
     ) -> Option<Arc<Prepared>> {
+        if let Some(answer) = self.entries.load().get(path) {
+            return Some(answer.clone());
+        }
+        let _loading = self.loading.lock().await;
         if let Some(answer) = self.entries.load().get(path) {
             return Some(answer.clone());
         }

@@ -81,12 +81,14 @@ async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     // it when `conference seed` runs, here or in another process.
     let state = AppState::new(pool.clone(), config.clone());
     state.content.reload().await?;
-    // Before the listener opens, so no early visitor waits on (or repeats) brotli's top
-    // quality for the scripts: a load balancer's health check sees the instance only once
-    // it answers at full speed.
-    let started = std::time::Instant::now();
-    crate::assets::warm().await;
-    tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, "assets prepared");
+    // In the background: start-up stays quick (a debug build on a busy machine takes seconds
+    // for brotli's top quality over the scripts), and a request for a file not prepared yet
+    // waits for the one under way rather than compressing it a second time.
+    tokio::spawn(async {
+        let started = std::time::Instant::now();
+        crate::assets::warm().await;
+        tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, "assets prepared");
+    });
     let listener = TcpListener::bind(config.listen_addr).await?;
     tracing::info!("serving on http://{}", listener.local_addr()?);
     let limits = connections::Limits::from_config(&config, open_files);
