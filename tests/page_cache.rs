@@ -6,15 +6,15 @@ use std::io::Read;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 
+use crate::common::html::{parse, select};
 use crate::common::{TestApp, app};
 
 /// Routes whose answers are prepared ahead: pages, the sitemap, an island asset, a static file.
 async fn prepared_routes(app: &TestApp) -> Vec<String> {
-    let page = app.page("/").await;
-    let script = page
-        .split("src=\"")
-        .skip(1)
-        .filter_map(|rest| rest.split('"').next())
+    let page = parse(&app.page("/").await);
+    let script = select(&page, "[src]")
+        .into_iter()
+        .filter_map(|e| e.attr("src"))
         .find(|src| src.starts_with("/assets/") && src.ends_with(".js"))
         .expect("the page loads an island script")
         .to_string();
