@@ -12,6 +12,7 @@ use conference::repo::submissions;
 use lettre::transport::stub::AsyncStubTransport;
 use serde_json::Value;
 
+use crate::common::html::{by_id, first, parse, text};
 use crate::common::smtp::MailParts;
 use crate::common::{BASE, Reply, TestApp, app, app_with};
 
@@ -766,26 +767,24 @@ async fn a_plain_form_post_is_answered_with_a_redirect_to_the_outcome() {
     assert_eq!(reply.header("location"), Some("/submission#paper-error"));
     assert_eq!(app.count("submissions").await, 1, "the refused one is not stored");
 
-    let page = app.page("/submission").await;
-    for id in ["id=\"paper-sent\"", "id=\"paper-error\""] {
-        assert!(page.contains(id), "the page has the {id} notice");
+    let page = parse(&app.page("/submission").await);
+    for id in ["paper-sent", "paper-error"] {
+        assert!(by_id(&page, id).is_some(), "the page has the #{id} notice");
     }
 }
 
 #[tokio::test]
 async fn the_page_carries_the_form_for_the_island_and_without_javascript() {
     let app = app_with(|c| c.upload_max_bytes = 10 * 1024 * 1024).await;
-    let page = app.page("/submission").await;
-    assert!(page.contains(r#"data-island="PaperForm""#));
+    let page = parse(&app.page("/submission").await);
+    let island = first(&page, "[data-island=PaperForm]").expect("the PaperForm island");
     assert!(
-        page.contains(r#"action="/api/paper-submission""#) && page.contains(r#"enctype="multipart/form-data""#),
+        first(&page, "form[action='/api/paper-submission'][enctype='multipart/form-data']").is_some(),
         "the form works without JavaScript"
     );
-    assert!(
-        page.contains("&quot;maxBytes&quot;:10485760") || page.contains("&#34;maxBytes&#34;:10485760"),
-        "props carry the limit"
-    );
-    assert!(page.contains("up to 10 MB"), "the limit in words");
+    let props: Value = serde_json::from_str(island.attr("data-props").expect("props")).expect("props are JSON");
+    assert_eq!(props["maxBytes"], 10_485_760, "props carry the limit");
+    assert!(text(&page).contains("up to 10 MB"), "the limit in words");
     for name in [
         "authorName",
         "coAuthorName",
@@ -802,19 +801,14 @@ async fn the_page_carries_the_form_for_the_island_and_without_javascript() {
         "file",
         "_gotcha",
     ] {
-        assert!(page.contains(&format!("name=\"{name}\"")), "the form has {name}");
+        assert!(first(&page, &format!("[name={name}]")).is_some(), "the form has {name}");
     }
-    assert!(page.contains(r#"name="number" type="tel""#), "the phone input is type=tel");
-    for option in [
-        "<option value=\"\">Select an option</option>",
-        "value=\"Abstract\"",
-        "value=\"Full Paper\"",
-        "value=\"Poster\"",
-        "value=\"Oral\"",
-        "value=\"conference-alerts\"",
-        "value=\"others\"",
-    ] {
-        assert!(page.contains(option), "the form has {option}");
+    let phone = first(&page, "input[name=number]").expect("the phone input");
+    assert_eq!(phone.attr("type"), Some("tel"), "the phone input is type=tel");
+    let placeholder = first(&page, "option[value='']").expect("an option without a value");
+    assert_eq!(text(placeholder), "Select an option");
+    for value in ["Abstract", "Full Paper", "Poster", "Oral", "conference-alerts", "others"] {
+        assert!(first(&page, &format!("[value='{value}']")).is_some(), "the form has value={value:?}");
     }
 }
 

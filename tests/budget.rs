@@ -11,7 +11,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::common::app;
-use crate::common::html::all_tags;
+use crate::common::html::{parse, select};
 use crate::common::inflate::gzip_len;
 
 /// The runtime entry (islands/vite.config.ts).
@@ -49,9 +49,9 @@ fn closure(manifest: &BTreeMap<String, Value>, keys: &[String]) -> BTreeSet<Stri
 
 fn first_load(manifest: &BTreeMap<String, Value>, page: &str) -> (usize, Vec<String>) {
     let mut keys = vec![ENTRY.to_string()];
-    for tag in all_tags(page) {
-        let Some(name) = tag.attr("data-island") else { continue };
-        if matches!(tag.attr("data-hydrate").unwrap_or("load").trim(), "" | "load") {
+    for island in select(&parse(page), "[data-island]") {
+        let name = island.attr("data-island").expect("selected by it");
+        if matches!(island.attr("data-hydrate").unwrap_or("load").trim(), "" | "load") {
             keys.push(format!("src/islands/{name}.tsx"));
         }
     }

@@ -5,13 +5,13 @@
 use serde_json::{Value, json};
 
 use crate::common::app;
-use crate::common::html::{Tag, all_by_class, by_id, find_tag, text, unescape};
+use crate::common::html::{ElementRef, by_id, first, parse, select, text};
 
-/// The `data-island` element inside `html` with its parsed props.
-fn island(html: &str, name: &str) -> (Tag, Value) {
-    let tag = find_tag(html, |t| t.has("data-island", name)).unwrap_or_else(|| panic!("a {name} island"));
-    let props = serde_json::from_str(&unescape(tag.attr("data-props").expect("data-props"))).expect("props are JSON");
-    (tag, props)
+/// The `data-island` element inside `card` with its parsed props.
+fn island<'a>(card: ElementRef<'a>, name: &str) -> (ElementRef<'a>, Value) {
+    let island = first(card, &format!("[data-island={name}]")).unwrap_or_else(|| panic!("a {name} island"));
+    let props = serde_json::from_str(island.attr("data-props").expect("data-props")).expect("props are JSON");
+    (island, props)
 }
 
 const PLANS: [(&str, &str, i64); 4] = [
@@ -24,7 +24,7 @@ const PLANS: [(&str, &str, i64); 4] = [
 #[tokio::test]
 async fn every_ticket_card_mounts_the_checkout_over_a_register_now_link() {
     let app = app().await;
-    let page = app.page("/pricing").await;
+    let page = parse(&app.page("/pricing").await);
     for (id, title, cents) in PLANS {
         let card = by_id(&page, &format!("plan-{id}")).unwrap_or_else(|| panic!("card {id}"));
         let (tag, props) = island(card, "TicketCheckout");
@@ -35,60 +35,60 @@ async fn every_ticket_card_mounts_the_checkout_over_a_register_now_link() {
         assert_eq!(props["currency"], "USD");
         assert!(props["contactEmail"].as_str().is_some_and(|e| e.contains('@')), "{props}");
         // The fallback inside the island: a link that works without JavaScript.
-        let link = find_tag(card, |t| t.name == "a" && t.has_class("button")).expect("Register Now link");
+        let link = first(card, "a.button").expect("Register Now link");
         assert_eq!(link.attr("href"), Some(format!("/pricing?plan={id}#plan-{id}").as_str()));
         assert!(text(card).contains(&format!("Register Now for {title}")));
     }
-    assert!(all_by_class(&page, "checkout-note").is_empty(), "no JavaScript note unless a plan was chosen");
+    assert!(select(&page, ".checkout-note").is_empty(), "no JavaScript note unless a plan was chosen");
 }
 
 #[tokio::test]
 async fn a_chosen_plan_without_javascript_says_how_to_register() {
     let app = app().await;
-    let page = app.page("/pricing?plan=listener-virtual").await;
-    let notes = all_by_class(&page, "checkout-note");
+    let page = parse(&app.page("/pricing?plan=listener-virtual").await);
+    let notes = select(&page, ".checkout-note");
     assert_eq!(notes.len(), 1, "one note, on the chosen card");
     let card = by_id(&page, "plan-listener-virtual").unwrap();
-    let note = text(all_by_class(card, "checkout-note")[0]);
+    let note = text(select(card, ".checkout-note")[0]);
     assert!(note.contains("JavaScript") && note.contains('@') && note.contains("Listener Virtual"), "{note}");
     // Unknown plans and garbage in the query are ignored, not refused: this is a page.
     for path in ["/pricing?plan=vip", "/pricing?plan=%ZZ&amount", "/pricing?plan=a&plan=b"] {
-        let page = app.page(path).await;
-        assert!(all_by_class(&page, "checkout-note").is_empty(), "{path}");
+        let page = parse(&app.page(path).await);
+        assert!(select(&page, ".checkout-note").is_empty(), "{path}");
     }
 }
 
 #[tokio::test]
 async fn the_custom_payment_form_works_without_javascript() {
     let app = app().await;
-    let page = app.page("/pricing").await;
+    let page = parse(&app.page("/pricing").await);
     let card = by_id(&page, "custom-payment").unwrap();
     let (_, props) = island(card, "CustomPayment");
     assert_eq!(props, json!({ "currency": "USD", "contactEmail": props["contactEmail"], "initialAmount": "" }));
-    let input = find_tag(card, |t| t.has("id", "custom-amount")).expect("amount input");
+    let input = by_id(card, "custom-amount").expect("amount input");
     assert_eq!((input.attr("type"), input.attr("min"), input.attr("step")), (Some("number"), Some("0"), Some("0.01")));
-    assert!(all_by_class(card, "custom-payment__breakdown").is_empty(), "no breakdown without an amount");
+    assert!(select(card, ".custom-payment__breakdown").is_empty(), "no breakdown without an amount");
 
     // The form is a GET to /pricing: the server shows the breakdown the island would.
-    let page = app.page("/pricing?amount=100").await;
+    let page = parse(&app.page("/pricing?amount=100").await);
     let card = by_id(&page, "custom-payment").unwrap();
-    let breakdown = text(all_by_class(card, "custom-payment__breakdown")[0]);
+    let breakdown = text(select(card, ".custom-payment__breakdown")[0]);
     assert_eq!(breakdown, "Amount USD 100.00 Tax (6%) USD 6.00 Total USD 106.00 5% of the fee goes to reforestation.");
     assert!(text(card).contains("JavaScript"));
     assert_eq!(island(card, "CustomPayment").1["initialAmount"], "100");
 
     // Exact decimal x 1.06, half up, rounded once (src/money.rs).
     for (amount, total) in [("0.25", "USD 0.27"), ("33.335", "USD 35.34"), ("2.3549", "USD 2.50")] {
-        let page = app.page(&format!("/pricing?amount={amount}")).await;
+        let page = parse(&app.page(&format!("/pricing?amount={amount}")).await);
         let card = by_id(&page, "custom-payment").unwrap();
-        let total_row = text(all_by_class(card, "custom-payment__total")[0]);
+        let total_row = text(select(card, ".custom-payment__total")[0]);
         assert_eq!(total_row, format!("Total {total}"), "amount {amount}");
     }
 
     for amount in ["", "0", "-5", "abc", "1e3"] {
-        let page = app.page(&format!("/pricing?amount={amount}")).await;
+        let page = parse(&app.page(&format!("/pricing?amount={amount}")).await);
         let card = by_id(&page, "custom-payment").unwrap();
-        assert!(all_by_class(card, "custom-payment__breakdown").is_empty(), "{amount:?}");
+        assert!(select(card, ".custom-payment__breakdown").is_empty(), "{amount:?}");
         assert!(text(card).contains("Please enter a valid amount"), "{amount:?}");
     }
 }
@@ -96,7 +96,7 @@ async fn the_custom_payment_form_works_without_javascript() {
 #[tokio::test]
 async fn every_sponsor_package_mounts_the_checkout_over_a_link() {
     let app = app().await;
-    let page = app.page("/sponsorship").await;
+    let page = parse(&app.page("/sponsorship").await);
     for (id, title, cents) in [
         ("platinum", "Platinum", 1_500_000),
         ("diamond", "Diamond", 1_200_000),
@@ -110,15 +110,15 @@ async fn every_sponsor_package_mounts_the_checkout_over_a_link() {
             (&json!(id), &json!(title), &json!(cents))
         );
         assert_eq!(props["currency"], "USD");
-        let link = find_tag(card, |t| t.name == "a" && t.has_class("button")).expect("Sponsor now link");
+        let link = first(card, "a.button").expect("Sponsor now link");
         assert_eq!(link.attr("href"), Some(format!("/sponsorship?package={id}#package-{id}").as_str()));
     }
-    assert!(all_by_class(&page, "checkout-note").is_empty());
-    let page = app.page("/sponsorship?package=gold").await;
-    let note = all_by_class(by_id(&page, "package-gold").unwrap(), "checkout-note");
+    assert!(select(&page, ".checkout-note").is_empty());
+    let page = parse(&app.page("/sponsorship?package=gold").await);
+    let note = select(by_id(&page, "package-gold").unwrap(), ".checkout-note");
     assert_eq!(note.len(), 1);
     assert!(text(note[0]).contains("JavaScript"));
-    assert_eq!(all_by_class(&page, "checkout-note").len(), 1);
+    assert_eq!(select(&page, ".checkout-note").len(), 1);
 }
 
 /// What the server charged for the order it just created, in cents.
@@ -148,7 +148,7 @@ async fn the_price_a_card_shows_is_the_price_charged() {
         payload
     };
 
-    let pricing = app.page("/pricing").await;
+    let pricing = parse(&app.page("/pricing").await);
     for (id, _, _) in PLANS {
         let (_, props) = island(by_id(&pricing, &format!("plan-{id}")).unwrap(), "TicketCheckout");
         let shown = props["amountCents"].as_i64().unwrap();
@@ -157,15 +157,15 @@ async fn the_price_a_card_shows_is_the_price_charged() {
     let (_, props) = island(by_id(&pricing, "plan-presenter-virtual").unwrap(), "TicketCheckout");
     assert_eq!(props["amountCents"], 25_000);
 
-    let sponsorship = app.page("/sponsorship").await;
+    let sponsorship = parse(&app.page("/sponsorship").await);
     let (_, props) = island(by_id(&sponsorship, "package-diamond").unwrap(), "SponsorCheckout");
     let sponsor = json!({ "sponsorPackage": "diamond", "name": "Acme", "email": "pay@acme.example" });
     assert_eq!(charged(&app, sponsor).await, props["amountCents"].as_i64().unwrap());
 
     // The custom total the page shows (here the no-JavaScript breakdown) is the one charged.
     for (amount, cents) in [("100", 10_600), ("33.335", 3_534), ("2.3549", 250)] {
-        let page = app.page(&format!("/pricing?amount={amount}")).await;
-        let shown = text(all_by_class(&page, "custom-payment__total")[0]);
+        let page = parse(&app.page(&format!("/pricing?amount={amount}")).await);
+        let shown = text(select(&page, ".custom-payment__total")[0]);
         assert_eq!(shown, format!("Total USD {}.{:02}", cents / 100, cents % 100));
         assert_eq!(charged(&app, with(json!({ "customAmount": amount }))).await, cents, "{amount}");
     }

@@ -5,7 +5,7 @@
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 
-use crate::common::html::{self, text};
+use crate::common::html::{first, parse, text, texts};
 use crate::common::{TestApp, app_at};
 
 /// The seed's countdown target: 2025-03-21T00:00:00+08:00.
@@ -13,20 +13,16 @@ const TARGET: OffsetDateTime = datetime!(2025-03-20 16:00 UTC);
 
 /// The countdown's four values as the page shows them.
 async fn countdown(app: &TestApp) -> Vec<String> {
-    let page = app.page("/").await;
-    let timer = html::find_tag(&page, |t| t.has("role", "timer")).expect("countdown");
-    let words: Vec<String> = text(html::inner(&page, &timer)).split_whitespace().map(String::from).collect();
+    let page = parse(&app.page("/").await);
+    let timer = first(&page, "[role=timer]").expect("countdown");
+    let words: Vec<String> = text(timer).split_whitespace().map(String::from).collect();
     words.chunks(2).map(|pair| pair[0].clone()).collect()
 }
 
 /// Titles of the timeline entries marked as passed.
 async fn passed_titles(app: &TestApp) -> Vec<String> {
-    let page = app.page("/").await;
-    page.split("timeline__item--past")
-        .skip(1)
-        .filter_map(|rest| rest.split("<del>").nth(2))
-        .map(|rest| rest.split("</del>").next().unwrap().to_string())
-        .collect()
+    let page = parse(&app.page("/").await);
+    texts(&page, ".timeline__item--past .timeline__title del")
 }
 
 #[tokio::test]
@@ -81,11 +77,12 @@ async fn timeline_marks_follow_the_clock_in_the_venues_time_zone() {
 #[tokio::test]
 async fn the_footer_year_and_calendar_stamp_follow_the_clock() {
     let app = app_at(datetime!(2031-12-31 23:59:30 UTC)).await;
-    assert!(app.page("/committee").await.contains("&copy; 2031"), "footer of 2031");
+    let footer = |page: &str| text(first(&parse(page), "footer").expect("a footer"));
+    assert!(footer(&app.page("/committee").await).contains("© 2031"), "footer of 2031");
     let (_, _, ics) = app.get("/calendar.ics").await;
     assert!(ics.contains("DTSTAMP:20311231T235930Z"), "stamped with the clock");
     app.state.clock.set(datetime!(2032-01-01 00:00:10 UTC));
-    assert!(app.page("/committee").await.contains("&copy; 2032"), "a new year, a new footer");
+    assert!(footer(&app.page("/committee").await).contains("© 2032"), "a new year, a new footer");
     let (_, _, ics) = app.get("/calendar.ics").await;
     assert!(ics.contains("DTSTAMP:20320101T000010Z"));
 }

@@ -8,20 +8,19 @@ use std::collections::BTreeSet;
 use axum::http::StatusCode;
 use serde_json::Value;
 
-use crate::common::html::{Tag, all_tags, find_tag, inner, links, tags, text};
+use crate::common::html::{ElementRef, Html, first, labelled, links, parse, select, text, texts};
 use crate::common::{PAGES, app};
 use conference::repo::content;
 
-/// The `data-island` element named `name` in `html`, with its parsed props (`Null` when it has
-/// none) and its inner HTML (the fallback).
-fn island<'a>(html: &'a str, name: &str) -> (Tag, Value, &'a str) {
-    let tag = find_tag(html, |t| t.has("data-island", name)).unwrap_or_else(|| panic!("a {name} island"));
-    let props = tag
+/// The mount point of the island `name` in `page` (its `data-island` element, whose content is
+/// the server's fallback) with its parsed props (`Null` when it has none).
+fn island<'a>(page: &'a Html, name: &str) -> (ElementRef<'a>, Value) {
+    let island = first(page, &format!("[data-island={name}]")).unwrap_or_else(|| panic!("a {name} island"));
+    let props = island
         .attr("data-props")
         .map(|raw| serde_json::from_str(raw).unwrap_or_else(|e| panic!("{name} props are JSON ({e}): {raw}")))
         .unwrap_or(Value::Null);
-    let fallback = inner(html, &tag);
-    (tag, props, fallback)
+    (island, props)
 }
 
 fn strings(value: &Value) -> Vec<String> {
@@ -35,10 +34,10 @@ async fn every_page_has_the_notice_popup_with_the_site_details_and_no_visible_fa
     let mut paths: Vec<String> = app.page_paths().await.into_iter().map(|(p, _)| p).collect();
     paths.push("/no-such-page".into());
     for path in paths {
-        let (_, _, page) = app.get(&path).await;
-        let (tag, props, fallback) = island(&page, "NoticePopup");
-        assert_eq!(tag.attr("data-hydrate"), Some("idle"), "{path}");
-        assert!(fallback.trim().is_empty(), "the popup only appears after 1.5 s: no fallback on {path}");
+        let page = parse(&app.get(&path).await.2);
+        let (mount, props) = island(&page, "NoticePopup");
+        assert_eq!(mount.attr("data-hydrate"), Some("idle"), "{path}");
+        assert!(mount.inner_html().trim().is_empty(), "the popup only appears after 1.5 s: no fallback on {path}");
         assert_eq!(props["endorsement"], site.endorsement.as_str());
         assert_eq!(props["dates"], "21-23 March 2025");
         assert_eq!(props["venue"], format!("{}, {}, {}", site.venue_name, site.city, site.country).as_str());
@@ -58,9 +57,9 @@ async fn every_page_has_the_notice_popup_with_the_site_details_and_no_visible_fa
 #[tokio::test]
 async fn speakers_island_gets_the_groups_in_tab_order_with_keynote_first_shown() {
     let app = app().await;
-    let page = app.page("/").await;
-    let (tag, props, fallback) = island(&page, "Speakers");
-    assert_eq!(tag.attr("data-hydrate"), Some("visible"));
+    let page = parse(&app.page("/").await);
+    let (mount, props) = island(&page, "Speakers");
+    assert_eq!(mount.attr("data-hydrate"), Some("visible"));
     assert_eq!(props["initial"], "keynote");
     let groups = props["groups"].as_array().expect("groups");
     let labels: Vec<&str> = groups.iter().map(|g| g["label"].as_str().unwrap()).collect();
@@ -83,16 +82,16 @@ async fn speakers_island_gets_the_groups_in_tab_order_with_keynote_first_shown()
         }
     }
     // Without JavaScript every category is listed in turn (the fallback).
-    assert_eq!(tags(fallback, "h3").len(), 3);
-    assert_eq!(text(fallback).matches("More info").count(), speakers.len());
+    assert_eq!(select(mount, "h3").len(), 3);
+    assert_eq!(text(mount).matches("More info").count(), speakers.len());
 }
 
 #[tokio::test]
 async fn timeline_island_gets_the_dates_the_venue_offset_and_the_server_verdict() {
     let app = app().await;
-    let page = app.page("/").await;
-    let (tag, props, fallback) = island(&page, "Timeline");
-    assert_eq!(tag.attr("data-hydrate"), Some("visible"));
+    let page = parse(&app.page("/").await);
+    let (mount, props) = island(&page, "Timeline");
+    assert_eq!(mount.attr("data-hydrate"), Some("visible"));
     assert_eq!(props["utcOffset"], "+08:00");
     let dates = content::dates(&app.pool).await.unwrap();
     let items = props["items"].as_array().unwrap();
@@ -107,30 +106,30 @@ async fn timeline_island_gets_the_dates_the_venue_offset_and_the_server_verdict(
     }
     // The fallback marks the same items as past.
     let past_props = items.iter().filter(|i| i["passed"] == true).count();
-    assert_eq!(fallback.matches("timeline__item--past").count(), past_props);
+    assert_eq!(select(mount, ".timeline__item--past").len(), past_props);
 }
 
 #[tokio::test]
 async fn goals_island_gets_the_five_goals_and_keeps_the_row_as_fallback() {
     let app = app().await;
-    let page = app.page("/").await;
-    let (tag, props, fallback) = island(&page, "GoalsRow");
-    assert_eq!(tag.attr("data-hydrate"), Some("visible"));
+    let page = parse(&app.page("/").await);
+    let (mount, props) = island(&page, "GoalsRow");
+    assert_eq!(mount.attr("data-hydrate"), Some("visible"));
     let goals = content::goals(&app.pool).await.unwrap();
     let given: Vec<&str> = props["goals"].as_array().unwrap().iter().map(|g| g["title"].as_str().unwrap()).collect();
     assert_eq!(given, goals.iter().map(|g| g.title.as_str()).collect::<Vec<_>>());
     assert_eq!(given.len(), 5);
-    assert!(find_tag(fallback, |t| t.has_class("goals__row") && t.has("tabindex", "0")).is_some());
+    assert!(first(mount, ".goals__row[tabindex='0']").is_some());
 }
 
 #[tokio::test]
 async fn materials_island_downloads_what_the_fallback_links_download() {
     let app = app().await;
     for path in ["/", "/AboutConference"] {
-        let page = app.page(path).await;
-        let (tag, props, fallback) = island(&page, "Materials");
-        assert_eq!(tag.attr("data-hydrate"), Some("visible"));
-        let fallback_links: Vec<(String, String)> = links(fallback);
+        let page = parse(&app.page(path).await);
+        let (mount, props) = island(&page, "Materials");
+        assert_eq!(mount.attr("data-hydrate"), Some("visible"));
+        let fallback_links: Vec<(String, String)> = links(mount);
         let items = props["materials"].as_array().unwrap();
         assert_eq!(items.len(), fallback_links.len());
         for (item, (href, label)) in items.iter().zip(&fallback_links) {
@@ -148,14 +147,15 @@ async fn materials_island_downloads_what_the_fallback_links_download() {
 async fn about_fade_in_marks_the_block_and_hides_nothing() {
     let app = app().await;
     for path in ["/", "/AboutConference"] {
-        let page = app.page(path).await;
-        let (tag, props, fallback) = island(&page, "AboutFadeIn");
-        assert_eq!(tag.attr("data-hydrate"), Some("visible"));
+        let page = parse(&app.page(path).await);
+        let (mount, props) = island(&page, "AboutFadeIn");
+        assert_eq!(mount.attr("data-hydrate"), Some("visible"));
         assert_eq!(props, Value::Null);
-        assert!(fallback.trim().is_empty());
-        // The content itself is plain, visible markup: no inline style hides it.
-        let block = crate::common::html::labelled(&page, "about-conference-title").unwrap();
-        assert!(!block.contains("opacity"), "{path}: nothing is hidden by the server");
+        assert!(mount.inner_html().trim().is_empty());
+        // The content itself is plain, visible markup: no inline style hides it (no mention of
+        // opacity anywhere in the block's markup, attributes included).
+        let block = labelled(&page, "about-conference-title").unwrap();
+        assert!(!block.html().contains("opacity"), "{path}: nothing is hidden by the server");
     }
 }
 
@@ -163,9 +163,9 @@ async fn about_fade_in_marks_the_block_and_hides_nothing() {
 async fn policy_accordion_gets_the_sections_and_keeps_details_as_fallback() {
     let app = app().await;
     for (path, slug) in [("/Terms-&-Conditions", "terms-and-conditions"), ("/Privacy-Policy", "privacy-policy")] {
-        let page = app.page(path).await;
-        let (tag, props, fallback) = island(&page, "PolicyAccordion");
-        assert_eq!(tag.attr("data-hydrate"), Some("load"));
+        let page = parse(&app.page(path).await);
+        let (mount, props) = island(&page, "PolicyAccordion");
+        assert_eq!(mount.attr("data-hydrate"), Some("load"));
         let sections = content::policy_sections(&app.pool, slug).await.unwrap();
         let given = props["sections"].as_array().unwrap();
         assert_eq!(given.len(), sections.len());
@@ -174,7 +174,7 @@ async fn policy_accordion_gets_the_sections_and_keeps_details_as_fallback() {
             assert_eq!(g["heading"], s.heading.as_str());
             assert_eq!(strings(&g["paragraphs"]), content::paragraphs(&s.body));
         }
-        let details = tags(fallback, "details");
+        let details = select(mount, "details");
         assert_eq!(details.len(), sections.len(), "{path}: one <details> per section without JavaScript");
     }
 }
@@ -183,19 +183,15 @@ async fn policy_accordion_gets_the_sections_and_keeps_details_as_fallback() {
 async fn policy_pages_mark_their_sections_for_the_footer_panel() {
     let app = app().await;
     for policy in content::policies(&app.pool).await.unwrap() {
-        let page = app.page(&policy.link).await;
+        let page = parse(&app.page(&policy.link).await);
         let sections = content::policy_sections(&app.pool, &policy.slug).await.unwrap();
-        let marked = all_tags(&page).iter().filter(|t| t.attr("data-policy-heading").is_some()).count();
+        let marked = select(&page, "[data-policy-heading]").len();
         assert_eq!(marked, sections.len(), "{}: every section heading is marked", policy.link);
         for section in &sections {
-            let heading = find_tag(&page, |t| t.has("data-policy-heading", &section.id))
+            let heading = first(&page, &format!("[data-policy-heading=\"{}\"]", section.id))
                 .unwrap_or_else(|| panic!("{}: heading of {}", policy.link, section.id));
-            assert_eq!(text(inner(&page, &heading)), section.heading);
-            let paragraphs: Vec<String> = all_tags(&page)
-                .iter()
-                .filter(|t| t.has("data-policy-text", &section.id))
-                .map(|t| text(inner(&page, t)))
-                .collect();
+            assert_eq!(text(heading), section.heading);
+            let paragraphs = texts(&page, &format!("[data-policy-text=\"{}\"]", section.id));
             assert_eq!(paragraphs, content::paragraphs(&section.body), "{}: text of {}", policy.link, section.id);
         }
     }
@@ -206,9 +202,9 @@ async fn footer_policy_panel_gets_names_links_and_summaries_only() {
     let app = app().await;
     let policies = content::policies(&app.pool).await.unwrap();
     for (path, _) in PAGES.iter().filter(|(p, _)| *p != "/Success") {
-        let page = app.page(path).await;
-        let (tag, props, fallback) = island(&page, "PolicyPanel");
-        assert_eq!(tag.attr("data-hydrate"), Some("intent"));
+        let page = parse(&app.page(path).await);
+        let (mount, props) = island(&page, "PolicyPanel");
+        assert_eq!(mount.attr("data-hydrate"), Some("intent"));
         let given = props["policies"].as_array().unwrap();
         assert_eq!(given.len(), policies.len());
         for (g, p) in given.iter().zip(&policies) {
@@ -218,7 +214,7 @@ async fn footer_policy_panel_gets_names_links_and_summaries_only() {
             let keys: BTreeSet<&str> = g.as_object().unwrap().keys().map(String::as_str).collect();
             assert_eq!(keys, BTreeSet::from(["link", "name", "slug", "summary"]), "no section text on every page");
         }
-        let fallback_links: Vec<String> = links(fallback).into_iter().map(|(h, _)| h).collect();
+        let fallback_links: Vec<String> = links(mount).into_iter().map(|(h, _)| h).collect();
         assert_eq!(fallback_links, policies.iter().map(|p| p.link.clone()).collect::<Vec<_>>(), "{path}");
     }
 }
@@ -226,10 +222,10 @@ async fn footer_policy_panel_gets_names_links_and_summaries_only() {
 #[tokio::test]
 async fn gallery_island_gets_the_images_its_fallback_links_to() {
     let app = app().await;
-    let page = app.page("/gallery").await;
-    let (tag, props, fallback) = island(&page, "GalleryViewer");
-    assert_eq!(tag.attr("data-hydrate"), Some("idle"));
-    let hrefs: Vec<String> = links(fallback).into_iter().map(|(h, _)| h).collect();
+    let page = parse(&app.page("/gallery").await);
+    let (mount, props) = island(&page, "GalleryViewer");
+    assert_eq!(mount.attr("data-hydrate"), Some("idle"));
+    let hrefs: Vec<String> = links(mount).into_iter().map(|(h, _)| h).collect();
     let images = props["images"].as_array().unwrap();
     assert_eq!(images.iter().map(|i| i["image"].as_str().unwrap().to_string()).collect::<Vec<_>>(), hrefs);
     for image in images {
@@ -241,19 +237,19 @@ async fn gallery_island_gets_the_images_its_fallback_links_to() {
 #[tokio::test]
 async fn mobile_menu_island_gets_the_menu_links_with_the_current_page() {
     let app = app().await;
-    let page = app.page("/gallery").await;
-    let (tag, props, fallback) = island(&page, "MobileMenu");
-    assert_eq!(tag.attr("data-hydrate"), Some("load"));
+    let page = parse(&app.page("/gallery").await);
+    let (mount, props) = island(&page, "MobileMenu");
+    assert_eq!(mount.attr("data-hydrate"), Some("load"));
     let given: Vec<(String, bool)> = props["links"]
         .as_array()
         .unwrap()
         .iter()
         .map(|l| (l["href"].as_str().unwrap().to_string(), l["current"].as_bool().unwrap()))
         .collect();
-    let fallback_hrefs: Vec<String> = links(fallback).into_iter().map(|(h, _)| h).collect();
+    let fallback_hrefs: Vec<String> = links(mount).into_iter().map(|(h, _)| h).collect();
     assert_eq!(given.iter().map(|(h, _)| h.clone()).collect::<Vec<_>>(), fallback_hrefs);
     assert_eq!(given.iter().filter(|(_, c)| *c).map(|(h, _)| h.as_str()).collect::<Vec<_>>(), ["/gallery"]);
-    assert!(find_tag(fallback, |t| t.name == "details" && t.has_class("mobile-menu")).is_some());
+    assert!(first(mount, "details.mobile-menu").is_some());
 }
 
 /// The accessibility scan (islands/e2e/a11y.spec.ts) keeps its own list of pages, since

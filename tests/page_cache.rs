@@ -1,20 +1,19 @@
 //! Pages and files served from memory (issue 9): one prepared answer per page and content
 //! version with brotli and gzip forms, `ETag`/304, `Vary` and `HEAD`.
 
-use std::io::Read;
-
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 
+use crate::common::html::{parse, select};
+use crate::common::inflate::{gunzip, unbrotli};
 use crate::common::{TestApp, app};
 
 /// Routes whose answers are prepared ahead: pages, the sitemap, an island asset, a static file.
 async fn prepared_routes(app: &TestApp) -> Vec<String> {
-    let page = app.page("/").await;
-    let script = page
-        .split("src=\"")
-        .skip(1)
-        .filter_map(|rest| rest.split('"').next())
+    let page = parse(&app.page("/").await);
+    let script = select(&page, "[src]")
+        .into_iter()
+        .filter_map(|e| e.attr("src"))
         .find(|src| src.starts_with("/assets/") && src.ends_with(".js"))
         .expect("the page loads an island script")
         .to_string();
@@ -24,18 +23,6 @@ async fn prepared_routes(app: &TestApp) -> Vec<String> {
             .to_vec();
     routes.push(script);
     routes
-}
-
-fn unbrotli(data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    brotli::Decompressor::new(data, 4096).read_to_end(&mut out).expect("valid brotli");
-    out
-}
-
-fn gunzip(data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    flate2::read::GzDecoder::new(data).read_to_end(&mut out).expect("valid gzip");
-    out
 }
 
 #[tokio::test]

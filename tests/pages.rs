@@ -9,13 +9,14 @@ use serde_json::Value;
 
 use conference::repo::content;
 
-use crate::common::html::{self, by_class, by_id, href_of, labelled, links, position, tags, text, texts};
+use crate::common::html::{
+    self, ElementRef, Html, by_id, content, first, href_of, labelled, links, parse, position, select, text, texts,
+};
 use crate::common::{BASE, HIGHLIGHT_SLUGS, PAID_ORDER, app, excerpt};
 
 /// The `<main>` element: the page's own content, without header, footer and dock.
-fn main_of(page: &str) -> &str {
-    let tag = html::tags(page, "main").into_iter().next().expect("the page has a <main>");
-    html::outer(page, &tag)
+fn main_of(page: &Html) -> ElementRef<'_> {
+    first(page, "main").expect("the page has a <main>")
 }
 
 /// Strips `PUBLIC_URL` from an absolute URL of the site.
@@ -33,7 +34,7 @@ async fn every_route_answers_200_with_title_description_canonical_and_social_tag
     let mut titles: BTreeMap<&str, String> = BTreeMap::new();
     let paths = app.page_paths().await;
     for (path, canonical_path) in &paths {
-        let page = app.page(path).await;
+        let page = parse(&app.page(path).await);
 
         let title = html::title(&page);
         assert!(!title.is_empty(), "{path} has a <title>");
@@ -117,24 +118,26 @@ async fn every_page_has_the_dock_footer_and_mobile_menu() {
     let mut paths = app.page_paths().await;
     paths.push(("/no-such-page".into(), ""));
     for (path, _) in &paths {
-        let (_, _, page) = app.get(path).await;
+        let page = parse(&app.get(path).await.2);
 
         // The bottom dock: seven entries in the spec's order.
-        let dock_nav = by_class(&page, "dock").unwrap_or_else(|| panic!("{path} has the bottom dock"));
+        let dock_nav = first(&page, ".dock").unwrap_or_else(|| panic!("{path} has the bottom dock"));
         let entries: Vec<(String, String)> = links(dock_nav).into_iter().map(|(href, label)| (label, href)).collect();
         let expected: Vec<(String, String)> = dock.iter().map(|(l, h)| (l.to_string(), h.to_string())).collect();
         assert_eq!(entries, expected, "dock of {path}");
 
         // The mobile menu opens and closes without JavaScript: <details>/<summary>.
-        let menu = tags(&page, "details")
+        let menu = select(&page, "details")
             .into_iter()
-            .map(|t| html::outer(&page, &t))
-            .find(|d| d.contains("<summary") && dock.iter().all(|(_, href)| d.contains(&format!("href=\"{href}\""))))
+            .find(|d| {
+                let menu_links = links(*d);
+                first(*d, "summary").is_some() && dock.iter().all(|(_, href)| menu_links.iter().any(|(h, _)| h == href))
+            })
             .unwrap_or_else(|| panic!("{path} has a <details> mobile menu with the dock's links"));
         assert!(!text(menu).is_empty(), "mobile menu of {path} has a visible toggle");
 
         // The footer.
-        let footer = tags(&page, "footer").first().map(|t| html::outer(&page, t)).expect("footer");
+        let footer = first(&page, "footer").expect("footer");
         let footer_links = links(footer);
         let has = |href: &str| footer_links.iter().any(|(h, _)| h == href);
         assert!(has(&format!("mailto:{}", site.contact_email)), "footer of {path} links the contact email");
@@ -165,7 +168,7 @@ async fn every_page_has_the_dock_footer_and_mobile_menu() {
         for policy in ["/cancellation-policy", "/Terms-&-Conditions", "/Privacy-Policy", "/cookie-policy"] {
             assert!(has(policy), "footer legal list links {policy} on {path}");
         }
-        let email_inputs = tags(footer, "input").into_iter().filter(|t| t.has("type", "email")).count();
+        let email_inputs = select(footer, "input[type=email]").len();
         assert_eq!(email_inputs, 1, "footer of {path} has the newsletter box");
         assert!(text(footer).contains("Newsletter"), "newsletter heading on {path}");
         assert!(text(footer).contains(&year), "footer of {path} shows the current year {year}");
@@ -178,9 +181,10 @@ async fn no_page_carries_inline_script() {
     let mut paths = app.page_paths().await;
     paths.push(("/missing".into(), ""));
     for (path, _) in &paths {
-        let (_, _, page) = app.get(path).await;
-        for script in tags(&page, "script") {
-            let body = html::inner(&page, &script).trim().to_string();
+        // The document a browser builds from the bytes sent: what it would run.
+        let page = parse(&app.get(path).await.2);
+        for script in select(&page, "script") {
+            let body = content(script).trim().to_string();
             match script.attr("type") {
                 Some("application/ld+json") => assert!(script.attr("src").is_none()),
                 Some("module") => {
@@ -191,15 +195,15 @@ async fn no_page_carries_inline_script() {
                 other => panic!("{path} has an inline or classic script (type {other:?}): {body}"),
             }
         }
-        for tag in html::all_tags(&page) {
-            for (name, _) in &tag.attrs {
+        for element in select(&page, "*") {
+            for (name, _) in element.value().attrs() {
                 assert!(
                     !(name.starts_with("on") && name.len() > 2),
                     "{path}: <{}> has an inline event handler {name}",
-                    tag.name
+                    element.value().name()
                 );
             }
-            if let Some(href) = tag.attr("href") {
+            if let Some(href) = element.attr("href") {
                 assert!(!href.trim_start().to_ascii_lowercase().starts_with("javascript:"), "{path}: javascript: link");
             }
         }
@@ -212,10 +216,10 @@ async fn every_image_and_internal_link_of_every_page_resolves() {
     let mut checked = BTreeSet::new();
     let mut broken = Vec::new();
     for (path, _) in app.page_paths().await {
-        let page = app.page(&path).await;
-        let srcs = tags(&page, "img").into_iter().filter_map(|t| t.attr("src").map(str::to_string));
-        let hrefs = tags(&page, "a").into_iter().filter_map(|t| t.attr("href").map(str::to_string));
-        for target in srcs.chain(hrefs) {
+        let page = parse(&app.page(&path).await);
+        let srcs: Vec<String> = select(&page, "img[src]").iter().map(|e| e.attr("src").unwrap().to_string()).collect();
+        let hrefs: Vec<String> = select(&page, "a[href]").iter().map(|e| e.attr("href").unwrap().to_string()).collect();
+        for target in srcs.into_iter().chain(hrefs) {
             if target.starts_with("mailto:") || target.starts_with("tel:") || target.starts_with("http") {
                 continue;
             }
@@ -244,7 +248,7 @@ async fn every_image_and_internal_link_of_every_page_resolves() {
 #[tokio::test]
 async fn home_shows_hero_banner_countdown_and_explore_venue() {
     let app = app().await;
-    let page = app.page("/").await;
+    let page = parse(&app.page("/").await);
     let visible = text(main_of(&page));
 
     assert!(visible.contains("Selected papers will be processed for Scopus indexed journals or proceedings"));
@@ -256,8 +260,7 @@ async fn home_shows_hero_banner_countdown_and_explore_venue() {
     assert!(visible.contains("National Association of State Universities and Colleges"), "endorsement");
     assert_eq!(href_of(&page, "Explore Venue").as_deref(), Some("/venue"));
 
-    let timer = html::find_tag(&page, |t| t.has("role", "timer")).expect("countdown");
-    let countdown = text(html::inner(&page, &timer));
+    let countdown = text(first(&page, "[role=timer]").expect("countdown"));
     let words: Vec<&str> = countdown.split_whitespace().collect();
     let labels: Vec<&str> = words.iter().skip(1).step_by(2).copied().collect();
     assert_eq!(labels, ["Days", "Hours", "Minutes", "Seconds"], "countdown units: {countdown}");
@@ -272,12 +275,12 @@ async fn home_shows_hero_banner_countdown_and_explore_venue() {
 #[tokio::test]
 async fn home_has_about_conference_block_with_materials() {
     let app = app().await;
-    let page = app.page("/").await;
+    let page = parse(&app.page("/").await);
     let block = labelled(&page, "about-conference-title").expect("About Conference block");
     assert_eq!(texts(block, "h2").first().map(String::as_str), Some("About Conference"));
     assert_eq!(href_of(block, "Read more...").as_deref(), Some("/AboutConference"));
     assert!(text(block).contains("Download Conference Materials"));
-    assert!(!tags(block, "img").is_empty(), "the block has an image");
+    assert!(first(block, "img").is_some(), "the block has an image");
 
     let materials = content::materials(&app.pool).await.unwrap();
     assert_eq!(materials.len(), 3);
@@ -297,7 +300,7 @@ async fn home_has_about_conference_block_with_materials() {
 #[tokio::test]
 async fn home_has_three_highlight_cards_five_goals_and_the_objectives() {
     let app = app().await;
-    let page = app.page("/").await;
+    let page = parse(&app.page("/").await);
 
     let highlights = labelled(&page, "highlights-title").expect("highlights section");
     let cards: Vec<String> =
@@ -307,7 +310,7 @@ async fn home_has_three_highlight_cards_five_goals_and_the_objectives() {
     assert!(text(highlights).contains("Climate Change, Renewable Energy, Circular Economy"), "focus areas");
 
     let goals = labelled(&page, "goals-title").expect("goals row");
-    assert_eq!(tags(goals, "li").len(), 5, "five sustainability goals");
+    assert_eq!(select(goals, "li").len(), 5, "five sustainability goals");
     for goal in content::goals(&app.pool).await.unwrap() {
         assert!(text(goals).contains(&goal.title), "goal {}", goal.title);
     }
@@ -341,18 +344,18 @@ async fn home_has_three_highlight_cards_five_goals_and_the_objectives() {
 #[tokio::test]
 async fn home_lists_speakers_by_category() {
     let app = app().await;
-    let page = app.page("/").await;
+    let page = parse(&app.page("/").await);
     let section = labelled(&page, "speakers-title").expect("speakers section");
     let labels = ["Guest of Honor", "Keynote Speaker", "Session Chair"];
     assert_eq!(texts(section, "h3"), labels, "speaker categories in tab order");
 
-    let starts: Vec<usize> = labels.iter().map(|l| position(section, &format!(">{l}<"))).collect();
+    let starts: Vec<usize> = labels.iter().map(|l| position(section, "h3", l)).collect();
     let speakers = content::speakers(&app.pool).await.unwrap();
     assert!(!speakers.is_empty());
     for speaker in &speakers {
         let group = ["guest", "keynote", "session"].iter().position(|c| *c == speaker.category).unwrap();
-        let at = position(section, &format!(">{}<", speaker.name));
-        let end = starts.get(group + 1).copied().unwrap_or(section.len());
+        let at = position(section, "*", &speaker.name);
+        let end = starts.get(group + 1).copied().unwrap_or(usize::MAX);
         assert!(starts[group] < at && at < end, "{} is listed under {}", speaker.name, labels[group]);
         assert!(text(section).contains(speaker.bio.split_whitespace().take(6).collect::<Vec<_>>().join(" ").as_str()));
     }
@@ -362,15 +365,16 @@ async fn home_lists_speakers_by_category() {
 #[tokio::test]
 async fn home_shows_the_timeline_faq_and_co_organizers() {
     let app = app().await;
-    let page = app.page("/").await;
+    let page = parse(&app.page("/").await);
 
     let timeline = labelled(&page, "dates-title").expect("timeline");
     let dates = content::dates(&app.pool).await.unwrap();
     assert_eq!(dates.len(), 7);
     let mut last = 0;
     for date in &dates {
-        assert!(timeline.contains(&format!("datetime=\"{}\"", date.date)), "timeline shows {}", date.date);
-        let at = position(timeline, &date.title);
+        let time = format!("[datetime=\"{}\"]", date.date);
+        assert!(first(timeline, &time).is_some(), "timeline shows {}", date.date);
+        let at = position(timeline, "*", &date.title);
         assert!(at > last, "{} comes in created order", date.title);
         last = at;
     }
@@ -381,9 +385,9 @@ async fn home_shows_the_timeline_faq_and_co_organizers() {
     assert_eq!(questions.len(), 4);
     let summaries = texts(faq, "summary");
     assert_eq!(summaries, questions.iter().map(|q| q.title.clone()).collect::<Vec<_>>(), "four FAQ questions");
-    assert_eq!(tags(faq, "details").len(), 4);
+    assert_eq!(select(faq, "details").len(), 4);
 
-    let logos: Vec<(String, String)> = tags(&page, "img")
+    let logos: Vec<(String, String)> = select(&page, "img")
         .iter()
         .map(|t| (t.attr("src").unwrap_or("").to_string(), t.attr("alt").unwrap_or("").to_string()))
         .collect();
@@ -395,11 +399,10 @@ async fn home_shows_the_timeline_faq_and_co_organizers() {
 #[tokio::test]
 async fn home_contact_form_has_the_five_labelled_fields_and_submit() {
     let app = app().await;
-    let page = app.page("/").await;
+    let page = parse(&app.page("/").await);
     let section = by_id(&page, "form").expect("the contact section has the anchor id=\"form\"");
-    let form = tags(section, "form").first().map(|t| html::outer(section, t)).expect("a <form>");
-    let controls: Vec<html::Tag> =
-        html::all_tags(form).into_iter().filter(|t| t.name == "input" || t.name == "textarea").collect();
+    let form = first(section, "form").expect("a <form>");
+    let controls = select(form, "input, textarea");
     for (label, name, kind) in [
         ("Name", "name", None),
         ("Phone / Whatsapp.no", "number", Some("tel")),
@@ -407,30 +410,30 @@ async fn home_contact_form_has_the_five_labelled_fields_and_submit() {
         ("Country", "country", None),
         ("Message", "message", None),
     ] {
-        let label_tag = tags(form, "label")
+        let label_tag = select(form, "label")
             .into_iter()
-            .find(|t| text(html::inner(form, t)) == label)
+            .find(|t| text(*t) == label)
             .unwrap_or_else(|| panic!("a visible label {label:?}"));
         let target = label_tag.attr("for").expect("label points at its control");
-        let control = controls.iter().find(|t| t.has("id", target)).unwrap_or_else(|| panic!("control #{target}"));
+        let control =
+            controls.iter().find(|t| t.attr("id") == Some(target)).unwrap_or_else(|| panic!("control #{target}"));
         assert_eq!(control.attr("name"), Some(name), "{label} posts as {name}");
         assert!(control.attr("required").is_some(), "{label} is required");
         if let Some(kind) = kind {
             assert_eq!(control.attr("type"), Some(kind), "{label} input type");
         }
     }
-    let submit = tags(form, "button").into_iter().find(|t| t.has("type", "submit")).expect("a submit button");
-    assert_eq!(text(html::inner(form, &submit)), "Submit");
+    let submit = first(form, "button[type=submit]").expect("a submit button");
+    assert_eq!(text(submit), "Submit");
 }
 
 #[tokio::test]
 async fn home_carries_event_json_ld() {
     let app = app().await;
-    let page = app.page("/").await;
-    let scripts: Vec<html::Tag> =
-        tags(&page, "script").into_iter().filter(|t| t.has("type", "application/ld+json")).collect();
+    let page = parse(&app.page("/").await);
+    let scripts = select(&page, "script[type='application/ld+json']");
     assert_eq!(scripts.len(), 1, "one JSON-LD block");
-    let json: Value = serde_json::from_str(html::inner(&page, &scripts[0])).expect("JSON-LD parses");
+    let json: Value = serde_json::from_str(&content(scripts[0])).expect("JSON-LD parses");
 
     assert_eq!(json["@context"], "https://schema.org");
     assert_eq!(json["@type"], "Event");
@@ -489,7 +492,7 @@ async fn home_carries_event_json_ld() {
 async fn home_still_renders_when_the_timeline_fails() {
     let app = app().await;
     app.exec("DROP TABLE dates").await;
-    let page = app.page("/").await;
+    let page = parse(&app.page("/").await);
     let visible = text(&page);
     assert!(visible.contains("Failed to load timeline dates"), "the timeline block shows the spec's error");
     assert!(visible.contains("About Conference"), "the rest of the page is there");
@@ -507,27 +510,28 @@ const GROUPS: [&str; 4] =
 #[tokio::test]
 async fn committee_groups_come_in_the_spec_order() {
     let app = app().await;
-    let page = app.page("/committee").await;
+    let page = parse(&app.page("/committee").await);
     let headings: Vec<String> =
         texts(main_of(&page), "h2").into_iter().filter(|h| GROUPS.contains(&h.as_str())).collect();
     assert_eq!(headings, GROUPS);
-    let positions: Vec<usize> = GROUPS.iter().map(|g| position(&page, &format!(">{g}</h2>"))).collect();
+    let positions: Vec<usize> = GROUPS.iter().map(|g| position(&page, "h2", g)).collect();
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "groups in order");
 
     for member in content::committee(&app.pool).await.unwrap() {
         let group = GROUPS.iter().position(|g| *g == member.committee).unwrap();
-        let at = position(&page, &format!(">{}<", member.name));
-        let end = positions.get(group + 1).copied().unwrap_or(page.len());
+        let at = position(&page, "*", &member.name);
+        let end = positions.get(group + 1).copied().unwrap_or(usize::MAX);
         assert!(positions[group] < at && at < end, "{} is under {}", member.name, member.committee);
     }
-    assert!(page.contains("placeholder-person.svg"), "members without a photo get the placeholder");
+    let placeholder = "img[src='/static/img/placeholder-person.svg']";
+    assert!(first(&page, placeholder).is_some(), "members without a photo get the placeholder");
 }
 
 #[tokio::test]
 async fn an_empty_committee_group_is_hidden() {
     let app = app().await;
     app.exec("DELETE FROM committee WHERE committee = 'Advisory Board - Management'").await;
-    let page = app.page("/committee").await;
+    let page = parse(&app.page("/committee").await);
     let headings = texts(main_of(&page), "h2");
     assert!(!headings.iter().any(|h| h == "Advisory Board - Management"), "empty group hidden: {headings:?}");
     let shown: Vec<&String> = headings.iter().filter(|h| GROUPS.contains(&h.as_str())).collect();
@@ -539,7 +543,8 @@ async fn committee_failure_shows_the_error_text() {
     let app = app().await;
     app.exec("DROP TABLE committee").await;
     let page = app.page("/committee").await;
-    assert!(text(main_of(&page)).contains("Error: "), "the spec's 'Error: {{message}}'");
+    assert!(text(main_of(&parse(&page))).contains("Error: "), "the spec's 'Error: {{message}}'");
+    // Nowhere in the bytes sent, markup or not.
     assert!(!page.contains("no such table"), "database details stay in the log");
 }
 
@@ -548,25 +553,26 @@ async fn schedule_is_reachable_in_both_spellings_with_four_day_images() {
     let app = app().await;
     for path in ["/schedule", "/Schedule"] {
         let page = app.page(path).await;
+        assert!(!page.contains("Loading schedule..."), "content is in the first HTML");
+        let page = parse(&page);
         let h1 = texts(&page, "h1").join(" ").to_lowercase();
         assert!(h1.contains("shaping tomorrow") && h1.contains("sustainable landscape"), "{path} heading: {h1}");
-        let images: Vec<html::Tag> = tags(main_of(&page), "img")
+        let images: Vec<ElementRef> = select(main_of(&page), "img")
             .into_iter()
             .filter(|t| t.attr("alt").is_some_and(|a| a.starts_with("Day ")))
             .collect();
         assert_eq!(images.len(), 4, "{path} shows four schedule images");
         let days: Vec<&str> = images.iter().map(|t| &t.attr("alt").unwrap()[..5]).collect();
         assert_eq!(days, ["Day 1", "Day 1", "Day 2", "Day 2"], "day 1 two, day 2 two");
-        assert!(!page.contains("Loading schedule..."), "content is in the first HTML");
     }
 }
 
 #[tokio::test]
 async fn gallery_shows_a_header_and_the_images() {
     let app = app().await;
-    let page = app.page("/gallery").await;
+    let page = parse(&app.page("/gallery").await);
     assert_eq!(texts(&page, "h1"), ["Gallery"]);
-    let images = tags(main_of(&page), "img");
+    let images = select(main_of(&page), "img");
     let gallery = content::gallery(&app.pool).await.unwrap();
     assert_eq!(images.len(), gallery.len());
     assert!(images.iter().all(|t| t.attr("alt").is_some_and(|a| !a.is_empty())), "every image has alt text");
@@ -579,7 +585,7 @@ async fn gallery_shows_a_header_and_the_images() {
 #[tokio::test]
 async fn about_us_has_the_spec_blocks() {
     let app = app().await;
-    let page = app.page("/AboutUs").await;
+    let page = parse(&app.page("/AboutUs").await);
     let main = main_of(&page);
     let visible = text(main);
     for network in ["Facebook", "Instagram", "Twitter", "LinkedIn", "YouTube"] {
@@ -595,13 +601,13 @@ async fn about_us_has_the_spec_blocks() {
     for stat in ["500+", "5,000+", "250+", "50+"] {
         assert!(visible.contains(stat), "impact statistic {stat}");
     }
-    assert!(tags(main, "img").len() >= 3, "logo, partner logos and vision images");
+    assert!(select(main, "img").len() >= 3, "logo, partner logos and vision images");
 }
 
 #[tokio::test]
 async fn about_conference_has_overview_why_who_and_register() {
     let app = app().await;
-    let page = app.page("/AboutConference").await;
+    let page = parse(&app.page("/AboutConference").await);
     let main = main_of(&page);
     let headings = texts(main, "h2");
     for heading in ["Overview", "Why Attend", "Who Can Attend", "About Conference"] {
@@ -614,7 +620,7 @@ async fn about_conference_has_overview_why_who_and_register() {
 #[tokio::test]
 async fn pricing_shows_tickets_custom_payment_policy_steps_and_support() {
     let app = app().await;
-    let page = app.page("/pricing").await;
+    let page = parse(&app.page("/pricing").await);
     let main = main_of(&page);
     let headings = texts(main, "h2");
     for heading in ["Presenter Tickets", "Listener Tickets", "Custom Payment"] {
@@ -655,18 +661,18 @@ async fn pricing_shows_tickets_custom_payment_policy_steps_and_support() {
 async fn prices_on_the_site_come_from_the_database() {
     let app = app().await;
     app.exec("UPDATE ticket_plans SET price_cents = 25000 WHERE id = 'presenter-virtual'").await;
-    let pricing = app.page("/pricing").await;
+    let pricing = parse(&app.page("/pricing").await);
     assert!(text(by_id(&pricing, "plan-presenter-virtual").unwrap()).contains("250"));
-    let home = app.page("/").await;
-    let script = tags(&home, "script").into_iter().find(|t| t.has("type", "application/ld+json")).unwrap();
-    let json: Value = serde_json::from_str(html::inner(&home, &script)).unwrap();
+    let home = parse(&app.page("/").await);
+    let script = first(&home, "script[type='application/ld+json']").unwrap();
+    let json: Value = serde_json::from_str(&content(script)).unwrap();
     assert_eq!(json["offers"][0]["price"], "250.00");
 }
 
 #[tokio::test]
 async fn awards_lists_three_main_and_three_sustainability_awards() {
     let app = app().await;
-    let page = app.page("/awards").await;
+    let page = parse(&app.page("/awards").await);
     let main = main_of(&page);
     let awards = texts(main, "h3");
     assert_eq!(
@@ -689,7 +695,7 @@ async fn awards_lists_three_main_and_three_sustainability_awards() {
 #[tokio::test]
 async fn sponsorship_lists_four_packages_with_prices() {
     let app = app().await;
-    let page = app.page("/sponsorship").await;
+    let page = parse(&app.page("/sponsorship").await);
     let main = main_of(&page);
     for (id, title, price) in [
         ("platinum", "Platinum", "15,000"),
@@ -712,9 +718,9 @@ async fn sponsorship_lists_four_packages_with_prices() {
 #[tokio::test]
 async fn venue_has_a_map_directions_and_four_attractions() {
     let app = app().await;
-    let page = app.page("/venue").await;
+    let page = parse(&app.page("/venue").await);
     let main = main_of(&page);
-    let iframe = tags(main, "iframe").into_iter().next().expect("a map embed");
+    let iframe = first(main, "iframe").expect("a map embed");
     assert!(iframe.attr("src").is_some_and(|s| s.starts_with("https://www.google.com/maps")), "map src");
     assert!(iframe.attr("title").is_some_and(|t| !t.is_empty()), "the map has a title");
     let directions = href_of(main, "Get directions").expect("directions link");
@@ -727,24 +733,23 @@ async fn venue_has_a_map_directions_and_four_attractions() {
 #[tokio::test]
 async fn submission_shows_guidelines_and_the_paper_form() {
     let app = app().await;
-    let page = app.page("/submission").await;
+    let page = parse(&app.page("/submission").await);
     let main = main_of(&page);
     let visible = text(main);
     assert!(visible.contains("18 March 2025"), "paper due date");
     assert!(visible.contains("250-300 words") && visible.contains("3-5 keywords"), "guidelines");
-    let form = tags(main, "form").first().map(|t| html::outer(main, t)).expect("paper form");
-    let inputs = html::all_tags(form);
-    let named = |name: &str| inputs.iter().filter(|t| t.has("name", name)).cloned().collect::<Vec<_>>();
-    assert!(named("file").iter().any(|t| t.has("type", "file")), "one file part");
+    let form = first(main, "form").expect("paper form");
+    let named = |name: &str| select(form, &format!("[name={name}]"));
+    assert!(named("file").iter().any(|t| t.attr("type") == Some("file")), "one file part");
     let values =
         |name: &str| named(name).iter().filter_map(|t| t.attr("value").map(str::to_string)).collect::<Vec<_>>();
     let paper_types = values("paperType");
     assert_eq!(paper_types, ["Abstract", "Full Paper"]);
     let presentation = values("presentationType");
     assert_eq!(presentation, ["Poster", "Oral"]);
-    let select = named("conferenceSource").into_iter().next().expect("conferenceSource select");
+    let source = named("conferenceSource").into_iter().next().expect("conferenceSource select");
     let options: Vec<String> =
-        tags(html::outer(form, &select), "option").iter().map(|t| t.attr("value").unwrap_or("").to_string()).collect();
+        select(source, "option").iter().map(|t| t.attr("value").unwrap_or("").to_string()).collect();
     assert_eq!(
         options,
         [
@@ -760,7 +765,7 @@ async fn submission_shows_guidelines_and_the_paper_form() {
             "others"
         ]
     );
-    assert!(text(html::outer(form, &select)).starts_with("Select an option"));
+    assert!(text(source).starts_with("Select an option"));
     for field in [
         "authorName",
         "coAuthorName",
@@ -786,22 +791,22 @@ async fn terms_are_reached_with_a_raw_or_encoded_ampersand() {
     let raw = app.page("/Terms-&-Conditions").await;
     let encoded = app.page("/Terms-%26-Conditions").await;
     assert_eq!(raw, encoded, "one page under both spellings");
-    assert_eq!(texts(&raw, "h1"), ["Terms & Conditions"]);
+    assert_eq!(texts(&parse(&raw), "h1"), ["Terms & Conditions"]);
 }
 
 #[tokio::test]
 async fn terms_and_privacy_are_accordions_with_one_section_open_at_a_time() {
     let app = app().await;
     for path in ["/Terms-&-Conditions", "/Privacy-Policy"] {
-        let page = app.page(path).await;
-        let sections = tags(main_of(&page), "details");
+        let page = parse(&app.page(path).await);
+        let sections = select(main_of(&page), "details");
         assert!(sections.len() >= 3, "{path} has accordion sections");
         let names: BTreeSet<&str> = sections.iter().map(|t| t.attr("name").unwrap_or("")).collect();
         assert_eq!(names.len(), 1, "{path}: sections share one exclusive group");
         assert!(!names.contains(""), "{path}: the group has a name");
     }
     for (path, heading) in [("/cancellation-policy", "Cancellation Policy"), ("/cookie-policy", "Cookie Policy")] {
-        let page = app.page(path).await;
+        let page = parse(&app.page(path).await);
         assert_eq!(texts(&page, "h1"), [heading]);
     }
 }
@@ -810,7 +815,7 @@ async fn terms_and_privacy_are_accordions_with_one_section_open_at_a_time() {
 async fn highlight_pages_list_topics_and_link_back_home() {
     let app = app().await;
     for slug in HIGHLIGHT_SLUGS {
-        let page = app.page(&format!("/highlights/{slug}")).await;
+        let page = parse(&app.page(&format!("/highlights/{slug}")).await);
         let main = main_of(&page);
         assert_eq!(href_of(main, "Back").as_deref(), Some("/"), "Back link on {slug}");
         let topics = content::highlight_topics(&app.pool, slug).await.unwrap();
@@ -828,8 +833,9 @@ async fn an_unknown_highlight_is_not_found() {
     {
         let (status, _, page) = app.get(path).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
-        assert!(text(&page).contains("Highlight not found"), "{path}: {}", excerpt(&page));
-        assert_eq!(href_of(&page, "Go back home").as_deref(), Some("/"));
+        let document = parse(&page);
+        assert!(text(&document).contains("Highlight not found"), "{path}: {}", excerpt(&page));
+        assert_eq!(href_of(&document, "Go back home").as_deref(), Some("/"));
     }
 }
 
@@ -838,13 +844,15 @@ async fn success_shows_a_paid_order_and_failed_the_way_back() {
     let app = app().await;
     let order = app.paid_order().await;
     let success = app.page(&format!("/Success?order={order}")).await;
+    // Nowhere in the bytes sent, markup or not.
+    assert!(!success.contains("ada@example.org"), "no e-mail address on a shareable page");
+    let success = parse(&success);
     let visible = text(main_of(&success));
     assert!(visible.contains("success"), "{visible}");
     assert!(visible.contains("Presenter Virtual") && visible.contains("219.00"), "plan and amount: {visible}");
     assert!(visible.contains("Ada") && !visible.contains("Lovelace"), "the payer's first name only");
-    assert!(!success.contains("ada@example.org"), "no e-mail address on a shareable page");
 
-    let failed = app.page("/Failed").await;
+    let failed = parse(&app.page("/Failed").await);
     assert!(text(main_of(&failed)).contains("Failed"));
     assert!(links(main_of(&failed)).iter().any(|(h, _)| h == "/pricing"), "a way back to /pricing");
     for page in [&success, &failed] {
@@ -866,7 +874,7 @@ async fn success_without_a_paid_order_goes_to_failed() {
         assert_eq!(status, StatusCode::SEE_OTHER, "{path}");
         assert_eq!(headers.get("location").and_then(|v| v.to_str().ok()), Some(location), "{path}");
     }
-    let failed = app.page(&format!("/Failed?order={PAID_ORDER}")).await;
+    let failed = parse(&app.page(&format!("/Failed?order={PAID_ORDER}")).await);
     assert!(text(main_of(&failed)).contains("failure"), "/Failed shows the order's status");
 }
 
@@ -893,11 +901,13 @@ async fn unknown_paths_answer_the_not_found_page() {
         let (status, headers, page) = app.get(path).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
         assert!(headers["content-type"].to_str().unwrap().starts_with("text/html"), "{path} is a page");
-        let visible = text(&page);
+        // On the raw body: no echo of the address as markup anywhere in the bytes sent.
+        assert!(!page.contains("<script>alert"), "{path}: the address is never echoed as markup");
+        let document = parse(&page);
+        let visible = text(&document);
         assert!(visible.contains("Oops! Page Not Found"), "{path}: {}", excerpt(&page));
         assert!(visible.contains("The page you're looking for doesn't exist or has been moved."), "{path}");
-        assert_eq!(href_of(&page, "Go back home").as_deref(), Some("/"), "{path}");
-        assert!(!page.contains("<script>alert"), "{path}: the address is never echoed as markup");
-        assert!(html::meta(&page, "robots").is_some_and(|r| r.contains("noindex")), "{path}: not indexed");
+        assert_eq!(href_of(&document, "Go back home").as_deref(), Some("/"), "{path}");
+        assert!(html::meta(&document, "robots").is_some_and(|r| r.contains("noindex")), "{path}: not indexed");
     }
 }

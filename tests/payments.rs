@@ -13,7 +13,7 @@ use conference::ccavenue::crypto;
 use conference::ccavenue::protocol::PaymentResponse;
 use conference::payments::config::TEST_WORKING_KEY;
 
-use crate::common::html::{self, by_id, links, text};
+use crate::common::html::{self, by_id, links, parse, text};
 use crate::common::payments::{
     LIVE_ACCESS, LIVE_KEY, LIVE_MERCHANT, answer, app, app_with, checkout, initiate, live, location, outbox, post,
     post_form, post_json, request_fields, send_answer, status_of,
@@ -815,8 +815,14 @@ async fn paid_order(app: &TestApp) -> String {
     id
 }
 
+/// The visible text of the page's `<main id=main>`.
 fn main_text(page: &str) -> String {
-    text(by_id(page, "main").expect("<main id=main>"))
+    text(by_id(&parse(page), "main").expect("<main id=main>"))
+}
+
+/// The links of the page's `<main id=main>`, as (href, visible text).
+fn main_links(page: &str) -> Vec<(String, String)> {
+    links(by_id(&parse(page), "main").expect("<main id=main>"))
 }
 
 #[tokio::test]
@@ -828,10 +834,11 @@ async fn success_shows_the_paid_order_with_the_first_name_only() {
     for shown in ["success", "Presenter Virtual", "USD 219.00", "Ximena", id.as_str()] {
         assert!(main.contains(shown), "/Success shows {shown}: {main}");
     }
+    // Nowhere in the bytes sent, markup or not.
     for private in ["Oyelaran", "Quilla", "ximena.oyelaran@example.net", "4390", "Orchard", "310009876543"] {
         assert!(!page.contains(private), "/Success does not show {private}");
     }
-    assert!(html::meta(&page, "robots").is_some_and(|r| r.contains("noindex")));
+    assert!(html::meta(&parse(&page), "robots").is_some_and(|r| r.contains("noindex")));
 }
 
 #[tokio::test]
@@ -889,9 +896,10 @@ async fn failed_shows_the_orders_status_and_the_way_back_to_pricing() {
         let main = main_text(&page);
         assert!(main.contains("Failed"), "{main}");
         assert!(main.contains(status) && main.contains(words) && main.contains(&id), "{gateway}: {main}");
-        assert!(links(by_id(&page, "main").unwrap()).iter().any(|(h, _)| h == "/pricing"));
+        assert!(main_links(&page).iter().any(|(h, _)| h == "/pricing"));
+        // Nowhere in the bytes sent, markup or not.
         assert!(!page.contains("Oyelaran") && !page.contains("ximena.oyelaran@example.net"));
-        assert!(html::meta(&page, "robots").is_some_and(|r| r.contains("noindex")));
+        assert!(html::meta(&parse(&page), "robots").is_some_and(|r| r.contains("noindex")));
     }
     let id = new_order(&app).await;
     assert!(main_text(&app.page(&format!("/Failed?order={id}")).await).contains("initiated"));
@@ -901,7 +909,7 @@ async fn failed_shows_the_orders_status_and_the_way_back_to_pricing() {
         let page = app.page(path).await;
         let main = main_text(&page);
         assert!(main.contains("Failed") && !main.contains("Status"), "{path}: {main}");
-        assert!(links(by_id(&page, "main").unwrap()).iter().any(|(h, _)| h == "/pricing"), "{path}");
+        assert!(main_links(&page).iter().any(|(h, _)| h == "/pricing"), "{path}");
     }
 
     // A paid order's id belongs on /Success.

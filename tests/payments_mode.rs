@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use conference::ccavenue::crypto;
 use conference::payments::config::{CCAVENUE_LIVE_GATEWAY_URL, ModeSetting, TEST_WORKING_KEY};
 
+use crate::common::html::{self, first, parse};
 use crate::common::payments::{
     LIVE_KEY, answer, app, app_with, checkout, initiate, live, location, outbox, post_json, send_answer, status_of,
 };
@@ -38,7 +39,8 @@ async fn assert_payments_closed(app: &TestApp) {
         assert!(page.contains("Online payment is not open yet"), "{path} explains");
         assert!(page.contains(&format!("mailto:{email}")), "{path} names whom to contact");
         // The buttons stay.
-        assert!(page.contains("data-island=\"TicketCheckout\"") || page.contains("data-island=\"SponsorCheckout\""));
+        let checkout = "[data-island=TicketCheckout], [data-island=SponsorCheckout]";
+        assert!(first(&parse(&page), checkout).is_some(), "{path}");
     }
     let (status, _, _) = app.get("/test-gateway").await;
     assert_eq!(status, StatusCode::NOT_FOUND, "no test gateway");
@@ -101,7 +103,7 @@ async fn a_loopback_url_gets_the_test_gateway_and_an_explicit_test_mode_too() {
     assert_eq!(started.gateway_url, format!("{PUBLIC}/test-gateway"));
     let (status, _, body) = app.get("/test-gateway").await;
     assert_eq!(status, StatusCode::OK);
-    let title = body.split("<title>").nth(1).and_then(|t| t.split("</title>").next()).unwrap();
+    let title = html::title(&parse(&body));
     assert!(title.contains("TEST"), "the page title says TEST: {title}");
 }
 

@@ -8,7 +8,7 @@ use serde_json::json;
 use conference::ccavenue::crypto;
 use conference::payments::config::TEST_WORKING_KEY;
 
-use crate::common::html::{self, by_class, by_id, tags, text};
+use crate::common::html::{self, by_id, first, parse, select, text};
 use crate::common::payments::{
     answer, app, app_with, checkout, initiate, live, location, outbox, post_form, send_answer, status_of,
 };
@@ -26,20 +26,19 @@ struct AnswerForm {
 
 /// The forms of a test gateway page with their button's text.
 fn answer_forms(page: &str) -> Vec<AnswerForm> {
-    let main = by_id(page, "main").expect("<main>");
-    tags(main, "form")
+    let page = parse(page);
+    let main = by_id(&page, "main").expect("<main>");
+    select(main, "form")
         .iter()
         .map(|form| {
-            let element = html::outer(main, form);
-            let fields = tags(element, "input")
+            let fields = select(*form, "input[type=hidden]")
                 .iter()
-                .filter(|i| i.has("type", "hidden"))
                 .map(|i| (i.attr("name").unwrap_or("").to_string(), i.attr("value").unwrap_or("").to_string()))
                 .collect();
-            let button = tags(element, "button").into_iter().next().expect("a submit button");
-            assert!(button.has("type", "submit"));
+            let button = first(*form, "button").expect("a submit button");
+            assert_eq!(button.attr("type"), Some("submit"));
             AnswerForm {
-                label: text(html::inner(element, &button)),
+                label: text(button),
                 action: form.attr("action").unwrap_or("").to_string(),
                 method: form.attr("method").unwrap_or("").to_string(),
                 fields,
@@ -71,12 +70,13 @@ async fn the_whole_flow_approve_lands_on_success_with_a_receipt() {
     let reply = open_gateway(&app, &started.gateway_url, &started.enc_request, &started.access_code).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text());
     let page = reply.text();
-    let main = text(by_id(&page, "main").unwrap());
+    let document = parse(&page);
+    let main = text(by_id(&document, "main").unwrap());
     assert!(main.contains("Test gateway — no real payment"), "{main}");
     for shown in [started.order_id.as_str(), "presenter-physical", "319.00", "USD", "Ximena Quilla Oyelaran"] {
         assert!(main.contains(shown), "the test gateway shows {shown}: {main}");
     }
-    assert!(html::meta(&page, "robots").is_some_and(|r| r.contains("noindex")));
+    assert!(html::meta(&document, "robots").is_some_and(|r| r.contains("noindex")));
 
     // 3. Three plain forms, Approve, Decline, Cancel, each posting a real encrypted answer.
     let forms = answer_forms(&page);
@@ -108,7 +108,7 @@ async fn the_whole_flow_approve_lands_on_success_with_a_receipt() {
     assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.text());
     let to = location(&reply);
     assert_eq!(to, format!("/Success?order={}", started.order_id));
-    let success = app.page(&to).await;
+    let success = parse(&app.page(&to).await);
     let main = text(by_id(&success, "main").unwrap());
     assert!(
         main.contains("success")
@@ -137,13 +137,13 @@ async fn decline_and_cancel_land_on_failed() {
     for (label, status) in [("Decline", "failure"), ("Cancel", "aborted")] {
         let started = initiate(&app, &checkout(json!({"customAmount": "40"}))).await;
         let page = open_gateway(&app, &started.gateway_url, &started.enc_request, &started.access_code).await.text();
-        assert!(text(by_id(&page, "main").unwrap()).contains("42.40"), "custom amount plus tax");
+        assert!(text(by_id(&parse(&page), "main").unwrap()).contains("42.40"), "custom amount plus tax");
         let forms = answer_forms(&page);
         let form = forms.iter().find(|f| f.label == label).expect(label);
         let reply = submit(&app, form).await;
         let to = location(&reply);
         assert_eq!(to, format!("/Failed?order={}", started.order_id), "{label}");
-        let failed = app.page(&to).await;
+        let failed = parse(&app.page(&to).await);
         assert!(text(by_id(&failed, "main").unwrap()).contains(status), "{label}");
         assert_eq!(status_of(&app, &started.order_id).await, status);
     }
@@ -154,27 +154,29 @@ async fn decline_and_cancel_land_on_failed() {
 async fn the_gateway_page_works_without_javascript() {
     let app = app().await;
     let started = initiate(&app, &checkout(json!({"plan": "listener-virtual"}))).await;
-    let page = open_gateway(&app, &started.gateway_url, &started.enc_request, &started.access_code).await.text();
+    let page =
+        parse(&open_gateway(&app, &started.gateway_url, &started.enc_request, &started.access_code).await.text());
     let main = by_id(&page, "main").unwrap();
-    assert!(tags(main, "script").is_empty(), "no script in the gateway's content");
-    for tag in html::all_tags(&page) {
+    assert!(select(main, "script").is_empty(), "no script in the gateway's content");
+    for element in select(&page, "*") {
         assert!(
-            !tag.attrs.iter().any(|(n, _)| n.starts_with("on") && n.len() > 2),
+            !element.value().attrs().any(|(n, _)| n.starts_with("on") && n.len() > 2),
             "no inline handler on <{}>",
-            tag.name
+            element.value().name()
         );
     }
-    assert!(by_class(&page, "test-gateway__banner").is_some());
+    assert!(first(&page, ".test-gateway__banner").is_some());
 }
 
 #[tokio::test]
 async fn get_explains_that_the_gateway_expects_a_post() {
     let app = app().await;
     let page = app.page("/test-gateway").await;
-    let main = text(by_id(&page, "main").unwrap());
+    let document = parse(&page);
+    let main = text(by_id(&document, "main").unwrap());
     assert!(main.contains("Test gateway — no real payment") && main.contains("POST"), "{main}");
     assert!(answer_forms(&page).is_empty());
-    assert!(html::meta(&page, "robots").is_some_and(|r| r.contains("noindex")));
+    assert!(html::meta(&document, "robots").is_some_and(|r| r.contains("noindex")));
 }
 
 #[tokio::test]
@@ -201,7 +203,7 @@ async fn requests_the_test_gateway_cannot_use_are_400() {
     for (what, pairs) in cases {
         let reply = post_form(&app, "/test-gateway", &pairs).await;
         assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{what}");
-        let main = text(by_id(&reply.text(), "main").unwrap_or_default());
+        let main = by_id(&parse(&reply.text()), "main").map(text).unwrap_or_default();
         assert!(main.contains("Test gateway"), "{what}: the page says what is wrong: {main}");
     }
     assert_eq!(status_of(&app, &started.order_id).await, "initiated");
@@ -212,7 +214,7 @@ async fn with_credentials_there_is_no_test_gateway() {
     let app = app_with(live).await;
     let (status, _, page) = app.get("/test-gateway").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    assert!(text(&page).contains("Oops! Page Not Found"));
+    assert!(text(&parse(&page)).contains("Oops! Page Not Found"));
     let started = initiate(&app, &checkout(json!({"plan": "listener-virtual"}))).await;
     let reply = post_form(
         &app,

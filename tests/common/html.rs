@@ -1,312 +1,144 @@
-//! Just enough HTML reading for assertions about what a visitor sees: tags with their
-//! attributes, elements with their content, visible text. The pages are our own
-//! well-formed templates, so a small scanner is enough.
+//! Reading pages in tests the way a browser does: `scraper` builds the document with html5ever
+//! (character references decoded, implied tags added, `<script>` bodies kept apart) and CSS
+//! selectors find the elements. Checks about the bytes the server sent stay on the raw body.
 
-/// A start tag found in a document.
-#[derive(Debug, Clone)]
-pub struct Tag {
-    /// Lower-case element name.
-    pub name: String,
-    /// Attributes in document order, values with entities decoded.
-    pub attrs: Vec<(String, String)>,
-    /// Byte offset of `<`.
-    pub start: usize,
-    /// Byte offset just past `>`.
-    pub end: usize,
+use scraper::selectable::Selectable;
+use scraper::{Node, Selector};
+
+pub use scraper::{ElementRef, Html};
+
+/// Somewhere to look: a whole document or one element of it. Selectors match the descendants
+/// of an element (as `querySelectorAll` does), every element of a document.
+pub trait Scope<'a>: Selectable<'a> + Copy {
+    /// The element whose content is read: the document's `<html>`, or the element itself.
+    fn element(self) -> ElementRef<'a>;
+
+    /// The elements looked at, in document order: all of a document's, an element's descendants.
+    fn elements(self) -> impl Iterator<Item = ElementRef<'a>>;
 }
 
-impl Tag {
-    pub fn attr(&self, name: &str) -> Option<&str> {
-        self.attrs.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+impl<'a> Scope<'a> for &'a Html {
+    fn element(self) -> ElementRef<'a> {
+        self.root_element()
     }
 
-    pub fn has(&self, name: &str, value: &str) -> bool {
-        self.attr(name) == Some(value)
-    }
-
-    /// Whether the `class` attribute lists `class`.
-    pub fn has_class(&self, class: &str) -> bool {
-        self.attr("class").is_some_and(|c| c.split_whitespace().any(|c| c == class))
+    fn elements(self) -> impl Iterator<Item = ElementRef<'a>> {
+        self.root_element().descendent_elements()
     }
 }
 
-const VOID: [&str; 14] =
-    ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr", "!doctype"];
+impl<'a> Scope<'a> for ElementRef<'a> {
+    fn element(self) -> ElementRef<'a> {
+        self
+    }
 
-/// Every start tag of the document, in order. Contents of `<script>` are skipped.
-pub fn all_tags(html: &str) -> Vec<Tag> {
-    let bytes = html.as_bytes();
-    let mut tags = Vec::new();
-    let mut i = 0;
-    while let Some(offset) = html[i..].find('<') {
-        let start = i + offset;
-        if html[start..].starts_with("<!--") {
-            i = html[start..].find("-->").map_or(html.len(), |e| start + e + 3);
+    fn elements(self) -> impl Iterator<Item = ElementRef<'a>> {
+        self.descendent_elements().skip(1)
+    }
+}
+
+/// The document a browser builds from `page`.
+pub fn parse(page: &str) -> Html {
+    Html::parse_document(page)
+}
+
+/// The selector `css`; panics on a malformed one (a mistake in the test, not in the page).
+fn selector(css: &str) -> Selector {
+    Selector::parse(css).unwrap_or_else(|e| panic!("{css:?} is a CSS selector: {e}"))
+}
+
+/// Every element of `scope` that matches `css`, in document order.
+pub fn select<'a>(scope: impl Scope<'a>, css: &str) -> Vec<ElementRef<'a>> {
+    scope.select(&selector(css)).collect()
+}
+
+/// The first element of `scope` that matches `css`.
+pub fn first<'a>(scope: impl Scope<'a>, css: &str) -> Option<ElementRef<'a>> {
+    scope.select(&selector(css)).next()
+}
+
+/// The element of `scope` whose `id` is `id`.
+pub fn by_id<'a>(scope: impl Scope<'a>, id: &str) -> Option<ElementRef<'a>> {
+    scope.elements().find(|e| e.value().id() == Some(id))
+}
+
+/// The element of `scope` labelled by the element with this id (`aria-labelledby`).
+pub fn labelled<'a>(scope: impl Scope<'a>, label_id: &str) -> Option<ElementRef<'a>> {
+    scope.elements().find(|e| e.attr("aria-labelledby") == Some(label_id))
+}
+
+/// The visible text of `scope`: its text nodes outside `<script>` and `<style>`, in order, each
+/// set apart by a space (`<dt>Date</dt><dd>21 March</dd>` reads "Date 21 March"), whitespace
+/// collapsed. Character references come decoded from the parser.
+pub fn text<'a>(scope: impl Scope<'a>) -> String {
+    let root = scope.element();
+    let mut out = String::new();
+    for node in root.descendants() {
+        let Node::Text(text) = node.value() else { continue };
+        let parent = node.parent().and_then(ElementRef::wrap).map(|p| p.value().name());
+        if matches!(parent, Some("script" | "style")) {
             continue;
         }
-        let mut j = start + 1;
-        while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'-' || bytes[j] == b'!') {
-            j += 1;
-        }
-        if j == start + 1 {
-            i = start + 1;
-            continue;
-        }
-        let name = html[start + 1..j].to_ascii_lowercase();
-        let (attrs, end) = parse_attrs(html, j);
-        let is_script = name == "script";
-        tags.push(Tag { name, attrs, start, end });
-        i = end;
-        if is_script {
-            i = html[end..].find("</script").map_or(html.len(), |e| end + e);
-        }
-    }
-    tags
-}
-
-fn parse_attrs(html: &str, mut i: usize) -> (Vec<(String, String)>, usize) {
-    let bytes = html.as_bytes();
-    let mut attrs = Vec::new();
-    loop {
-        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        if i >= bytes.len() {
-            return (attrs, bytes.len());
-        }
-        if bytes[i] == b'>' {
-            return (attrs, i + 1);
-        }
-        if bytes[i] == b'/' {
-            i += 1;
-            continue;
-        }
-        let name_start = i;
-        while i < bytes.len() && !bytes[i].is_ascii_whitespace() && !matches!(bytes[i], b'=' | b'>' | b'/') {
-            i += 1;
-        }
-        let name = html[name_start..i].to_ascii_lowercase();
-        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        if i < bytes.len() && bytes[i] == b'=' {
-            i += 1;
-            while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            let value = if i < bytes.len() && (bytes[i] == b'"' || bytes[i] == b'\'') {
-                let quote = bytes[i] as char;
-                let value_start = i + 1;
-                let value_end = html[value_start..].find(quote).map_or(html.len(), |e| value_start + e);
-                i = (value_end + 1).min(html.len());
-                &html[value_start..value_end]
-            } else {
-                let value_start = i;
-                while i < bytes.len() && !bytes[i].is_ascii_whitespace() && bytes[i] != b'>' {
-                    i += 1;
-                }
-                &html[value_start..i]
-            };
-            attrs.push((name, unescape(value)));
-        } else {
-            attrs.push((name, String::new()));
-        }
-    }
-}
-
-/// Start tags of one element name.
-pub fn tags(html: &str, name: &str) -> Vec<Tag> {
-    all_tags(html).into_iter().filter(|t| t.name == name).collect()
-}
-
-/// The first start tag for which `pred` holds.
-pub fn find_tag(html: &str, pred: impl Fn(&Tag) -> bool) -> Option<Tag> {
-    all_tags(html).into_iter().find(|t| pred(t))
-}
-
-/// The whole element (start tag to matching end tag) that starts with `tag`.
-pub fn outer<'a>(html: &'a str, tag: &Tag) -> &'a str {
-    &html[tag.start..tag.start + element_len(html, tag)]
-}
-
-/// The content of the element that starts with `tag` (between its start and end tags).
-pub fn inner<'a>(html: &'a str, tag: &Tag) -> &'a str {
-    if VOID.contains(&tag.name.as_str()) {
-        return "";
-    }
-    let element = outer(html, tag);
-    let close = format!("</{}", tag.name);
-    let content_end = element.rfind(&close).unwrap_or(element.len());
-    &element[tag.end - tag.start..content_end]
-}
-
-fn element_len(html: &str, tag: &Tag) -> usize {
-    if VOID.contains(&tag.name.as_str()) {
-        return tag.end - tag.start;
-    }
-    let open = format!("<{}", tag.name);
-    let close = format!("</{}", tag.name);
-    let lower = html.to_ascii_lowercase();
-    let mut depth = 1;
-    let mut i = tag.end;
-    while depth > 0 {
-        let next_open = next_start_tag(&lower, &open, i);
-        let next_close = lower[i..].find(&close).map(|e| i + e);
-        match (next_open, next_close) {
-            (Some(o), Some(c)) if o < c => {
-                depth += 1;
-                i = o + open.len();
-            }
-            (_, Some(c)) => {
-                depth -= 1;
-                i = c + close.len();
-                if depth == 0 {
-                    let gt = html[i..].find('>').map_or(html.len(), |e| i + e + 1);
-                    return gt - tag.start;
-                }
-            }
-            (_, None) => return html.len() - tag.start,
-        }
-    }
-    unreachable!()
-}
-
-/// Next `<name` that really starts a tag of that name (not `<name-x` or `<namespace`).
-fn next_start_tag(lower: &str, open: &str, mut from: usize) -> Option<usize> {
-    while let Some(e) = lower[from..].find(open) {
-        let at = from + e;
-        let after = lower.as_bytes().get(at + open.len()).copied();
-        if matches!(after, Some(b' ' | b'>' | b'\n' | b'\t' | b'\r' | b'/')) {
-            return Some(at);
-        }
-        from = at + open.len();
-    }
-    None
-}
-
-/// The element with `id="..."`.
-pub fn by_id<'a>(html: &'a str, id: &str) -> Option<&'a str> {
-    find_tag(html, |t| t.has("id", id)).map(|t| outer(html, &t))
-}
-
-/// The element labelled by the element with this id (`aria-labelledby="..."`).
-pub fn labelled<'a>(html: &'a str, label_id: &str) -> Option<&'a str> {
-    find_tag(html, |t| t.has("aria-labelledby", label_id)).map(|t| outer(html, &t))
-}
-
-/// The first element with this class.
-pub fn by_class<'a>(html: &'a str, class: &str) -> Option<&'a str> {
-    find_tag(html, |t| t.has_class(class)).map(|t| outer(html, &t))
-}
-
-/// Every element with this class.
-pub fn all_by_class<'a>(html: &'a str, class: &str) -> Vec<&'a str> {
-    all_tags(html).into_iter().filter(|t| t.has_class(class)).map(|t| outer(html, &t)).collect()
-}
-
-/// Visible text of a fragment: tags removed, entities decoded, whitespace collapsed.
-pub fn text(fragment: &str) -> String {
-    let mut out = String::with_capacity(fragment.len());
-    let mut rest = fragment;
-    while let Some(lt) = rest.find('<') {
-        out.push_str(&rest[..lt]);
         out.push(' ');
-        let after = &rest[lt..];
-        let skip_to = if after.starts_with("<script") || after.starts_with("<style") {
-            let close = if after.starts_with("<script") { "</script>" } else { "</style>" };
-            after.find(close).map_or(after.len(), |e| e + close.len())
-        } else {
-            after.find('>').map_or(after.len(), |e| e + 1)
-        };
-        rest = &after[skip_to..];
+        out.push_str(text);
     }
-    out.push_str(rest);
-    unescape(&out).split_whitespace().collect::<Vec<_>>().join(" ")
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Texts of every element of one name, in order (headings, list items, summaries...).
-pub fn texts(html: &str, name: &str) -> Vec<String> {
-    tags(html, name).iter().map(|t| text(inner(html, t))).collect()
+/// The text content of `element` exactly as parsed, nothing left out or collapsed: the body of
+/// a `<script>`, the text of an XML element.
+pub fn content(element: ElementRef<'_>) -> String {
+    element.text().collect()
 }
 
-/// Links as (href, visible text), in order.
-pub fn links(html: &str) -> Vec<(String, String)> {
-    tags(html, "a").iter().map(|t| (t.attr("href").unwrap_or("").to_string(), text(inner(html, t)))).collect()
+/// The visible text (see [`text`]) of every element of `scope` matching `css`, in order.
+pub fn texts<'a>(scope: impl Scope<'a>, css: &str) -> Vec<String> {
+    select(scope, css).into_iter().map(text).collect()
 }
 
-/// The href of the first link whose visible text is `label`.
-pub fn href_of(html: &str, label: &str) -> Option<String> {
-    links(html).into_iter().find(|(_, text)| text == label).map(|(href, _)| href)
+/// The links (`<a>`) of `scope` as (href, visible text), in order; no href reads "".
+pub fn links<'a>(scope: impl Scope<'a>) -> Vec<(String, String)> {
+    select(scope, "a").into_iter().map(|a| (a.attr("href").unwrap_or("").to_string(), text(a))).collect()
 }
 
-/// `<title>` text.
-pub fn title(html: &str) -> String {
-    tags(html, "title").first().map(|t| text(inner(html, t))).unwrap_or_default()
+/// The href of the first link of `scope` whose visible text is `label`.
+pub fn href_of<'a>(scope: impl Scope<'a>, label: &str) -> Option<String> {
+    links(scope).into_iter().find(|(_, text)| text == label).map(|(href, _)| href)
 }
 
-/// `content` of `<meta name=...>` or `<meta property=...>`.
-pub fn meta(html: &str, key: &str) -> Option<String> {
-    tags(html, "meta")
+/// The text of the document's `<title>`; "" without one.
+pub fn title(document: &Html) -> String {
+    first(document, "title").map(text).unwrap_or_default()
+}
+
+/// The `content` of the document's `<meta name=key>` or `<meta property=key>`.
+pub fn meta(document: &Html, key: &str) -> Option<String> {
+    select(document, "meta")
         .into_iter()
-        .find(|t| t.has("name", key) || t.has("property", key))
-        .and_then(|t| t.attr("content").map(str::to_string))
+        .find(|m| m.attr("name") == Some(key) || m.attr("property") == Some(key))
+        .and_then(|m| m.attr("content").map(str::to_string))
 }
 
-/// `href` of `<link rel=...>`.
-pub fn link_rel(html: &str, rel: &str) -> Option<String> {
-    tags(html, "link")
+/// The `href` of the document's first `<link>` whose `rel` lists `rel` (in any case).
+pub fn link_rel(document: &Html, rel: &str) -> Option<String> {
+    select(document, "link")
         .into_iter()
-        .find(|t| t.attr("rel").is_some_and(|r| r.split_whitespace().any(|r| r.eq_ignore_ascii_case(rel))))
-        .and_then(|t| t.attr("href").map(str::to_string))
+        .find(|l| l.attr("rel").is_some_and(|r| r.split_whitespace().any(|r| r.eq_ignore_ascii_case(rel))))
+        .and_then(|l| l.attr("href").map(str::to_string))
 }
 
-/// Decodes the character references our templates produce (named basics and numeric).
-pub fn unescape(s: &str) -> String {
-    if !s.contains('&') {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(amp) = rest.find('&') {
-        out.push_str(&rest[..amp]);
-        let after = &rest[amp..];
-        let Some(semi) = after.find(';').filter(|&i| i <= 10) else {
-            out.push('&');
-            rest = &after[1..];
-            continue;
-        };
-        let entity = &after[1..semi];
-        let decoded = match entity {
-            "amp" => Some('&'),
-            "lt" => Some('<'),
-            "gt" => Some('>'),
-            "quot" => Some('"'),
-            "apos" => Some('\''),
-            "nbsp" => Some('\u{a0}'),
-            _ if entity.starts_with("#x") || entity.starts_with("#X") => {
-                u32::from_str_radix(&entity[2..], 16).ok().and_then(char::from_u32)
-            }
-            _ if entity.starts_with('#') => entity[1..].parse().ok().and_then(char::from_u32),
-            _ => None,
-        };
-        match decoded {
-            Some(c) => {
-                out.push(c);
-                rest = &after[semi + 1..];
-            }
-            None => {
-                out.push('&');
-                rest = &after[1..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Byte position of `needle` in `haystack`, with a helpful panic.
-pub fn position(haystack: &str, needle: &str) -> usize {
-    haystack.find(needle).unwrap_or_else(|| panic!("{needle:?} is on the page"))
+/// Where `text` comes in `scope`, to compare with other positions in the same scope: the
+/// document-order index, among the text nodes of `scope`, of the first one that reads exactly
+/// `text` (surrounding whitespace aside) and sits directly in an element matching `css`.
+/// Panics when there is none.
+pub fn position<'a>(scope: impl Scope<'a>, css: &str, text: &str) -> usize {
+    let parent_matches = selector(css);
+    scope
+        .element()
+        .descendants()
+        .filter_map(|node| Some((node.value().as_text()?, node.parent().and_then(ElementRef::wrap)?)))
+        .position(|(node_text, parent)| node_text.trim() == text && parent_matches.matches(&parent))
+        .unwrap_or_else(|| panic!("{text:?} is on the page, in {css}"))
 }
 
 #[cfg(test)]
@@ -314,14 +146,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_nested_elements_and_attributes() {
-        let html = r#"<div id="a" class="x y"><div>in &amp; out</div><img src="/i.svg" alt=""></div><p>after</p>"#;
-        let tag = find_tag(html, |t| t.has("id", "a")).unwrap();
-        assert!(tag.has_class("y"));
-        assert_eq!(text(inner(html, &tag)), "in & out");
-        assert!(outer(html, &tag).ends_with("alt=\"\"></div>"));
-        assert!(!outer(html, &tag).contains("after"));
-        assert_eq!(tags(html, "img")[0].attr("src"), Some("/i.svg"));
-        assert_eq!(unescape("it&#39;s &#x27;x&#x27; &lt;b&gt;"), "it's 'x' <b>");
+    fn reads_nested_elements_attributes_and_text() {
+        let page = parse(
+            r#"<div id="a" class="x y" title="&lt;b&gt;"><div>in &amp; out</div><img src="/i.svg" alt=""><h2>One</h2><p>it&#39;s <b>bold</b></p></div><p>after</p>"#,
+        );
+        let a = by_id(&page, "a").expect("#a");
+        assert!(first(&page, "div.y#a").is_some() && first(&page, "div.z").is_none());
+        assert_eq!(a.attr("title"), Some("<b>"), "attribute values are decoded");
+        assert_eq!(text(a), "in & out One it's bold", "every text node set apart by a space");
+        assert!(!text(a).contains("after"), "the element ends where it ends");
+        assert_eq!(select(a, "img")[0].attr("src"), Some("/i.svg"));
+        assert!(first(a, "div#a").is_none(), "selectors match descendants only");
+        assert_eq!(texts(&page, "p"), ["it's bold", "after"]);
+        assert!(position(&page, "h2", "One") < position(&page, "b", "bold"));
+        assert!(position(&page, "b", "bold") < position(&page, "p", "after"));
+    }
+
+    #[test]
+    fn reads_metadata_links_and_script_bodies() {
+        let page = parse(
+            r#"<!doctype html><html><head><title>T &amp; C</title><meta name="description" content="About &quot;us&quot;"><link rel="Icon preload" href="/i.svg"><script type="application/ld+json">{"a":"<b>&amp;"}</script></head><body><a href="/x">Go <i>there</i></a><a>none</a></body></html>"#,
+        );
+        assert_eq!(title(&page), "T & C");
+        assert_eq!(meta(&page, "description").as_deref(), Some("About \"us\""));
+        assert_eq!(link_rel(&page, "icon").as_deref(), Some("/i.svg"));
+        let script = first(&page, "script").expect("script");
+        assert_eq!(content(script), r#"{"a":"<b>&amp;"}"#, "a script body is not decoded");
+        assert_eq!(text(&page), "T & C Go there none", "script bodies are not visible text");
+        assert_eq!(links(&page), [("/x".to_string(), "Go there".to_string()), (String::new(), "none".to_string())]);
+        assert_eq!(href_of(&page, "Go there").as_deref(), Some("/x"));
     }
 }
