@@ -124,6 +124,10 @@ run_wrk() { # url connections duration [header]
     END { printf "%.0f %.2f %.2f %d\n", rps, p50, p99, bad + 0 }' <<<"$out"
 }
 
+# One unmeasured run against each first: the first seconds under load (connection buffers,
+# the allocator's first pages, TCP's) otherwise land in whichever row comes first.
+for url in "$OURS/" "$NGX/"; do run_wrk "$url" "$CONNECTIONS" "${WARM_RUN:-3s}" >/dev/null; done
+
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 echo "# wrk -t2 -c$CONNECTIONS -d$DURATION; runs alternate ours, nginx"
 printf '%-12s %-10s %12s %8s %8s %12s %8s %8s %8s\n' page encoding ours_rps p50_ms p99_ms nginx_rps p50_ms p99_ms ratio
