@@ -154,23 +154,9 @@ fn json_body(rng: &mut Rng, base: Value) -> Vec<u8> {
 /// A multipart body: the paper form's fields (some broken) and a file of a random kind.
 fn multipart_body(rng: &mut Rng, boundary: &str) -> Vec<u8> {
     let mut body = Vec::new();
-    let names = [
-        "paperType",
-        "authorName",
-        "number",
-        "email",
-        "country",
-        "coAuthorName",
-        "paperTitle",
-        "department",
-        "universityOrganization",
-        "presentationType",
-        "message",
-        "conferenceSource",
-        "_gotcha",
-        "file",
-        "",
-    ];
+    // The form's text fields, the honeypot, the file and a nameless part.
+    let names: Vec<&str> =
+        conference::handlers::api::submission::fields::FIELD_NAMES.into_iter().chain(["_gotcha", "file", ""]).collect();
     for _ in 0..rng.below(18) {
         let name = *rng.pick(&names);
         let quoted = if rng.chance(5) { name.replace('e', "\"\r\n") } else { name.to_owned() };

@@ -9,15 +9,33 @@ use time::OffsetDateTime;
 use crate::cache::{ClockUse, Kind};
 use crate::error::AppError;
 use crate::handlers::pages::home;
-use crate::handlers::{PAGE, seo};
+use crate::handlers::{PAGE, cached_as, seo};
 use crate::layout::PageCtx;
 use crate::state::AppState;
 
-type Render = fn(&PageCtx<'_>) -> Result<String, AppError>;
+/// A route cached per minute: what its handler serves and what is rendered ahead for it.
+pub struct MinutePage {
+    pub route: &'static str,
+    pub kind: Kind,
+    pub render: fn(&PageCtx<'_>) -> Result<String, AppError>,
+}
 
-/// The routes cached per minute (`ClockUse::Minute` in their handlers), with how they render.
-const MINUTE_PAGES: [(&str, Kind, Render); 2] =
-    [("/", PAGE, home::render), ("/calendar.ics", seo::CALENDAR, seo::render_calendar)];
+/// `/`: the countdown and the timeline's past marks.
+pub const HOME: MinutePage = MinutePage { route: "/", kind: PAGE, render: home::render };
+/// `/calendar.ics`: its `DTSTAMP`.
+pub const CALENDAR: MinutePage =
+    MinutePage { route: "/calendar.ics", kind: seo::CALENDAR, render: seo::render_calendar };
+
+const MINUTE_PAGES: [MinutePage; 2] = [HOME, CALENDAR];
+
+/// Serves `page` from the page cache (its handler's whole body).
+pub async fn serve(
+    state: &AppState,
+    request: &axum::http::HeaderMap,
+    page: &MinutePage,
+) -> Result<axum::response::Response, AppError> {
+    cached_as(state, request, page.route, ClockUse::Minute, page.kind, page.render).await
+}
 
 /// How long before a minute turns its pages are rendered: enough for a render and a brotli
 /// pass on a busy machine, and the answers of the minute still running stay in place.
@@ -38,9 +56,11 @@ pub async fn prepare_next_minute(state: &AppState) {
     }
     let at = next_minute(state.clock.now());
     let page = PageCtx { now: at, ..state.page_ctx(&snapshot) };
-    for (route, kind, render) in MINUTE_PAGES {
+    for minute_page in MINUTE_PAGES {
+        let route = minute_page.route;
+        let render = || (minute_page.render)(&page);
         let prepared =
-            state.pages.prepare_ahead(route, snapshot.generation, ClockUse::Minute, at, kind, || render(&page));
+            state.pages.prepare_ahead(route, snapshot.generation, ClockUse::Minute, at, minute_page.kind, render);
         if let Err(err) = prepared.await {
             tracing::warn!(route, error = %err, "could not render ahead of the minute");
         }

@@ -70,7 +70,7 @@ pub async fn robots(State(state): State<AppState>, request: Request) -> Result<R
 /// GET `/calendar.ics`: the conference and its important dates as all-day events
 /// (RFC 5545), so visitors can subscribe or import them. Cached per minute (its `DTSTAMP`).
 pub async fn calendar(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
-    cached_as(&state, request.headers(), "/calendar.ics", ClockUse::Minute, CALENDAR, render_calendar).await
+    crate::handlers::ahead::serve(&state, request.headers(), &crate::handlers::ahead::CALENDAR).await
 }
 
 pub fn render_calendar(page: &PageCtx<'_>) -> Result<String, AppError> {

@@ -5,10 +5,9 @@ use axum::extract::{Request, State};
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use crate::cache::ClockUse;
 use crate::dates::{self, Remaining};
 use crate::error::AppError;
-use crate::handlers::{cached, html};
+use crate::handlers::html;
 use crate::layout::{Block, Layout, Meta, PageCtx};
 use crate::money;
 use crate::repo::content::{CoOrganizer, Highlight, Item, Material, Partner, Site, Speaker, Statistic, TicketPlan};
@@ -43,7 +42,7 @@ pub struct HomePage {
 
 /// GET `/`: cached per minute, since it shows the countdown and the timeline's past marks.
 pub async fn home(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
-    cached(&state, request.headers(), "/", ClockUse::Minute, render).await
+    crate::handlers::ahead::serve(&state, request.headers(), &crate::handlers::ahead::HOME).await
 }
 
 /// The home page's HTML from the snapshot at `page.now`.

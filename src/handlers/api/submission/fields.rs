@@ -85,6 +85,18 @@ const TEXT_FIELDS: [TextField; 13] = [
     TextField { name: "name", label: "Name", max_chars: 200, missing: None },
 ];
 
+/// The payload names of the form's text fields, in the order the spec checks them (the fuzz
+/// test reads them from here).
+pub const FIELD_NAMES: [&str; TEXT_FIELDS.len()] = {
+    let mut names = [""; TEXT_FIELDS.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = TEXT_FIELDS[i].name;
+        i += 1;
+    }
+    names
+};
+
 /// The submission's fields once checked: trimmed, within their limits, options valid.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Fields {
