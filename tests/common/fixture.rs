@@ -23,12 +23,16 @@ pub const NAME: &str = "Fixture Symposium on Tidal Computing and Lantern Studies
 pub const SHORT_NAME: &str = "FIXCON 2025";
 /// `site.venue_name`.
 pub const VENUE: &str = "Quillmouth Institute of Tides";
+/// `site.endorsement`.
+pub const ENDORSEMENT: &str = "Guild of Imaginary Harbours";
 /// `site.city`.
 pub const CITY: &str = "Port Quill";
 /// `site.country`.
 pub const COUNTRY: &str = "Lanternland";
 /// `site.contact_email`.
 pub const CONTACT_EMAIL: &str = "desk@fixcon.example.net";
+/// `site.contact_phone`.
+pub const PHONE: &str = "+15550100200";
 /// `site.website`.
 pub const WEBSITE: &str = "https://fixcon.example.net";
 
@@ -42,7 +46,7 @@ pub struct Plan {
     pub amount: &'static str,
 }
 
-/// The plan paid orders use.
+/// The plan paid orders use (and most payment tests).
 pub const PRESENTER_VIRTUAL: Plan =
     Plan { id: "presenter-virtual", title: "Remote Speaker", cents: 14500, amount: "145.00" };
 pub const PRESENTER_PHYSICAL: Plan =
@@ -53,18 +57,20 @@ pub const LISTENER_PHYSICAL: Plan =
 /// Every plan, in `position` order.
 pub const PLANS: [Plan; 4] = [PRESENTER_VIRTUAL, PRESENTER_PHYSICAL, LISTENER_VIRTUAL, LISTENER_PHYSICAL];
 
-/// A sponsor package of the fixture (ids from DESIGN.md section 5); `amount` as shown,
-/// with thousands separators.
+/// A sponsor package of the fixture (ids from DESIGN.md section 5): price in cents, as the
+/// gateway gets it (`amount`) and as pages show it, with thousands separators (`shown`).
 #[derive(Debug, Clone, Copy)]
 pub struct Package {
     pub id: &'static str,
     pub title: &'static str,
     pub cents: i64,
     pub amount: &'static str,
+    pub shown: &'static str,
 }
 
-pub const PLATINUM: Package = Package { id: "platinum", title: "Lighthouse", cents: 900_000, amount: "9,000.00" };
-pub const GOLD: Package = Package { id: "gold", title: "Beacon", cents: 400_000, amount: "4,000.00" };
+pub const PLATINUM: Package =
+    Package { id: "platinum", title: "Lighthouse", cents: 900_000, amount: "9000.00", shown: "9,000.00" };
+pub const GOLD: Package = Package { id: "gold", title: "Beacon", cents: 400_000, amount: "4000.00", shown: "4,000.00" };
 /// Every package, in `position` order.
 pub const PACKAGES: [Package; 2] = [PLATINUM, GOLD];
 
