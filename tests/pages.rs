@@ -678,8 +678,8 @@ async fn sponsorship_lists_every_package_with_its_price() {
     let app = app().await;
     let page = parse(&app.page("/sponsorship").await);
     let main = main_of(&page);
-    for fixture::Package { id, title, .. } in fixture::PACKAGES {
-        let price = fixture::PACKAGES.iter().find(|p| p.id == id).unwrap().shown.trim_end_matches(".00");
+    for fixture::Package { id, title, shown, .. } in fixture::PACKAGES {
+        let price = shown.trim_end_matches(".00");
         let card = text(by_id(main, &format!("package-{id}")).unwrap_or_else(|| panic!("{title} package")));
         assert!(card.contains(title) && card.contains(price) && card.contains("USD"), "{title}: {card}");
     }

@@ -46,7 +46,7 @@ async fn table_counts(app: &TestApp) -> BTreeMap<String, i64> {
 async fn app_on_production_seed() -> TestApp {
     let app = app().await;
     conference::db::seed(&app.pool).await.expect("the production seed applies");
-    app.state.content.reload().await.expect("content reloads");
+    assert!(app.state.content.reload().await.expect("content reloads"), "a new content snapshot");
     app
 }
 
@@ -152,6 +152,8 @@ async fn the_production_seed_is_well_formed_and_every_page_answers_with_it() {
     for (path, _) in app.page_paths().await {
         let (status, _, body) = app.get(&path).await;
         assert_eq!(status, StatusCode::OK, "GET {path} answers 200 on the production seed: {}", excerpt(&body));
+        // A block whose rows cannot be read shows the spec's error text instead.
+        assert!(!body.contains("Failed to load") && !body.contains("Error: "), "{path}: {}", excerpt(&body));
         if path != "/" {
             continue;
         }
