@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 use axum::http::StatusCode;
 
 use crate::common::html::{parse, text};
-use crate::common::{PAGES, TestApp, app, excerpt};
+use crate::common::{PAGES, TestApp, app, excerpt, fixture};
 
 /// The member renamed, the highlight re-slugged: visible in /committee, the collections API
 /// and the sitemap.
-const OLD_NAME: &str = "Prof. Juan dela Cruz";
+const OLD_NAME: &str = fixture::CHAIR;
 const NEW_NAME: &str = "Prof. Juana Live-Update";
 const OLD_SLUG: &str = "smart-future-technologies";
 const NEW_SLUG: &str = "smart-future-live";
@@ -36,7 +36,7 @@ async fn seed_from_another_process(app: &TestApp, sql: &str) -> bool {
 }
 
 fn edited_seed() -> String {
-    let seed = conference::db::CONTENT_SEED;
+    let seed = fixture::SEED;
     assert!(seed.contains(OLD_NAME) && seed.contains(&format!("'{OLD_SLUG}'")), "the seed has what the test edits");
     seed.replace(OLD_NAME, NEW_NAME).replace(&format!("'{OLD_SLUG}'"), &format!("'{NEW_SLUG}'"))
 }
