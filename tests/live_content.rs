@@ -92,6 +92,29 @@ async fn a_seed_file_with_an_error_changes_nothing_and_the_site_keeps_its_conten
 }
 
 #[tokio::test]
+async fn a_seed_file_that_does_not_exist_is_an_error_and_applies_no_other_seed() {
+    let app = app().await;
+    let version = conference::db::content_version(&app.pool).await.unwrap();
+    let missing = app.dir.path().join("contnet.sql");
+    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_conference"))
+        .args(["seed", "--file"])
+        .arg(&missing)
+        .env("DATABASE_URL", app.database_url())
+        .env("DATA_DIR", app.dir.path())
+        .env("RUST_LOG", "warn")
+        .kill_on_drop(true)
+        .output()
+        .await
+        .expect("the conference binary runs");
+    assert!(!output.status.success(), "a mistyped seed path fails");
+    // The log line (tracing writes to stdout) names the file.
+    let said = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(said.contains("contnet.sql does not exist; nothing was changed"), "it names the file: {said}");
+    assert_eq!(conference::db::content_version(&app.pool).await.unwrap(), version, "no seed was applied");
+    assert!(app.page("/committee").await.contains(OLD_NAME), "the fixture's content is still served");
+}
+
+#[tokio::test]
 async fn content_that_cannot_be_loaded_after_a_seed_leaves_the_last_good_content_served() {
     let app = app().await;
     let home = app.page("/").await;
