@@ -81,9 +81,23 @@ describe('waitForTrigger', () => {
     return done;
   };
 
-  it('load resolves at once', async () => {
+  it('load resolves at once where requestAnimationFrame does not exist', async () => {
     const env: TriggerEnv = { setTimeout: vi.fn() };
     expect(await settled(waitForTrigger('load', el, env))).toBe(true);
+  });
+
+  it('load waits for the first paint: the task queued from the next animation frame', async () => {
+    let frame: (() => void) | undefined;
+    let task: (() => void) | undefined;
+    const requestAnimationFrame = vi.fn((c: () => void) => (frame = c));
+    const setTimeout = vi.fn((c: () => void) => (task = c));
+    const p = waitForTrigger('load', el, { requestAnimationFrame, setTimeout });
+    expect(await settled(p)).toBe(false);
+    frame!();
+    expect(setTimeout).toHaveBeenCalledWith(expect.any(Function), 0);
+    expect(await settled(p)).toBe(false);
+    task!();
+    expect(await settled(p)).toBe(true);
   });
 
   it('idle waits for requestIdleCallback, with a timeout', async () => {

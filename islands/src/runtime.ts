@@ -80,6 +80,7 @@ export function islandModuleKey(name: string | null | undefined): string {
 export interface TriggerEnv {
   requestIdleCallback?: (cb: () => void, opts?: { timeout: number }) => unknown;
   setTimeout: (cb: () => void, ms: number) => unknown;
+  requestAnimationFrame?: (cb: () => void) => unknown;
   IntersectionObserver?: new (
     cb: (entries: Array<{ isIntersecting: boolean }>, observer: { disconnect(): void }) => void,
     opts?: { rootMargin?: string },
@@ -91,7 +92,15 @@ export function waitForTrigger(trigger: Trigger, el: Element, env: TriggerEnv = 
   return new Promise<void>((resolve) => {
     switch (trigger) {
       case 'load':
-        resolve();
+        // After the first paint, not before: a chunk (React above all) fetched before the page
+        // has painted shares the slow link and the main thread with the render-blocking CSS,
+        // and Lighthouse counts it into FCP/LCP (issue 13). rAF runs just before the paint;
+        // the task it queues runs after it.
+        if (typeof env.requestAnimationFrame === 'function') {
+          env.requestAnimationFrame(() => env.setTimeout(() => resolve(), 0));
+        } else {
+          resolve();
+        }
         return;
       case 'idle':
         if (typeof env.requestIdleCallback === 'function') {
