@@ -26,9 +26,11 @@ pub enum Command {
     Migrate,
     /// Re-apply the content seed; visitors' data is untouched.
     Seed {
-        /// The seed file to apply; when it does not exist, the copy built into the binary.
-        #[arg(long, default_value = "migrations/seed/content.sql")]
-        file: PathBuf,
+        /// The seed file to apply; a file that does not exist is an error. Without it:
+        /// `migrations/seed/content.sql` when run in a checkout, else the copy built into
+        /// the binary.
+        #[arg(long)]
+        file: Option<PathBuf>,
     },
     /// Write what visitors sent as CSV to stdout, or with `papers`, every paper file into
     /// `--out DIR` named by its reference.

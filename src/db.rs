@@ -29,6 +29,9 @@ pub static POSTGRES_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrat
 /// re-inserts content tables only, so visitors' messages, submissions and orders stay.
 /// Plain SQL both engines accept.
 pub const CONTENT_SEED: &str = include_str!("../migrations/seed/content.sql");
+/// Where `conference seed` looks for the organisers' working copy of [`CONTENT_SEED`],
+/// relative to the current directory (a checkout of the project).
+pub const CONTENT_SEED_PATH: &str = "migrations/seed/content.sql";
 
 /// The database engine behind a URL or connection.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,5 +1,6 @@
 //! Start-up: the subcommands of DESIGN.md section 2 and serving with graceful shutdown.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::ConnectInfo;
@@ -28,14 +29,25 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             let pool = db::connect(&config.database_url).await?;
             db::migrate(&pool).await?;
             // Organisers edit the file and re-apply it without rebuilding; a binary run
-            // elsewhere falls back to the seed it was built with.
-            if file.exists() {
-                let sql = std::fs::read_to_string(&file)?;
-                db::seed_with(&pool, sql).await?;
-                tracing::info!(file = %file.display(), "content seed applied");
-            } else {
-                db::seed(&pool).await?;
-                tracing::info!(missing = %file.display(), "content seed applied from the copy built into the binary");
+            // elsewhere falls back to the seed it was built with. A file named on the command
+            // line must exist: a mistyped path never applies another seed instead.
+            let file = match file {
+                Some(file) if !file.is_file() => {
+                    return Err(format!("seed file {} does not exist; nothing was changed", file.display()).into());
+                }
+                Some(file) => Some(file),
+                None => Some(PathBuf::from(db::CONTENT_SEED_PATH)).filter(|default| default.is_file()),
+            };
+            match file {
+                Some(file) => {
+                    let sql = std::fs::read_to_string(&file)?;
+                    db::seed_with(&pool, sql).await?;
+                    tracing::info!(file = %file.display(), "content seed applied");
+                }
+                None => {
+                    db::seed(&pool).await?;
+                    tracing::info!("content seed applied from the copy built into the binary");
+                }
             }
         }
         Command::Export { kind, out } => {

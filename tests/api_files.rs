@@ -32,7 +32,7 @@ async fn each_material_downloads_as_a_pdf_attachment() {
 async fn only_the_file_a_record_names_is_served() {
     let app = app().await;
     let materials = content::materials(&app.pool).await.unwrap();
-    let brochure = materials.iter().find(|m| m.id == "dl-brochure").expect("brochure record");
+    let brochure = materials.iter().find(|m| m.id == "dl-programme").expect("the programme's record");
     let other = materials.iter().find(|m| m.id != brochure.id).unwrap();
     let (id, link) = (&brochure.id, &brochure.link);
     for path in [
@@ -57,19 +57,22 @@ async fn only_the_file_a_record_names_is_served() {
 #[tokio::test]
 async fn path_traversal_reaches_nothing() {
     let app = app().await;
+    // The record the paths below start from exists and serves its own file.
+    let reply = app.request("/api/files/download_buttons/dl-programme/icsift-2025-brochure.pdf", &[]).await;
+    assert_eq!(reply.status, StatusCode::OK, "the fixture's programme downloads");
     for path in [
-        "/api/files/download_buttons/dl-brochure/..%2F..%2FCargo.toml",
-        "/api/files/download_buttons/dl-brochure/..%2F..%2F..%2Fetc%2Fpasswd",
-        "/api/files/download_buttons/dl-brochure/%2e%2e%2f%2e%2e%2fCargo.toml",
-        "/api/files/download_buttons/dl-brochure/%2E%2E%5C%2E%2E%5CCargo.toml",
-        "/api/files/download_buttons/dl-brochure/..%252F..%252FCargo.toml",
+        "/api/files/download_buttons/dl-programme/..%2F..%2FCargo.toml",
+        "/api/files/download_buttons/dl-programme/..%2F..%2F..%2Fetc%2Fpasswd",
+        "/api/files/download_buttons/dl-programme/%2e%2e%2f%2e%2e%2fCargo.toml",
+        "/api/files/download_buttons/dl-programme/%2E%2E%5C%2E%2E%5CCargo.toml",
+        "/api/files/download_buttons/dl-programme/..%252F..%252FCargo.toml",
         "/api/files/download_buttons/..%2F..%2F/Cargo.toml",
-        "/api/files/download_buttons/dl-brochure%2F..%2F..%2Fsrc/main.rs",
+        "/api/files/download_buttons/dl-programme%2F..%2F..%2Fsrc/main.rs",
         "/api/files/../../Cargo.toml",
         "/api/files/download_buttons/../../Cargo.toml",
-        "/api/files/download_buttons/dl-brochure/%2Fetc%2Fpasswd",
-        "/api/files/download_buttons/dl-brochure/icsift-2025-brochure.pdf%00.txt",
-        "/api/files/download_buttons/dl-brochure/..%2Fmaterials%2Ficsift-2025-brochure.pdf",
+        "/api/files/download_buttons/dl-programme/%2Fetc%2Fpasswd",
+        "/api/files/download_buttons/dl-programme/icsift-2025-brochure.pdf%00.txt",
+        "/api/files/download_buttons/dl-programme/..%2Fmaterials%2Ficsift-2025-brochure.pdf",
     ] {
         let reply = app.request(path, &[]).await;
         assert_eq!(reply.status, StatusCode::NOT_FOUND, "{path}");

@@ -5,6 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::common::app;
+use crate::common::fixture::{self, LISTENER_VIRTUAL};
 use crate::common::html::{ElementRef, by_id, first, parse, select, text};
 
 /// The `data-island` element inside `card` with its parsed props.
@@ -14,18 +15,11 @@ fn island<'a>(card: ElementRef<'a>, name: &str) -> (ElementRef<'a>, Value) {
     (island, props)
 }
 
-const PLANS: [(&str, &str, i64); 4] = [
-    ("presenter-virtual", "Presenter Virtual", 21_900),
-    ("presenter-physical", "Presenter Physical", 31_900),
-    ("listener-virtual", "Listener Virtual", 9_900),
-    ("listener-physical", "Listener Physical", 19_900),
-];
-
 #[tokio::test]
 async fn every_ticket_card_mounts_the_checkout_over_a_register_now_link() {
     let app = app().await;
     let page = parse(&app.page("/pricing").await);
-    for (id, title, cents) in PLANS {
+    for fixture::Plan { id, title, cents, .. } in fixture::PLANS {
         let card = by_id(&page, &format!("plan-{id}")).unwrap_or_else(|| panic!("card {id}"));
         let (tag, props) = island(card, "TicketCheckout");
         assert_eq!(tag.attr("data-hydrate"), Some("intent"));
@@ -50,7 +44,7 @@ async fn a_chosen_plan_without_javascript_says_how_to_register() {
     assert_eq!(notes.len(), 1, "one note, on the chosen card");
     let card = by_id(&page, "plan-listener-virtual").unwrap();
     let note = text(select(card, ".checkout-note")[0]);
-    assert!(note.contains("JavaScript") && note.contains('@') && note.contains("Listener Virtual"), "{note}");
+    assert!(note.contains("JavaScript") && note.contains('@') && note.contains(LISTENER_VIRTUAL.title), "{note}");
     // Unknown plans and garbage in the query are ignored, not refused: this is a page.
     for path in ["/pricing?plan=vip", "/pricing?plan=%ZZ&amount", "/pricing?plan=a&plan=b"] {
         let page = parse(&app.page(path).await);
@@ -97,12 +91,7 @@ async fn the_custom_payment_form_works_without_javascript() {
 async fn every_sponsor_package_mounts_the_checkout_over_a_link() {
     let app = app().await;
     let page = parse(&app.page("/sponsorship").await);
-    for (id, title, cents) in [
-        ("platinum", "Platinum", 1_500_000),
-        ("diamond", "Diamond", 1_200_000),
-        ("gold", "Gold", 1_000_000),
-        ("silver", "Silver", 750_000),
-    ] {
+    for fixture::Package { id, title, cents, .. } in fixture::PACKAGES {
         let card = by_id(&page, &format!("package-{id}")).unwrap_or_else(|| panic!("package {id}"));
         let (_, props) = island(card, "SponsorCheckout");
         assert_eq!(
@@ -149,7 +138,7 @@ async fn the_price_a_card_shows_is_the_price_charged() {
     };
 
     let pricing = parse(&app.page("/pricing").await);
-    for (id, _, _) in PLANS {
+    for fixture::Plan { id, .. } in fixture::PLANS {
         let (_, props) = island(by_id(&pricing, &format!("plan-{id}")).unwrap(), "TicketCheckout");
         let shown = props["amountCents"].as_i64().unwrap();
         assert_eq!(charged(&app, with(json!({ "plan": id }))).await, shown, "{id}");
@@ -158,8 +147,8 @@ async fn the_price_a_card_shows_is_the_price_charged() {
     assert_eq!(props["amountCents"], 25_000);
 
     let sponsorship = parse(&app.page("/sponsorship").await);
-    let (_, props) = island(by_id(&sponsorship, "package-diamond").unwrap(), "SponsorCheckout");
-    let sponsor = json!({ "sponsorPackage": "diamond", "name": "Acme", "email": "pay@acme.example" });
+    let (_, props) = island(by_id(&sponsorship, "package-platinum").unwrap(), "SponsorCheckout");
+    let sponsor = json!({ "sponsorPackage": "platinum", "name": "Acme", "email": "pay@acme.example" });
     assert_eq!(charged(&app, sponsor).await, props["amountCents"].as_i64().unwrap());
 
     // The custom total the page shows (here the no-JavaScript breakdown) is the one charged.

@@ -8,7 +8,7 @@ use time::{Duration, OffsetDateTime};
 use crate::common::html::{first, parse, text, texts};
 use crate::common::{TestApp, app_at};
 
-/// The seed's countdown target: 2025-03-21T00:00:00+08:00.
+/// The fixture seed's countdown target: 2025-03-21T00:00:00+08:00.
 const TARGET: OffsetDateTime = datetime!(2025-03-20 16:00 UTC);
 
 /// The countdown's four values as the page shows them.
@@ -106,7 +106,7 @@ async fn the_home_page_of_the_next_minute_is_ready_before_it_starts() {
         .map(|n| format!("{n:02}"));
     assert_eq!(countdown(&app).await, expected);
     // Content that changed since makes the prepared page stale: rendered again on request.
-    let seed = conference::db::CONTENT_SEED.replace("Can I attend or present virtually?", "Can I attend from afar?");
+    let seed = crate::common::fixture::SEED.replace(crate::common::fixture::FIRST_QUESTION, "Can I attend from afar?");
     conference::handlers::ahead::prepare_next_minute(&app.state).await;
     conference::db::seed_with(&app.pool, seed).await.expect("seed applies");
     assert!(app.state.content.reload().await.expect("content reloads"));

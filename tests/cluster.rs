@@ -28,6 +28,11 @@ use conference::ccavenue::crypto;
 use conference::ccavenue::protocol::PaymentResponse;
 use conference::payments::config::TEST_WORKING_KEY;
 
+/// The tests' content seed and its values (shared with the `site` tests).
+#[path = "common/fixture.rs"]
+#[allow(dead_code)]
+mod fixture;
+
 /// The longest any one HTTP exchange may take.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 /// How long queued mail may take to go out; a claim held by a killed worker is retried
@@ -93,8 +98,8 @@ fn main() {
 // ---------------------------------------------------------------------------------------
 
 async fn a_seed_on_one_instance_shows_on_both(cluster: Arc<Cluster>) {
-    const NAME: &str = "International Conference on Sustainability, Innovation and Future Technologies";
-    let seed = std::fs::read_to_string(repo().join("migrations/seed/content.sql")).expect("the content seed");
+    const NAME: &str = fixture::NAME;
+    let seed = fixture::SEED;
     assert!(seed.contains(NAME), "the seed names the conference");
     let changed = cluster.dir.join("changed-seed.sql");
     std::fs::write(&changed, seed.replacen(NAME, "Cluster Seed Conference", 1)).expect("seed copy");
@@ -112,7 +117,7 @@ async fn a_seed_on_one_instance_shows_on_both(cluster: Arc<Cluster>) {
         }
     }
     // Back to the content the other scenarios expect.
-    cluster.conference(&["seed", "--file", repo().join("migrations/seed/content.sql").to_str().unwrap()]);
+    cluster.conference(&["seed", "--file", fixture::path().to_str().unwrap()]);
 }
 
 async fn a_payment_started_on_one_instance_and_answered_on_the_other_completes_once(cluster: Arc<Cluster>) {
@@ -251,7 +256,7 @@ async fn a_rolling_restart_fails_no_request_and_loses_no_message(cluster: Arc<Cl
 /// Starts a checkout on the instance at `port`; the order id.
 async fn initiate(cluster: &Cluster, port: u16) -> String {
     let body = json!({
-        "plan": "presenter-virtual",
+        "plan": fixture::PRESENTER_VIRTUAL.id,
         "name": "Ximena Quilla Oyelaran",
         "email": "ximena.oyelaran@example.net",
         "phone": "+63 2 8765 4390",
@@ -269,7 +274,7 @@ async fn initiate(cluster: &Cluster, port: u16) -> String {
     json["orderId"].as_str().expect("orderId").to_owned()
 }
 
-/// The test gateway's approval of `order` (USD 219.00), posted to the instance at `port`.
+/// The test gateway's approval of `order` (the fixture's presenter-virtual price), posted to the instance at `port`.
 async fn answer(port: u16, order: &str) -> Reply {
     let answer = PaymentResponse {
         order_id: order.into(),
@@ -282,7 +287,7 @@ async fn answer(port: u16, order: &str) -> Reply {
         status_code: "0".into(),
         status_message: "Approved".into(),
         currency: "USD".into(),
-        amount: "219.00".into(),
+        amount: fixture::PRESENTER_VIRTUAL.amount.into(),
         trans_date: "21/03/2025 10:15:00".into(),
         billing_name: "Ximena Quilla Oyelaran".into(),
         billing_email: "ximena.oyelaran@example.net".into(),
@@ -412,6 +417,8 @@ impl Cluster {
             .expect("the cluster's database URL")
             .trim()
             .to_owned();
+        // The scenarios run on the tests' own content, as the `site` tests do.
+        cluster.conference(&["seed", "--file", fixture::path().to_str().unwrap()]);
         Ok(cluster)
     }
 

@@ -251,6 +251,17 @@ async fn kill_9_during_uploads_and_mail_leaves_nothing_half_done() {
     let dir = tempfile::tempdir().unwrap();
     let data: PathBuf = dir.path().to_path_buf();
     let addr = free_addr();
+    // The tests' own content, applied as an organiser would (`serve` would seed the
+    // production copy into the empty database otherwise).
+    let seeded = Command::new(env!("CARGO_BIN_EXE_conference"))
+        .args(["seed", "--file"])
+        .arg(crate::common::fixture::path())
+        .env("DATA_DIR", &data)
+        .env("DATABASE_URL", format!("sqlite://{}/conference.db", data.display()))
+        .env("RUST_LOG", "warn")
+        .status()
+        .expect("the binary runs");
+    assert!(seeded.success(), "the fixture seed applies");
     let mut stored_total = 0i64;
     for round in 0..ROUNDS {
         let mut server = Server::start(&data, addr);

@@ -9,6 +9,7 @@ use serde_json::json;
 use conference::export::{ExportKind, export};
 
 use crate::common::TestApp;
+use crate::common::fixture::PRESENTER_VIRTUAL;
 use crate::common::payments::{app, checkout, initiate};
 
 const ATTACKS: [&str; 6] = [
@@ -46,8 +47,11 @@ async fn registrations_escape_formulas_and_keep_numbers() {
         // Control characters are refused or trimmed on the field; store such a row directly.
         app.exec(&format!(
             "INSERT INTO orders (order_id, kind, item_id, item_title, amount_cents, currency, billing_name, billing_email, created)
-             VALUES ('ORD1740816000000X{}', 'plan', 'presenter-virtual', 'Presenter Virtual', 21900, 'USD', '{}', 'a@example.org', '2025-03-01T08:00:00Z')",
+             VALUES ('ORD1740816000000X{}', 'plan', '{}', '{}', {}, 'USD', '{}', 'a@example.org', '2025-03-01T08:00:00Z')",
             attack.len(),
+            PRESENTER_VIRTUAL.id,
+            PRESENTER_VIRTUAL.title,
+            PRESENTER_VIRTUAL.cents,
             attack.replace('\'', "''")
         ))
         .await;
@@ -66,7 +70,7 @@ async fn registrations_escape_formulas_and_keep_numbers() {
         .iter()
         .find(|r| r["phone"] == "+12025550123")
         .unwrap_or_else(|| panic!("a phone number is kept as is: {rows:?}"));
-    assert_eq!(plain["amount"], "219.00");
+    assert_eq!(plain["amount"], PRESENTER_VIRTUAL.amount);
 }
 
 #[tokio::test]

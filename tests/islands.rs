@@ -45,7 +45,7 @@ async fn every_page_has_the_notice_popup_with_the_site_details_and_no_visible_fa
         assert_eq!(props["website"], site.website.as_str());
         assert_eq!(props["email"], site.contact_email.as_str());
         assert_eq!(props["phone"], site.contact_phone.as_str());
-        assert_eq!(props["telHref"], "tel:+639171234567");
+        assert_eq!(props["telHref"], format!("tel:{}", crate::common::fixture::PHONE).as_str());
         assert_eq!(props["letterImage"], site.letter_image.as_str());
         assert_eq!(props["registerHref"], "/pricing");
     }

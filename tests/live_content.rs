@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 use axum::http::StatusCode;
 
 use crate::common::html::{parse, text};
-use crate::common::{PAGES, TestApp, app, excerpt};
+use crate::common::{PAGES, TestApp, app, excerpt, fixture};
 
 /// The member renamed, the highlight re-slugged: visible in /committee, the collections API
 /// and the sitemap.
-const OLD_NAME: &str = "Prof. Juan dela Cruz";
+const OLD_NAME: &str = fixture::CHAIR;
 const NEW_NAME: &str = "Prof. Juana Live-Update";
 const OLD_SLUG: &str = "smart-future-technologies";
 const NEW_SLUG: &str = "smart-future-live";
@@ -36,7 +36,7 @@ async fn seed_from_another_process(app: &TestApp, sql: &str) -> bool {
 }
 
 fn edited_seed() -> String {
-    let seed = conference::db::CONTENT_SEED;
+    let seed = fixture::SEED;
     assert!(seed.contains(OLD_NAME) && seed.contains(&format!("'{OLD_SLUG}'")), "the seed has what the test edits");
     seed.replace(OLD_NAME, NEW_NAME).replace(&format!("'{OLD_SLUG}'"), &format!("'{NEW_SLUG}'"))
 }
@@ -89,6 +89,29 @@ async fn a_seed_file_with_an_error_changes_nothing_and_the_site_keeps_its_conten
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
     assert_eq!(app.page("/committee").await, before, "the same page, byte for byte");
+}
+
+#[tokio::test]
+async fn a_seed_file_that_does_not_exist_is_an_error_and_applies_no_other_seed() {
+    let app = app().await;
+    let version = conference::db::content_version(&app.pool).await.unwrap();
+    let missing = app.dir.path().join("contnet.sql");
+    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_conference"))
+        .args(["seed", "--file"])
+        .arg(&missing)
+        .env("DATABASE_URL", app.database_url())
+        .env("DATA_DIR", app.dir.path())
+        .env("RUST_LOG", "warn")
+        .kill_on_drop(true)
+        .output()
+        .await
+        .expect("the conference binary runs");
+    assert!(!output.status.success(), "a mistyped seed path fails");
+    // The log line (tracing writes to stdout) names the file.
+    let said = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(said.contains("contnet.sql does not exist; nothing was changed"), "it names the file: {said}");
+    assert_eq!(conference::db::content_version(&app.pool).await.unwrap(), version, "no seed was applied");
+    assert!(app.page("/committee").await.contains(OLD_NAME), "the fixture's content is still served");
 }
 
 #[tokio::test]

@@ -62,7 +62,7 @@ async fn the_same_page_is_the_same_bytes_until_the_content_changes() {
     assert_eq!(first.body, second.body);
     assert_eq!(first.header("etag"), second.header("etag"));
 
-    let seed = conference::db::CONTENT_SEED.replace("Prof. Juan dela Cruz", "Prof. Juan Changed");
+    let seed = crate::common::fixture::SEED.replace(crate::common::fixture::CHAIR, "Prof. Juan Changed");
     conference::db::seed_with(&app.pool, seed).await.expect("seed applies");
     assert!(app.state.content.reload().await.expect("content reloads"), "a new snapshot");
     let third = app.request("/committee", &[("accept-encoding", "br")]).await;

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use conference::repo::content;
 
+use crate::common::fixture::{self, PRESENTER_VIRTUAL};
 use crate::common::html::{
     self, ElementRef, Html, by_id, content, first, href_of, labelled, links, parse, position, select, text, texts,
 };
@@ -251,13 +252,13 @@ async fn home_shows_hero_banner_countdown_and_explore_venue() {
     let page = parse(&app.page("/").await);
     let visible = text(main_of(&page));
 
-    assert!(visible.contains("Selected papers will be processed for Scopus indexed journals or proceedings"));
+    assert!(visible.contains("Selected fixture papers appear in the Journal of Made-up Results"), "Scopus banner");
     let h1 = texts(&page, "h1");
-    assert_eq!(h1, vec!["International Conference on Sustainability, Innovation and Future Technologies"]);
+    assert_eq!(h1, vec![fixture::NAME]);
     assert!(visible.contains("21-23 March 2025"), "hero dates");
-    assert!(visible.contains("Manila, Philippines"), "hero place");
+    assert!(visible.contains(&format!("{}, {}", fixture::CITY, fixture::COUNTRY)), "hero place");
     assert!(visible.to_lowercase().contains("hybrid"), "hybrid note");
-    assert!(visible.contains("National Association of State Universities and Colleges"), "endorsement");
+    assert!(visible.contains(fixture::ENDORSEMENT), "endorsement");
     assert_eq!(href_of(&page, "Explore Venue").as_deref(), Some("/venue"));
 
     let countdown = text(first(&page, "[role=timer]").expect("countdown"));
@@ -307,7 +308,7 @@ async fn home_has_three_highlight_cards_five_goals_and_the_objectives() {
         links(highlights).into_iter().map(|(href, _)| href).filter(|h| h.starts_with("/highlights/")).collect();
     let expected: Vec<String> = HIGHLIGHT_SLUGS.iter().map(|s| format!("/highlights/{s}")).collect();
     assert_eq!(cards, expected, "three highlight cards in order");
-    assert!(text(highlights).contains("Climate Change, Renewable Energy, Circular Economy"), "focus areas");
+    assert!(text(highlights).contains("Tidal Computing, Lantern Studies"), "focus areas");
 
     let goals = labelled(&page, "goals-title").expect("goals row");
     assert_eq!(select(goals, "li").len(), 5, "five sustainability goals");
@@ -316,29 +317,14 @@ async fn home_has_three_highlight_cards_five_goals_and_the_objectives() {
     }
 
     let objectives = labelled(&page, "objectives-title").expect("objectives");
-    assert_eq!(
-        texts(objectives, "h3"),
-        [
-            "Promote Knowledge Exchange",
-            "Foster Collaboration",
-            "Support Sustainable Practices",
-            "Enhance Research Visibility"
-        ]
-    );
+    assert_eq!(texts(objectives, "h3"), ["Share Fixture Findings", "Meet at the Harbour"]);
 
     let visible = text(main_of(&page));
-    for tile in [
-        "200+ Participants",
-        "15+ Awards",
-        "55+ Certified Academicians",
-        "125+ Research Scholars",
-        "10+ Industrial Professionals",
-        "10+ Participating Countries",
-    ] {
+    for tile in ["42+ Lanterns Lit", "7+ Tides Counted"] {
         assert!(visible.contains(tile), "statistics tile {tile:?}");
     }
     let promo = visible.to_lowercase();
-    assert!(promo.contains("carbon-neutral") && promo.contains("tree"), "carbon-neutral, plant-a-tree block");
+    assert!(promo.contains("a symposium that lights lanterns"), "the promo block: {promo}");
 }
 
 #[tokio::test]
@@ -437,7 +423,7 @@ async fn home_carries_event_json_ld() {
 
     assert_eq!(json["@context"], "https://schema.org");
     assert_eq!(json["@type"], "Event");
-    assert!(json["name"].as_str().is_some_and(|n| n.contains("Sustainability")));
+    assert_eq!(json["name"], fixture::NAME);
     let start = json["startDate"].as_str().expect("startDate");
     let end = json["endDate"].as_str().expect("endDate");
     assert!(start.starts_with("2025-03-21") && start.ends_with("+08:00"), "startDate {start}");
@@ -448,14 +434,14 @@ async fn home_carries_event_json_ld() {
     let locations = json["location"].as_array().expect("location is an array");
     let place = locations.iter().find(|l| l["@type"] == "Place").expect("a Place");
     assert_eq!(place["address"]["@type"], "PostalAddress");
-    assert_eq!(place["address"]["addressLocality"], "Manila");
-    assert_eq!(place["address"]["addressCountry"], "PH");
+    assert_eq!(place["address"]["addressLocality"], fixture::CITY);
+    assert_eq!(place["address"]["addressCountry"], "XL");
     let virtual_location = locations.iter().find(|l| l["@type"] == "VirtualLocation").expect("a VirtualLocation");
     let virtual_url = virtual_location["url"].as_str().unwrap_or("");
     assert!(virtual_url.starts_with(&format!("{BASE}/")), "the virtual location is on PUBLIC_URL: {virtual_url}");
 
     // The speakers, as performers: a Person with the name, and the organisation of the role
-    // ("Vice-Chancellor, Coral Coast University, Australia") as affiliation.
+    // ("Rector, Quillmouth Institute of Tides") as affiliation.
     let performers = json["performer"].as_array().expect("performer is an array");
     let speakers = content::speakers(&app.pool).await.unwrap();
     assert_eq!(performers.len(), speakers.len());
@@ -484,7 +470,7 @@ async fn home_carries_event_json_ld() {
             other => panic!("price {other}"),
         })
         .collect();
-    assert_eq!(prices, ["219.00", "319.00", "99.00", "199.00"]);
+    assert_eq!(prices, fixture::PLANS.map(|p| p.amount));
     assert!(offers.iter().all(|o| o["priceCurrency"] == "USD" && o["@type"] == "Offer"));
 }
 
@@ -598,7 +584,7 @@ async fn about_us_has_the_spec_blocks() {
         assert!(texts(main, "dt").iter().any(|t| t == fact), "objective card shows {fact}");
     }
     assert_eq!(href_of(main, "Register Now").as_deref(), Some("/pricing"));
-    for stat in ["500+", "5,000+", "250+", "50+"] {
+    for stat in ["300+ Fixture Guests"] {
         assert!(visible.contains(stat), "impact statistic {stat}");
     }
     assert!(select(main, "img").len() >= 3, "logo, partner logos and vision images");
@@ -626,23 +612,25 @@ async fn pricing_shows_tickets_custom_payment_policy_steps_and_support() {
     for heading in ["Presenter Tickets", "Listener Tickets", "Custom Payment"] {
         assert!(headings.iter().any(|h| h == heading), "{heading}: {headings:?}");
     }
-    for (plan, amount) in [
-        ("presenter-virtual", "219"),
-        ("presenter-physical", "319"),
-        ("listener-virtual", "99"),
-        ("listener-physical", "199"),
-    ] {
-        let card = by_id(main, &format!("plan-{plan}")).unwrap_or_else(|| panic!("ticket card {plan}"));
+    for (plan, features) in fixture::PLANS.iter().zip([
+        &["Fixture Ticket", "Fixture Certificate"][..],
+        &["Fixture Ticket", "Fixture Certificate", "Lantern Dinner"],
+        &["Fixture Ticket"],
+        &["Fixture Ticket", "Lantern Dinner"],
+    ]) {
+        let card = by_id(main, &format!("plan-{}", plan.id)).unwrap_or_else(|| panic!("ticket card {}", plan.id));
         let card_text = text(card);
-        assert!(card_text.contains("USD") && card_text.contains(amount), "{plan} costs {amount} USD: {card_text}");
-        for feature in ["Conference Tickets", "Certificates", "Easy Access", "Paid Membership"] {
-            assert!(card_text.contains(feature), "{plan} lists {feature}");
-        }
+        let amount = plan.amount.trim_end_matches(".00");
+        assert!(card_text.contains("USD") && card_text.contains(amount), "{} costs {amount} USD: {card_text}", plan.id);
+        assert_eq!(texts(card, "li"), features, "{} lists its features", plan.id);
     }
-    let presenter = labelled(main, "presenter-title").unwrap();
-    assert!(text(presenter).contains("219") && text(presenter).contains("319"));
-    let listener = labelled(main, "listener-title").unwrap();
-    assert!(text(listener).contains("99") && text(listener).contains("199"));
+    let presenter = text(labelled(main, "presenter-title").unwrap());
+    assert!(
+        presenter.contains(fixture::PRESENTER_VIRTUAL.title) && presenter.contains(fixture::PRESENTER_PHYSICAL.title)
+    );
+    let listener = text(labelled(main, "listener-title").unwrap());
+    assert!(listener.contains(fixture::LISTENER_VIRTUAL.title) && listener.contains(fixture::LISTENER_PHYSICAL.title));
+    assert!(!presenter.contains(fixture::LISTENER_VIRTUAL.title), "listener plans are not under presenters");
 
     assert_eq!(href_of(main, "View Full Policy").as_deref(), Some("/cancellation-policy"));
     assert!(text(main).to_lowercase().contains("journal publication carries a separate fee"));
@@ -677,14 +665,7 @@ async fn awards_lists_three_main_and_three_sustainability_awards() {
     let awards = texts(main, "h3");
     assert_eq!(
         awards,
-        [
-            "Best Paper Presentation",
-            "Best Paper",
-            "Best Interpretation Student Presentation",
-            "Green Innovation",
-            "Community Impact",
-            "Circular Economy Champion"
-        ]
+        ["Brightest Talk", "Clearest Tide Chart", "Young Keeper", "Steady Lantern", "Calm Harbour", "Second Wick"]
     );
     let all = links(main);
     assert!(all.iter().any(|(h, t)| t == "Register Now" && h == "/pricing"));
@@ -693,23 +674,19 @@ async fn awards_lists_three_main_and_three_sustainability_awards() {
 }
 
 #[tokio::test]
-async fn sponsorship_lists_four_packages_with_prices() {
+async fn sponsorship_lists_every_package_with_its_price() {
     let app = app().await;
     let page = parse(&app.page("/sponsorship").await);
     let main = main_of(&page);
-    for (id, title, price) in [
-        ("platinum", "Platinum", "15,000"),
-        ("diamond", "Diamond", "12,000"),
-        ("gold", "Gold", "10,000"),
-        ("silver", "Silver", "7,500"),
-    ] {
+    for fixture::Package { id, title, shown, .. } in fixture::PACKAGES {
+        let price = shown.trim_end_matches(".00");
         let card = text(by_id(main, &format!("package-{id}")).unwrap_or_else(|| panic!("{title} package")));
         assert!(card.contains(title) && card.contains(price) && card.contains("USD"), "{title}: {card}");
     }
     let platinum = text(by_id(main, "package-platinum").unwrap());
-    assert!(platinum.contains("12 students") && platinum.contains("5 faculty"), "Platinum benefits");
-    let silver = text(by_id(main, "package-silver").unwrap());
-    assert!(silver.contains("5 students") && silver.contains("1 faculty"), "Silver benefits");
+    assert!(platinum.contains("Banner on the pier") && platinum.contains("Three fixture tickets"), "its benefits");
+    let gold = text(by_id(main, "package-gold").unwrap());
+    assert!(gold.contains("Logo on the lanterns") && !gold.contains("Banner on the pier"), "its own benefits");
     let prospectus = links(main).into_iter().find(|(_, t)| t.contains("Prospectus")).expect("prospectus button");
     assert!(prospectus.0.starts_with("/api/files/download_buttons/"));
     assert!(text(main).to_lowercase().contains("custom package"), "custom-package contact button");
@@ -725,7 +702,7 @@ async fn venue_has_a_map_directions_and_four_attractions() {
     assert!(iframe.attr("title").is_some_and(|t| !t.is_empty()), "the map has a title");
     let directions = href_of(main, "Get directions").expect("directions link");
     assert!(directions.starts_with("https://"), "{directions}");
-    assert!(text(main).contains("Manila"));
+    assert!(text(main).contains(fixture::VENUE) && text(main).contains(fixture::CITY));
     let attractions = labelled(main, "attractions-title").expect("attractions");
     assert_eq!(texts(attractions, "h3").len(), 4, "four nearby attractions");
 }
@@ -849,7 +826,10 @@ async fn success_shows_a_paid_order_and_failed_the_way_back() {
     let success = parse(&success);
     let visible = text(main_of(&success));
     assert!(visible.contains("success"), "{visible}");
-    assert!(visible.contains("Presenter Virtual") && visible.contains("219.00"), "plan and amount: {visible}");
+    assert!(
+        visible.contains(PRESENTER_VIRTUAL.title) && visible.contains(PRESENTER_VIRTUAL.amount),
+        "plan and amount: {visible}"
+    );
     assert!(visible.contains("Ada") && !visible.contains("Lovelace"), "the payer's first name only");
 
     let failed = parse(&app.page("/Failed").await);

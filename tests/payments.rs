@@ -13,6 +13,7 @@ use conference::ccavenue::crypto;
 use conference::ccavenue::protocol::PaymentResponse;
 use conference::payments::config::TEST_WORKING_KEY;
 
+use crate::common::fixture::{self, PRESENTER_VIRTUAL};
 use crate::common::html::{self, by_id, links, parse, text};
 use crate::common::payments::{
     LIVE_ACCESS, LIVE_KEY, LIVE_MERCHANT, answer, app, app_with, checkout, initiate, live, location, outbox, post,
@@ -43,7 +44,7 @@ async fn initiate_creates_the_order_and_encrypts_the_request_with_ccavenues_fiel
         ("merchant_id", "TEST"),
         ("order_id", started.order_id.as_str()),
         ("currency", "USD"),
-        ("amount", "219.00"),
+        ("amount", PRESENTER_VIRTUAL.amount),
         ("redirect_url", "http://127.0.0.1:3000/api/ccavenue-handle"),
         ("cancel_url", "http://127.0.0.1:3000/api/ccavenue-handle"),
         ("language", "EN"),
@@ -73,7 +74,7 @@ async fn initiate_creates_the_order_and_encrypts_the_request_with_ccavenues_fiel
         .expect("the order is stored");
     assert_eq!(
         (kind.as_str(), item.as_str(), title.as_str(), cents, currency.as_str(), status.as_str()),
-        ("plan", "presenter-virtual", "Presenter Virtual", 21_900, "USD", "initiated")
+        ("plan", "presenter-virtual", PRESENTER_VIRTUAL.title, PRESENTER_VIRTUAL.cents, "USD", "initiated")
     );
     assert_eq!((name.as_str(), email.as_str()), ("Ximena Quilla Oyelaran", "ximena.oyelaran@example.net"));
     assert!(outbox(&app).await.is_empty(), "nothing is mailed before the payment");
@@ -91,16 +92,10 @@ async fn every_order_gets_its_own_id() {
 #[tokio::test]
 async fn every_plan_and_package_is_charged_its_stored_price() {
     let app = app().await;
-    let cases = [
-        (json!({"plan": "presenter-virtual"}), "219.00", 21_900),
-        (json!({"plan": "presenter-physical"}), "319.00", 31_900),
-        (json!({"plan": "listener-virtual"}), "99.00", 9_900),
-        (json!({"plan": "listener-physical"}), "199.00", 19_900),
-        (json!({"sponsorPackage": "platinum"}), "15000.00", 1_500_000),
-        (json!({"sponsorPackage": "diamond"}), "12000.00", 1_200_000),
-        (json!({"sponsorPackage": "gold"}), "10000.00", 1_000_000),
-        (json!({"sponsorPackage": "silver"}), "7500.00", 750_000),
-    ];
+    let plans = fixture::PLANS.iter().map(|p| (json!({"plan": p.id}), p.amount, p.cents));
+    let packages = fixture::PACKAGES.iter().map(|p| (json!({"sponsorPackage": p.id}), p.amount, p.cents));
+    let cases: Vec<_> = plans.chain(packages).collect();
+    assert_eq!(cases.len(), 6, "every plan and package of the fixture");
     for (target, amount, cents) in cases {
         let id = target.as_object().unwrap().values().next().unwrap().as_str().unwrap().to_string();
         let started = initiate(&app, &checkout(target)).await;
@@ -162,7 +157,10 @@ async fn an_amount_or_currency_sent_by_the_browser_is_ignored() {
     ] {
         let started = initiate(&app, &checkout(target)).await;
         let fields = request_fields(&started.enc_request, TEST_WORKING_KEY);
-        assert_eq!((fields["amount"].as_str(), fields["currency"].as_str()), ("319.00", "USD"));
+        assert_eq!(
+            (fields["amount"].as_str(), fields["currency"].as_str()),
+            (fixture::PRESENTER_PHYSICAL.amount, "USD")
+        );
         assert_eq!(fields["merchant_id"], "TEST");
         assert_eq!(fields["order_id"], started.order_id);
     }
@@ -180,7 +178,7 @@ async fn a_sponsor_order_needs_only_a_name_and_an_email() {
     let fields = request_fields(&started.enc_request, TEST_WORKING_KEY);
     assert_eq!(fields["billing_name"], "Acme Renewables");
     assert_eq!(fields["billing_email"], "finance@acme.example");
-    assert_eq!(fields["amount"], "10000.00");
+    assert_eq!(fields["amount"], fixture::GOLD.amount);
     for absent in ["billing_tel", "billing_address", "billing_city", "billing_state", "billing_zip", "billing_country"]
     {
         assert!(!fields.contains_key(absent), "{absent} is left out when not given: {fields:?}");
@@ -188,7 +186,7 @@ async fn a_sponsor_order_needs_only_a_name_and_an_email() {
     // Null and empty optional fields are the same as absent.
     initiate(
         &app,
-        &json!({"sponsorPackage": "silver", "name": "Acme", "email": "a@acme.example", "phone": null, "zip": ""}),
+        &json!({"sponsorPackage": "platinum", "name": "Acme", "email": "a@acme.example", "phone": null, "zip": ""}),
     )
     .await;
 }
@@ -201,7 +199,7 @@ async fn values_are_url_encoded_so_no_field_can_be_injected() {
     body["address"] = json!("Flat 3=4 & 5%");
     let started = initiate(&app, &body).await;
     let fields = request_fields(&started.enc_request, TEST_WORKING_KEY);
-    assert_eq!(fields["amount"], "99.00");
+    assert_eq!(fields["amount"], fixture::LISTENER_VIRTUAL.amount);
     assert_eq!(fields["order_id"], started.order_id);
     assert_eq!(fields["billing_name"], "Eve&amount=0.01&order_id=ORD1 Zoë");
     assert_eq!(fields["billing_address"], "Flat 3=4 & 5%");
@@ -359,7 +357,7 @@ async fn with_credentials_the_request_goes_to_ccavenue_with_the_live_key() {
     );
     let fields = request_fields(&started.enc_request, LIVE_KEY);
     assert_eq!(fields["merchant_id"], LIVE_MERCHANT);
-    assert_eq!(fields["amount"], "199.00");
+    assert_eq!(fields["amount"], fixture::LISTENER_PHYSICAL.amount);
     assert!(crypto::decrypt(&started.enc_request, TEST_WORKING_KEY).is_err(), "not readable with the test key");
 
     let app = app_with(|c| {
@@ -387,7 +385,7 @@ async fn the_csp_lets_forms_post_to_the_gateway() {
 // POST /api/ccavenue-handle
 // ---------------------------------------------------------------------------------------
 
-/// An order for presenter-virtual (USD 219.00) in `app`.
+/// An order for [`PRESENTER_VIRTUAL`] in `app`.
 async fn new_order(app: &TestApp) -> String {
     initiate(app, &checkout(json!({"plan": "presenter-virtual"}))).await.order_id
 }
@@ -400,7 +398,7 @@ fn encrypt(answer: &PaymentResponse) -> String {
 async fn a_success_answer_pays_the_order_and_queues_one_receipt_and_one_notice() {
     let app = app().await;
     let id = new_order(&app).await;
-    let reply = send_answer(&app, &encrypt(&answer(&id, "Success", "219.00", "USD")), &id).await;
+    let reply = send_answer(&app, &encrypt(&answer(&id, "Success", PRESENTER_VIRTUAL.amount, "USD")), &id).await;
     assert_eq!(reply.status, StatusCode::SEE_OTHER);
     assert_eq!(location(&reply), format!("/Success?order={id}"));
 
@@ -431,7 +429,7 @@ async fn a_success_answer_pays_the_order_and_queues_one_receipt_and_one_notice()
     assert_eq!(receipt.0, "ximena.oyelaran@example.net");
     assert!(receipt.1.contains(&id), "subject names the order: {}", receipt.1);
     for body in [&receipt.2, &receipt.3] {
-        for shown in [id.as_str(), "Presenter Virtual", "219.00", "USD", "310009876543"] {
+        for shown in [id.as_str(), PRESENTER_VIRTUAL.title, PRESENTER_VIRTUAL.amount, "USD", "310009876543"] {
             assert!(body.contains(shown), "the receipt shows {shown}:\n{body}");
         }
         let year = time::OffsetDateTime::now_utc().year().to_string();
@@ -446,8 +444,8 @@ async fn a_success_answer_pays_the_order_and_queues_one_receipt_and_one_notice()
     );
     for shown in [
         id.as_str(),
-        "Presenter Virtual",
-        "219.00",
+        PRESENTER_VIRTUAL.title,
+        PRESENTER_VIRTUAL.amount,
         "Ximena Quilla Oyelaran",
         "ximena.oyelaran@example.net",
         "BRN123456",
@@ -460,8 +458,10 @@ async fn a_success_answer_pays_the_order_and_queues_one_receipt_and_one_notice()
 async fn the_amount_is_compared_as_cents() {
     let app = app().await;
     let id = new_order(&app).await;
-    let reply = send_answer(&app, &encrypt(&answer(&id, "Success", "219", "USD")), "").await;
-    assert_eq!(location(&reply), format!("/Success?order={id}"), "219 is 219.00");
+    let whole = (PRESENTER_VIRTUAL.cents / 100).to_string();
+    assert_eq!(PRESENTER_VIRTUAL.cents % 100, 0, "a whole-dollar price");
+    let reply = send_answer(&app, &encrypt(&answer(&id, "Success", &whole, "USD")), "").await;
+    assert_eq!(location(&reply), format!("/Success?order={id}"), "{whole} is {}", PRESENTER_VIRTUAL.amount);
     assert_eq!(status_of(&app, &id).await, "success");
 }
 
@@ -469,7 +469,7 @@ async fn the_amount_is_compared_as_cents() {
 async fn a_repeated_answer_changes_nothing_and_sends_no_second_receipt() {
     let app = app().await;
     let id = new_order(&app).await;
-    let enc = encrypt(&answer(&id, "Success", "219.00", "USD"));
+    let enc = encrypt(&answer(&id, "Success", PRESENTER_VIRTUAL.amount, "USD"));
     for _ in 0..3 {
         let reply = send_answer(&app, &enc, &id).await;
         assert_eq!(reply.status, StatusCode::SEE_OTHER);
@@ -479,7 +479,7 @@ async fn a_repeated_answer_changes_nothing_and_sends_no_second_receipt() {
     assert_eq!(app.count("outbox").await, 2, "one receipt and one notice, however often the gateway repeats itself");
 
     // A later, different answer for the decided order is ignored too.
-    let mut declined = answer(&id, "Failure", "219.00", "USD");
+    let mut declined = answer(&id, "Failure", PRESENTER_VIRTUAL.amount, "USD");
     declined.tracking_id = "999".into();
     let reply = send_answer(&app, &encrypt(&declined), &id).await;
     assert_eq!(location(&reply), format!("/Success?order={id}"));
@@ -504,7 +504,7 @@ async fn failure_aborted_invalid_and_other_statuses_are_recorded_without_mail() 
         ("success", "failure"),
     ] {
         let id = new_order(&app).await;
-        let mut a = answer(&id, gateway, "219.00", "USD");
+        let mut a = answer(&id, gateway, PRESENTER_VIRTUAL.amount, "USD");
         a.failure_message = "Card declined by bank".into();
         let reply = send_answer(&app, &encrypt(&a), &id).await;
         assert_eq!(reply.status, StatusCode::SEE_OTHER, "{gateway}");
@@ -518,7 +518,7 @@ async fn failure_aborted_invalid_and_other_statuses_are_recorded_without_mail() 
                 .unwrap();
         assert_eq!((gs.as_str(), fm.as_str()), (gateway, "Card declined by bank"));
         // Decided once: a Success afterwards does not turn it into a payment.
-        let reply = send_answer(&app, &encrypt(&answer(&id, "Success", "219.00", "USD")), &id).await;
+        let reply = send_answer(&app, &encrypt(&answer(&id, "Success", PRESENTER_VIRTUAL.amount, "USD")), &id).await;
         assert_eq!(location(&reply), format!("/Failed?order={id}"));
         assert_eq!(status_of(&app, &id).await, stored);
     }
@@ -538,15 +538,18 @@ fn break_padding(enc: &str) -> String {
 async fn unreadable_answers_are_400_and_leave_the_order_as_it_was() {
     let app = app().await;
     let id = new_order(&app).await;
-    let good = encrypt(&answer(&id, "Success", "219.00", "USD"));
+    let good = encrypt(&answer(&id, "Success", PRESENTER_VIRTUAL.amount, "USD"));
     let plain_without_amount = format!("order_id={id}&order_status=Success&currency=USD&tracking_id=1");
     let duplicate_status =
-        format!("{}&order_status=Failure", answer(&id, "Success", "219.00", "USD").to_query_string());
+        format!("{}&order_status=Failure", answer(&id, "Success", PRESENTER_VIRTUAL.amount, "USD").to_query_string());
     let cases: Vec<(&str, Vec<(&str, String)>)> = vec![
         ("missing encResp", vec![("orderNo", id.clone())]),
         ("empty encResp", vec![("encResp", String::new()), ("orderNo", id.clone())]),
         ("not hex", vec![("encResp", "zz".repeat(64)), ("orderNo", id.clone())]),
-        ("plain text instead of cipher", vec![("encResp", answer(&id, "Success", "219.00", "USD").to_query_string())]),
+        (
+            "plain text instead of cipher",
+            vec![("encResp", answer(&id, "Success", PRESENTER_VIRTUAL.amount, "USD").to_query_string())],
+        ),
         ("truncated by a block", vec![("encResp", good[..good.len() - 32].to_string())]),
         ("truncated mid-block", vec![("encResp", good[..good.len() - 10].to_string())]),
         ("odd length", vec![("encResp", good[..good.len() - 1].to_string())]),
@@ -555,7 +558,10 @@ async fn unreadable_answers_are_400_and_leave_the_order_as_it_was() {
             "another key",
             vec![(
                 "encResp",
-                break_padding(&crypto::encrypt(&answer(&id, "Success", "219.00", "USD").to_query_string(), "other")),
+                break_padding(&crypto::encrypt(
+                    &answer(&id, "Success", PRESENTER_VIRTUAL.amount, "USD").to_query_string(),
+                    "other",
+                )),
             )],
         ),
         ("no amount", vec![("encResp", crypto::encrypt(&plain_without_amount, TEST_WORKING_KEY))]),
@@ -592,20 +598,45 @@ async fn answers_that_do_not_match_the_order_go_to_failed_and_change_nothing() {
     let other = new_order(&app).await;
     let cases = [
         ("amount too low", answer(&id, "Success", "1.00", "USD"), id.clone(), format!("/Failed?order={id}")),
-        ("amount a cent off", answer(&id, "Success", "219.01", "USD"), id.clone(), format!("/Failed?order={id}")),
-        ("amount not a number", answer(&id, "Success", "219.00 USD", "USD"), id.clone(), format!("/Failed?order={id}")),
-        ("currency", answer(&id, "Success", "219.00", "INR"), id.clone(), format!("/Failed?order={id}")),
-        ("currency case", answer(&id, "Success", "219.00", "usd"), id.clone(), format!("/Failed?order={id}")),
-        ("orderNo of another order", answer(&id, "Success", "219.00", "USD"), other.clone(), "/Failed".to_string()),
+        (
+            "amount a cent off",
+            answer(&id, "Success", &format!("{}.01", PRESENTER_VIRTUAL.cents / 100), "USD"),
+            id.clone(),
+            format!("/Failed?order={id}"),
+        ),
+        (
+            "amount not a number",
+            answer(&id, "Success", &format!("{} USD", PRESENTER_VIRTUAL.amount), "USD"),
+            id.clone(),
+            format!("/Failed?order={id}"),
+        ),
+        (
+            "currency",
+            answer(&id, "Success", PRESENTER_VIRTUAL.amount, "INR"),
+            id.clone(),
+            format!("/Failed?order={id}"),
+        ),
+        (
+            "currency case",
+            answer(&id, "Success", PRESENTER_VIRTUAL.amount, "usd"),
+            id.clone(),
+            format!("/Failed?order={id}"),
+        ),
+        (
+            "orderNo of another order",
+            answer(&id, "Success", PRESENTER_VIRTUAL.amount, "USD"),
+            other.clone(),
+            "/Failed".to_string(),
+        ),
         (
             "unknown order",
-            answer("ORD1700000000000ZZZZZZ", "Success", "219.00", "USD"),
+            answer("ORD1700000000000ZZZZZZ", "Success", PRESENTER_VIRTUAL.amount, "USD"),
             String::new(),
             "/Failed".to_string(),
         ),
         (
             "malformed order id",
-            answer("ORD-1'; DROP TABLE orders", "Success", "219.00", "USD"),
+            answer("ORD-1'; DROP TABLE orders", "Success", PRESENTER_VIRTUAL.amount, "USD"),
             String::new(),
             "/Failed".to_string(),
         ),
@@ -621,7 +652,7 @@ async fn answers_that_do_not_match_the_order_go_to_failed_and_change_nothing() {
     assert_eq!(app.count("outbox").await, 0);
 
     // The same hostile answers against a paid order leave it paid.
-    send_answer(&app, &encrypt(&answer(&id, "Success", "219.00", "USD")), &id).await;
+    send_answer(&app, &encrypt(&answer(&id, "Success", PRESENTER_VIRTUAL.amount, "USD")), &id).await;
     for (what, a, order_no, _) in &cases {
         send_answer(&app, &encrypt(a), order_no).await;
         assert_eq!(status_of(&app, &id).await, "success", "{what}");
@@ -634,7 +665,7 @@ async fn the_handler_is_open_to_the_gateways_origin() {
     let app = app().await;
     let id = new_order(&app).await;
     let body = serde_urlencoded::to_string([
-        ("encResp", encrypt(&answer(&id, "Success", "219.00", "USD"))),
+        ("encResp", encrypt(&answer(&id, "Success", PRESENTER_VIRTUAL.amount, "USD"))),
         ("orderNo", id.clone()),
     ])
     .unwrap();
@@ -702,14 +733,14 @@ async fn live_app_with_status(url: &str) -> TestApp {
 }
 
 fn live_answer(order_id: &str, status: &str) -> String {
-    crypto::encrypt(&answer(order_id, status, "219.00", "USD").to_query_string(), LIVE_KEY)
+    crypto::encrypt(&answer(order_id, status, PRESENTER_VIRTUAL.amount, "USD").to_query_string(), LIVE_KEY)
 }
 
 #[tokio::test]
 async fn a_success_confirmed_by_the_status_api_is_paid() {
     let api = status_api(|req| {
         Ok(json!({"order_no": req["order_no"], "reference_no": req["reference_no"], "order_status": "Shipped",
-                  "order_amt": 219.0, "order_currncy": "USD", "status": 0})
+                  "order_amt": PRESENTER_VIRTUAL.cents as f64 / 100.0, "order_currncy": "USD", "status": 0})
         .to_string())
     })
     .await;
@@ -739,11 +770,17 @@ async fn a_success_confirmed_by_the_status_api_is_paid() {
 async fn a_status_api_that_disagrees_refuses_the_success() {
     let cases: [(&str, Value); 4] = [
         ("amount", json!({"order_status": "Shipped", "order_amt": 2.19, "order_currncy": "USD"})),
-        ("currency", json!({"order_status": "Successful", "order_amt": 219.0, "order_currncy": "INR"})),
-        ("status", json!({"order_status": "Unsuccessful", "order_amt": 219.0, "order_currncy": "USD"})),
+        (
+            "currency",
+            json!({"order_status": "Successful", "order_amt": PRESENTER_VIRTUAL.cents as f64 / 100.0, "order_currncy": "INR"}),
+        ),
+        (
+            "status",
+            json!({"order_status": "Unsuccessful", "order_amt": PRESENTER_VIRTUAL.cents as f64 / 100.0, "order_currncy": "USD"}),
+        ),
         (
             "cancelled",
-            json!({"Order_Status_Result": {"order_status": "Aborted", "order_amt": "219.00", "order_currncy": "USD"}}),
+            json!({"Order_Status_Result": {"order_status": "Aborted", "order_amt": PRESENTER_VIRTUAL.amount, "order_currncy": "USD"}}),
         ),
     ];
     for (what, json) in cases {
@@ -768,7 +805,7 @@ async fn a_status_api_that_disagrees_refuses_the_success() {
 async fn without_an_answer_from_the_status_api_the_order_stays_initiated() {
     let cases: Vec<(&str, StandInAnswer)> = vec![
         ("HTTP 500", Err(StatusCode::INTERNAL_SERVER_ERROR)),
-        ("undecided", Ok(json!({"order_status": "Awaited", "order_amt": 219.0, "order_currncy": "USD"}).to_string())),
+        ("undecided", Ok(json!({"order_status": "Awaited", "order_amt": PRESENTER_VIRTUAL.cents as f64 / 100.0, "order_currncy": "USD"}).to_string())),
         ("error inside", Ok(json!({"status": 1, "error_desc": "Invalid reference number"}).to_string())),
         ("not JSON", Ok("<html>".into())),
     ];
@@ -795,7 +832,7 @@ async fn without_an_answer_from_the_status_api_the_order_stays_initiated() {
 #[tokio::test]
 async fn the_status_api_is_asked_only_about_successes() {
     let api =
-        status_api(|_| Ok(json!({"order_status": "Shipped", "order_amt": 219.0, "order_currncy": "USD"}).to_string()))
+        status_api(|_| Ok(json!({"order_status": "Shipped", "order_amt": PRESENTER_VIRTUAL.cents as f64 / 100.0, "order_currncy": "USD"}).to_string()))
             .await;
     let app = live_app_with_status(&api.url).await;
     let id = new_order(&app).await;
@@ -810,7 +847,7 @@ async fn the_status_api_is_asked_only_about_successes() {
 
 async fn paid_order(app: &TestApp) -> String {
     let id = new_order(app).await;
-    let reply = send_answer(app, &encrypt(&answer(&id, "Success", "219.00", "USD")), &id).await;
+    let reply = send_answer(app, &encrypt(&answer(&id, "Success", PRESENTER_VIRTUAL.amount, "USD")), &id).await;
     assert_eq!(location(&reply), format!("/Success?order={id}"));
     id
 }
@@ -831,7 +868,9 @@ async fn success_shows_the_paid_order_with_the_first_name_only() {
     let id = paid_order(&app).await;
     let page = app.page(&format!("/Success?order={id}")).await;
     let main = main_text(&page);
-    for shown in ["success", "Presenter Virtual", "USD 219.00", "Ximena", id.as_str()] {
+    for shown in
+        ["success", PRESENTER_VIRTUAL.title, &format!("USD {}", PRESENTER_VIRTUAL.amount), "Ximena", id.as_str()]
+    {
         assert!(main.contains(shown), "/Success shows {shown}: {main}");
     }
     // Nowhere in the bytes sent, markup or not.
@@ -848,16 +887,26 @@ async fn success_names_a_sponsorship_as_such() {
         initiate(&app, &json!({"sponsorPackage": "gold", "name": "Acme Renewables", "email": "finance@acme.example"}))
             .await
             .order_id;
-    let reply = send_answer(&app, &encrypt(&answer(&id, "Success", "10000.00", "USD")), &id).await;
+    let reply = send_answer(&app, &encrypt(&answer(&id, "Success", fixture::GOLD.amount, "USD")), &id).await;
     assert_eq!(location(&reply), format!("/Success?order={id}"));
     let main = main_text(&app.page(&format!("/Success?order={id}")).await);
-    for shown in ["success", "Sponsorship", "Gold Sponsorship", "USD 10,000.00", "Acme"] {
+    for shown in [
+        "success",
+        "Sponsorship",
+        &format!("{} Sponsorship", fixture::GOLD.title),
+        &format!("USD {}", fixture::GOLD.shown),
+        "Acme",
+    ] {
         assert!(main.contains(shown), "/Success shows {shown}: {main}");
     }
     assert!(!main.contains("Renewables"));
     let receipt =
         outbox(&app).await.into_iter().find(|m| m.0 == "finance@acme.example").expect("the sponsor's receipt");
-    assert!(receipt.2.contains("Gold Sponsorship") && receipt.2.contains("10000.00"), "{}", receipt.2);
+    assert!(
+        receipt.2.contains(&format!("{} Sponsorship", fixture::GOLD.title)) && receipt.2.contains(fixture::GOLD.amount),
+        "{}",
+        receipt.2
+    );
 }
 
 #[tokio::test]
@@ -865,7 +914,7 @@ async fn success_for_anything_but_a_paid_order_goes_to_failed() {
     let app = app().await;
     let unpaid = new_order(&app).await;
     let declined = new_order(&app).await;
-    send_answer(&app, &encrypt(&answer(&declined, "Failure", "219.00", "USD")), &declined).await;
+    send_answer(&app, &encrypt(&answer(&declined, "Failure", PRESENTER_VIRTUAL.amount, "USD")), &declined).await;
     for (path, to) in [
         (format!("/Success?order={unpaid}"), format!("/Failed?order={unpaid}")),
         (format!("/Success?order={declined}"), format!("/Failed?order={declined}")),
@@ -891,7 +940,7 @@ async fn failed_shows_the_orders_status_and_the_way_back_to_pricing() {
     ];
     for (gateway, status, words) in cases {
         let id = new_order(&app).await;
-        send_answer(&app, &encrypt(&answer(&id, gateway, "219.00", "USD")), &id).await;
+        send_answer(&app, &encrypt(&answer(&id, gateway, PRESENTER_VIRTUAL.amount, "USD")), &id).await;
         let page = app.page(&format!("/Failed?order={id}")).await;
         let main = main_text(&page);
         assert!(main.contains("Failed"), "{main}");
@@ -942,7 +991,7 @@ async fn the_registrations_export_lists_every_order() {
     for (k, v) in [
         ("kind", "plan"),
         ("item", "presenter-virtual"),
-        ("amount", "219.00"),
+        ("amount", PRESENTER_VIRTUAL.amount),
         ("currency", "USD"),
         ("status", "success"),
         ("name", "Ximena Quilla Oyelaran"),
@@ -969,7 +1018,7 @@ async fn twenty_identical_answers_at_once_on_two_instances_decide_the_order_once
     let other = app.another_instance().await;
     let id = new_order(&app).await;
     let body = serde_urlencoded::to_string([
-        ("encResp", encrypt(&answer(&id, "Success", "219.00", "USD"))),
+        ("encResp", encrypt(&answer(&id, "Success", PRESENTER_VIRTUAL.amount, "USD"))),
         ("orderNo", id.clone()),
     ])
     .unwrap();

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use conference::ccavenue::crypto;
 use conference::payments::config::{CCAVENUE_LIVE_GATEWAY_URL, ModeSetting, TEST_WORKING_KEY};
 
+use crate::common::fixture::PRESENTER_VIRTUAL;
 use crate::common::html::{self, first, parse};
 use crate::common::payments::{
     LIVE_KEY, answer, app, app_with, checkout, initiate, live, location, outbox, post_json, send_answer, status_of,
@@ -51,7 +52,7 @@ async fn assert_payments_closed(app: &TestApp) {
     assert!(csp(&reply).contains("form-action 'self';"), "no gateway in form-action: {}", csp(&reply));
     // A test-gateway answer decides nothing.
     let fake = crypto::encrypt(
-        &answer("ORD1740816000000ABCDEF", "Success", "219.00", "USD").to_query_string(),
+        &answer("ORD1740816000000ABCDEF", "Success", PRESENTER_VIRTUAL.amount, "USD").to_query_string(),
         TEST_WORKING_KEY,
     );
     let reply = send_answer(app, &fake, "ORD1740816000000ABCDEF").await;
@@ -150,8 +151,9 @@ async fn each_order_records_its_mode_and_gateway() {
 #[tokio::test]
 async fn an_answer_from_another_gateway_never_decides_an_order() {
     let app = app().await;
-    let test_answer =
-        |id: &str| crypto::encrypt(&answer(id, "Success", "219.00", "USD").to_query_string(), TEST_WORKING_KEY);
+    let test_answer = |id: &str| {
+        crypto::encrypt(&answer(id, "Success", PRESENTER_VIRTUAL.amount, "USD").to_query_string(), TEST_WORKING_KEY)
+    };
     // An order made while live (or before orders recorded their gateway), answered with the
     // public test key after the site was switched to test mode.
     for (mode, gateway) in [
@@ -173,7 +175,8 @@ async fn an_answer_from_another_gateway_never_decides_an_order() {
 async fn test_receipts_say_test_and_live_ones_do_not() {
     let app = app().await;
     let id = initiate(&app, &checkout(json!({"plan": "presenter-virtual"}))).await.order_id;
-    let enc = crypto::encrypt(&answer(&id, "Success", "219.00", "USD").to_query_string(), TEST_WORKING_KEY);
+    let enc =
+        crypto::encrypt(&answer(&id, "Success", PRESENTER_VIRTUAL.amount, "USD").to_query_string(), TEST_WORKING_KEY);
     send_answer(&app, &enc, &id).await;
     let mails = outbox(&app).await;
     assert_eq!(mails.len(), 2);
@@ -183,7 +186,7 @@ async fn test_receipts_say_test_and_live_ones_do_not() {
 
     let app = app_with(live).await;
     let id = initiate(&app, &checkout(json!({"plan": "presenter-virtual"}))).await.order_id;
-    let enc = crypto::encrypt(&answer(&id, "Success", "219.00", "USD").to_query_string(), LIVE_KEY);
+    let enc = crypto::encrypt(&answer(&id, "Success", PRESENTER_VIRTUAL.amount, "USD").to_query_string(), LIVE_KEY);
     send_answer(&app, &enc, &id).await;
     let mails = outbox(&app).await;
     assert_eq!(mails.len(), 2);
@@ -195,7 +198,20 @@ async fn test_receipts_say_test_and_live_ones_do_not() {
 #[tokio::test]
 async fn the_gateways_amount_must_equal_the_order_exactly() {
     let app = app().await;
-    for bad in ["218.995", "219.001", "219.0001", "219.01", "218.99", "2.19e2", "", "-219.00"] {
+    // Around the plan's price, a whole number of dollars (145 for USD 145.00).
+    assert_eq!(PRESENTER_VIRTUAL.cents % 100, 0, "a whole-dollar price");
+    let dollars = PRESENTER_VIRTUAL.cents / 100;
+    let bad = [
+        format!("{}.995", dollars - 1),
+        format!("{dollars}.001"),
+        format!("{dollars}.0001"),
+        format!("{dollars}.01"),
+        format!("{}.99", dollars - 1),
+        format!("{}.{:02}e2", dollars / 100, dollars % 100),
+        String::new(),
+        format!("-{}", PRESENTER_VIRTUAL.amount),
+    ];
+    for bad in &bad {
         let id = initiate(&app, &checkout(json!({"plan": "presenter-virtual"}))).await.order_id;
         let enc = crypto::encrypt(&answer(&id, "Success", bad, "USD").to_query_string(), TEST_WORKING_KEY);
         let reply = send_answer(&app, &enc, &id).await;
@@ -205,9 +221,9 @@ async fn the_gateways_amount_must_equal_the_order_exactly() {
         assert_eq!(status_of(&app, &id).await, "initiated", "{bad:?} decides nothing");
     }
     assert_eq!(app.count("outbox").await, 0);
-    for good in ["219", "219.0", "219.00"] {
+    for good in [dollars.to_string(), format!("{dollars}.0"), PRESENTER_VIRTUAL.amount.to_string()] {
         let id = initiate(&app, &checkout(json!({"plan": "presenter-virtual"}))).await.order_id;
-        let enc = crypto::encrypt(&answer(&id, "Success", good, "USD").to_query_string(), TEST_WORKING_KEY);
+        let enc = crypto::encrypt(&answer(&id, "Success", &good, "USD").to_query_string(), TEST_WORKING_KEY);
         let reply = send_answer(&app, &enc, &id).await;
         assert_eq!(location(&reply), format!("/Success?order={id}"), "{good:?}");
         assert_eq!(status_of(&app, &id).await, "success");
@@ -229,7 +245,8 @@ async fn gateway_answers_are_heard_past_the_visitor_rate_limit() {
         let reply = send_answer(&app, "zz", &id).await;
         assert_eq!(reply.status, StatusCode::BAD_REQUEST);
     }
-    let enc = crypto::encrypt(&answer(&id, "Success", "219.00", "USD").to_query_string(), TEST_WORKING_KEY);
+    let enc =
+        crypto::encrypt(&answer(&id, "Success", PRESENTER_VIRTUAL.amount, "USD").to_query_string(), TEST_WORKING_KEY);
     let reply = send_answer(&app, &enc, &id).await;
     assert_eq!(reply.status, StatusCode::SEE_OTHER);
     assert_eq!(location(&reply), format!("/Success?order={id}"));

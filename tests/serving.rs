@@ -337,8 +337,11 @@ async fn calendar_holds_the_conference_and_its_important_dates() {
                 && e.contains(&"DTEND;VALUE=DATE:20250324".to_string())
         })
         .expect("a VEVENT for the whole conference, 21-23 March 2025 (end exclusive)");
-    assert!(conference.iter().any(|l| l.starts_with("SUMMARY:") && l.contains("Sustainability")), "{conference:?}");
-    assert!(conference.iter().any(|l| l.starts_with("LOCATION:") && l.contains("Manila")), "{conference:?}");
+    assert!(conference.iter().any(|l| l.starts_with("SUMMARY:") && l.contains("Fixture Symposium")), "{conference:?}");
+    assert!(
+        conference.iter().any(|l| l.starts_with("LOCATION:") && l.contains(crate::common::fixture::VENUE)),
+        "{conference:?}"
+    );
 
     for date in &dates {
         let start = format!("DTSTART;VALUE=DATE:{}", date.date.replace('-', ""));

@@ -8,6 +8,7 @@ use serde_json::json;
 use conference::ccavenue::crypto;
 use conference::payments::config::TEST_WORKING_KEY;
 
+use crate::common::fixture::{LISTENER_VIRTUAL, PRESENTER_PHYSICAL};
 use crate::common::html::{self, by_id, first, parse, select, text};
 use crate::common::payments::{
     answer, app, app_with, checkout, initiate, live, location, outbox, post_form, send_answer, status_of,
@@ -73,7 +74,9 @@ async fn the_whole_flow_approve_lands_on_success_with_a_receipt() {
     let document = parse(&page);
     let main = text(by_id(&document, "main").unwrap());
     assert!(main.contains("Test gateway — no real payment"), "{main}");
-    for shown in [started.order_id.as_str(), "presenter-physical", "319.00", "USD", "Ximena Quilla Oyelaran"] {
+    for shown in
+        [started.order_id.as_str(), PRESENTER_PHYSICAL.id, PRESENTER_PHYSICAL.amount, "USD", "Ximena Quilla Oyelaran"]
+    {
         assert!(main.contains(shown), "the test gateway shows {shown}: {main}");
     }
     assert!(html::meta(&document, "robots").is_some_and(|r| r.contains("noindex")));
@@ -92,7 +95,7 @@ async fn the_whole_flow_approve_lands_on_success_with_a_receipt() {
         let answer = conference::ccavenue::protocol::PaymentResponse::parse(&plain).expect("a parsable answer");
         assert_eq!(
             (answer.order_id.as_str(), answer.amount.as_str(), answer.currency.as_str()),
-            (started.order_id.as_str(), "319.00", "USD")
+            (started.order_id.as_str(), PRESENTER_PHYSICAL.amount, "USD")
         );
         let expected = match form.label.as_str() {
             "Approve" => "Success",
@@ -112,8 +115,8 @@ async fn the_whole_flow_approve_lands_on_success_with_a_receipt() {
     let main = text(by_id(&success, "main").unwrap());
     assert!(
         main.contains("success")
-            && main.contains("Presenter Physical")
-            && main.contains("USD 319.00")
+            && main.contains(PRESENTER_PHYSICAL.title)
+            && main.contains(&format!("USD {}", PRESENTER_PHYSICAL.amount))
             && main.contains("Ximena"),
         "{main}"
     );
@@ -225,7 +228,7 @@ async fn with_credentials_there_is_no_test_gateway() {
     assert_eq!(reply.status, StatusCode::NOT_FOUND);
 
     // And answers made with the public test key are worthless there.
-    let answer = answer(&started.order_id, "Success", "99.00", "USD");
+    let answer = answer(&started.order_id, "Success", LISTENER_VIRTUAL.amount, "USD");
     let reply =
         send_answer(&app, &crypto::encrypt(&answer.to_query_string(), TEST_WORKING_KEY), &started.order_id).await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST);

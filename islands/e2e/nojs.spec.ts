@@ -1,6 +1,7 @@
 // Pages without JavaScript (DESIGN.md section 1: complete, readable HTML; islands only add
 // behaviour). Every page shows its content, and each island's fallback does its job.
 import { test, expect } from './fixtures';
+import { AWARD, FIRST_HIGHLIGHT, PLATINUM_PACKAGE, POLICIES, SITE } from './content';
 
 test.use({ javaScriptEnabled: false });
 
@@ -12,7 +13,7 @@ test.beforeEach(({ problems }) => {
 
 /** Path, its <h1>, and a piece of its main content. */
 const PAGES: Array<[string, string, string]> = [
-  ['/', 'International Conference on Sustainability, Innovation and Future Technologies', 'About Conference'],
+  ['/', SITE.name, 'About Conference'],
   ['/AboutUs', 'About Us', 'Why Attend'],
   ['/AboutConference', 'About the Conference', 'Who Can Attend'],
   ['/committee', 'Organising Committee', 'Core Committee'],
@@ -21,14 +22,14 @@ const PAGES: Array<[string, string, string]> = [
   ['/Schedule', "Shaping Tomorrow's Sustainable Landscape", 'Sessions by day'],
   ['/pricing', 'Registration', 'Presenter Tickets'],
   ['/submission', 'Paper Submission', 'Submission Guidelines'],
-  ['/awards', 'Awards', 'Green Innovation'],
-  ['/sponsorship', 'Sponsorship', 'Platinum'],
-  ['/venue', 'Venue', 'Bayanihan University of Manila'],
-  ['/highlights/sustainable-technologies', 'Sustainable Technologies', 'Back'],
-  ['/cancellation-policy', 'Cancellation Policy', 'Refunds'],
-  ['/Terms-&-Conditions', 'Terms & Conditions', 'Acceptance of these terms'],
-  ['/Privacy-Policy', 'Privacy Policy', 'Who we are'],
-  ['/cookie-policy', 'Cookie Policy', 'Our own storage'],
+  ['/awards', 'Awards', AWARD],
+  ['/sponsorship', 'Sponsorship', PLATINUM_PACKAGE.title],
+  ['/venue', 'Venue', SITE.venue],
+  ['/highlights/sustainable-technologies', FIRST_HIGHLIGHT, 'Back'],
+  ['/cancellation-policy', 'Cancellation Policy', POLICIES.cancellation.firstSection],
+  ['/Terms-&-Conditions', 'Terms & Conditions', POLICIES.terms.firstSection],
+  ['/Privacy-Policy', 'Privacy Policy', POLICIES.privacy.sections[0]],
+  ['/cookie-policy', 'Cookie Policy', POLICIES.cookie.firstSection],
   ['/Failed', 'Failed', 'Your payment did not go through'],
   ['/test-gateway', 'Test gateway', 'no real payment'],
 ];

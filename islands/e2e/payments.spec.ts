@@ -3,6 +3,7 @@
 // (DESIGN.md section 6: no credentials in tests) and the /Success and /Failed pages.
 import { test, expect } from './fixtures';
 import { chunkRequests, mounted, withoutNotice } from './island-helpers';
+import { GOLD_PACKAGE, LISTENER_PHYSICAL, LISTENER_VIRTUAL, PLAN_FEATURES, PLANS, PRESENTER_PHYSICAL, PRESENTER_VIRTUAL, type Plan } from './content';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 
@@ -15,9 +16,9 @@ function islandIn(page: Page, cardId: string, name = 'TicketCheckout'): Promise<
   return mounted(page, name, page.locator(`#${cardId}`));
 }
 
-async function openPlan(page: Page, plan: string, title: string) {
+async function openPlan(page: Page, { id, title }: Plan) {
   await page.goto('/pricing');
-  const island = await islandIn(page, `plan-${plan}`);
+  const island = await islandIn(page, `plan-${id}`);
   const opener = island.getByRole('button', { name: `Register Now for ${title}` });
   await opener.click();
   const dialog = page.getByRole('dialog', { name: `Register: ${title}` });
@@ -60,49 +61,39 @@ function countInitiates(page: Page): { readonly count: number } {
 test.describe('ticket cards', () => {
   test('show the four plans in USD with their features', async ({ page }) => {
     await page.goto('/pricing');
-    for (const [plan, price] of [
-      ['presenter-virtual', 'USD 219.00'],
-      ['presenter-physical', 'USD 319.00'],
-      ['listener-virtual', 'USD 99.00'],
-      ['listener-physical', 'USD 199.00'],
-    ]) {
-      const card = page.locator(`#plan-${plan}`);
-      await expect(card.locator('.price__amount')).toHaveText(price);
-      await expect(card.locator('.check-list li')).toHaveText([
-        'Conference Tickets',
-        'Certificates',
-        'Easy Access',
-        'Paid Membership',
-      ]);
+    for (const plan of PLANS) {
+      const card = page.locator(`#plan-${plan.id}`);
+      await expect(card.locator('.price__amount')).toHaveText(`USD ${plan.amount}`);
+      await expect(card.locator('.check-list li')).toHaveText(PLAN_FEATURES[plan.id]);
     }
   });
 
   test('a plan paid and approved lands on /Success with the plan and amount', async ({ page }) => {
-    const { dialog } = await openPlan(page, 'presenter-virtual', 'Presenter Virtual');
+    const { dialog } = await openPlan(page, PRESENTER_VIRTUAL);
     await expect(dialog).toHaveAttribute('aria-modal', 'true');
     await expect(field(dialog, 'Phone')).toHaveAttribute('type', 'tel');
     await fillRegistration(dialog);
-    await dialog.getByRole('button', { name: 'Pay Now USD 219.00' }).click();
+    await dialog.getByRole('button', { name: `Pay Now USD ${PRESENTER_VIRTUAL.amount}` }).click();
 
     await expect(page).toHaveURL(/\/test-gateway$/);
-    await expect(summaryValue(page, 'Amount')).toHaveText('219.00');
+    await expect(summaryValue(page, 'Amount')).toHaveText(PRESENTER_VIRTUAL.amount);
     await expect(summaryValue(page, 'Currency')).toHaveText('USD');
     await expect(summaryValue(page, 'Billing name')).toHaveText('Ada Lovelace');
     await page.getByRole('button', { name: 'Approve' }).click();
 
     await expect(page).toHaveURL(/\/Success\?order=ORD/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('success');
-    await expect(page.locator('main')).toContainText('Presenter Virtual');
-    await expect(page.locator('main')).toContainText('219.00');
+    await expect(page.locator('main')).toContainText(PRESENTER_VIRTUAL.title);
+    await expect(page.locator('main')).toContainText(PRESENTER_VIRTUAL.amount);
     await expect(page.locator('main')).toContainText('Ada');
   });
 
   test('a plan declined at the gateway lands on /Failed', async ({ page }) => {
-    const { dialog } = await openPlan(page, 'listener-physical', 'Listener Physical');
+    const { dialog } = await openPlan(page, LISTENER_PHYSICAL);
     await fillRegistration(dialog);
-    await dialog.getByRole('button', { name: 'Pay Now USD 199.00' }).click();
+    await dialog.getByRole('button', { name: `Pay Now USD ${LISTENER_PHYSICAL.amount}` }).click();
     await expect(page).toHaveURL(/\/test-gateway$/);
-    await expect(summaryValue(page, 'Amount')).toHaveText('199.00');
+    await expect(summaryValue(page, 'Amount')).toHaveText(LISTENER_PHYSICAL.amount);
     await page.getByRole('button', { name: 'Decline' }).click();
 
     await expect(page).toHaveURL(/\/Failed\?order=ORD/);
@@ -112,9 +103,9 @@ test.describe('ticket cards', () => {
 
   test('required fields are checked in the modal and nothing is sent', async ({ page }) => {
     const initiates = countInitiates(page);
-    const { dialog } = await openPlan(page, 'listener-virtual', 'Listener Virtual');
+    const { dialog } = await openPlan(page, LISTENER_VIRTUAL);
     await field(dialog, 'Address').fill('Only the optional address');
-    await dialog.getByRole('button', { name: 'Pay Now USD 99.00' }).click();
+    await dialog.getByRole('button', { name: `Pay Now USD ${LISTENER_VIRTUAL.amount}` }).click();
 
     for (const [label, message] of [
       ['Name', 'Please enter your name'],
@@ -137,11 +128,11 @@ test.describe('ticket cards', () => {
 
   test("the server's field errors show on the fields, and the form is kept", async ({ page, problems }) => {
     problems.allow(/422/);
-    const { dialog } = await openPlan(page, 'presenter-physical', 'Presenter Physical');
+    const { dialog } = await openPlan(page, PRESENTER_PHYSICAL);
     // 61 characters: the server takes at most 60 (CCAvenue's billing_name limit).
     const longName = 'A'.repeat(61);
     await fillRegistration(dialog, longName);
-    await dialog.getByRole('button', { name: 'Pay Now USD 319.00' }).click();
+    await dialog.getByRole('button', { name: `Pay Now USD ${PRESENTER_PHYSICAL.amount}` }).click();
 
     const name = field(dialog, 'Name');
     await expect(name).toHaveAttribute('aria-invalid', 'true');
@@ -153,7 +144,7 @@ test.describe('ticket cards', () => {
   });
 
   test('Esc, Cancel and the close icon close the modal and give focus back', async ({ page }) => {
-    const { opener, dialog } = await openPlan(page, 'presenter-virtual', 'Presenter Virtual');
+    const { opener, dialog } = await openPlan(page, PRESENTER_VIRTUAL);
     await expect(field(dialog, 'Name')).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
@@ -172,7 +163,7 @@ test.describe('ticket cards', () => {
   });
 
   test('the open modal, with its errors showing, has no accessibility violations', async ({ page }) => {
-    const { dialog } = await openPlan(page, 'presenter-virtual', 'Presenter Virtual');
+    const { dialog } = await openPlan(page, PRESENTER_VIRTUAL);
     await dialog.getByRole('button', { name: /^Pay Now/ }).click();
     await expect(field(dialog, 'Name')).toHaveAttribute('aria-invalid', 'true');
     const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
@@ -180,7 +171,7 @@ test.describe('ticket cards', () => {
   });
 
   test('Tab stays inside the open modal', async ({ page }) => {
-    const { dialog } = await openPlan(page, 'presenter-virtual', 'Presenter Virtual');
+    const { dialog } = await openPlan(page, PRESENTER_VIRTUAL);
     const pay = dialog.getByRole('button', { name: /^Pay Now/ });
     await pay.focus();
     await page.keyboard.press('Tab');
@@ -202,10 +193,10 @@ test.describe('loading on intent', () => {
 
   test('Register Now clicked before its island has loaded opens the modal, without leaving the page', async ({ page }) => {
     await page.goto('/pricing');
-    const card = page.locator('#plan-listener-virtual');
+    const card = page.locator(`#plan-${LISTENER_VIRTUAL.id}`);
     // The server's link: the click loads the island, which then opens the modal.
-    await card.getByRole('link', { name: 'Register Now for Listener Virtual' }).click();
-    await expect(page.getByRole('dialog', { name: 'Register: Listener Virtual' })).toBeVisible();
+    await card.getByRole('link', { name: `Register Now for ${LISTENER_VIRTUAL.title}` }).click();
+    await expect(page.getByRole('dialog', { name: `Register: ${LISTENER_VIRTUAL.title}` })).toBeVisible();
     await expect(page).toHaveURL(/\/pricing$/);
   });
 });
@@ -269,20 +260,20 @@ test.describe('sponsorship', () => {
       /^\/api\/files\/download_buttons\//,
     );
     await expect(page.getByRole('link', { name: /custom package/i })).toHaveAttribute('href', '/#form');
-    const island = await islandIn(page, 'package-gold', 'SponsorCheckout');
-    await island.getByRole('button', { name: 'Sponsor now for Gold' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Sponsor: Gold' });
+    const island = await islandIn(page, `package-${GOLD_PACKAGE.id}`, 'SponsorCheckout');
+    await island.getByRole('button', { name: `Sponsor now for ${GOLD_PACKAGE.title}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Sponsor: ${GOLD_PACKAGE.title}` });
     await expect(dialog.locator('input:not([type="hidden"]):not([name="_gotcha"])')).toHaveCount(2);
     await field(dialog, 'Name').fill('Acme Green Energy');
     await field(dialog, 'Email').fill('sponsor@acme.example');
-    await dialog.getByRole('button', { name: 'Pay Now USD 10,000.00' }).click();
+    await dialog.getByRole('button', { name: `Pay Now USD ${GOLD_PACKAGE.shown}` }).click();
 
     await expect(page).toHaveURL(/\/test-gateway$/);
-    await expect(summaryValue(page, 'Amount')).toHaveText('10000.00');
+    await expect(summaryValue(page, 'Amount')).toHaveText(GOLD_PACKAGE.amount);
     await page.getByRole('button', { name: 'Approve' }).click();
     await expect(page).toHaveURL(/\/Success\?order=ORD/);
-    await expect(page.locator('main')).toContainText('Gold');
-    await expect(page.locator('main')).toContainText('10,000.00');
+    await expect(page.locator('main')).toContainText(GOLD_PACKAGE.title);
+    await expect(page.locator('main')).toContainText(GOLD_PACKAGE.shown);
   });
 });
 
@@ -304,9 +295,10 @@ test.describe('without JavaScript', () => {
 
   test("'Sponsor now' leads to a note on how to sponsor", async ({ page }) => {
     await page.goto('/sponsorship');
-    await page.locator('#package-silver').getByRole('link', { name: /Sponsor now/ }).click();
-    await expect(page).toHaveURL(/\/sponsorship\?package=silver#package-silver$/);
-    await expect(page.locator('#package-silver .checkout-note')).toContainText('needs JavaScript');
+    const id = GOLD_PACKAGE.id;
+    await page.locator(`#package-${id}`).getByRole('link', { name: /Sponsor now/ }).click();
+    await expect(page).toHaveURL(new RegExp(`/sponsorship\\?package=${id}#package-${id}$`));
+    await expect(page.locator(`#package-${id} .checkout-note`)).toContainText('needs JavaScript');
   });
 
   test('the custom payment form shows the breakdown from the server', async ({ page }) => {

@@ -4,6 +4,7 @@
 import { test, expect } from './fixtures';
 import type { Page } from '@playwright/test';
 import { focusInside, island, mounted, withoutNotice } from './island-helpers';
+import { POLICIES } from './content';
 
 async function accordion(page: Page, path: string) {
   await withoutNotice(page);
@@ -74,7 +75,7 @@ test('a link to a section opens it', async ({ page }) => {
   await mounted(page, 'PolicyAccordion');
   const header = page.locator('#pol-privacy-3 .accordion__summary');
   await expect(header).toHaveAttribute('aria-expanded', 'true');
-  await expect(header).toHaveText('Why we use it');
+  await expect(header).toHaveText(POLICIES.privacy.sections[2]);
   await expect(page.locator('main [aria-expanded="true"]')).toHaveCount(1);
 });
 
@@ -90,18 +91,10 @@ test('the footer policy panel shows a chosen policy: summary, sections and a lin
   const panel = page.getByRole('dialog', { name: 'Privacy Policy' });
   await expect(panel).toBeVisible();
   await expect(panel).toHaveAttribute('aria-modal', 'true');
-  await expect(panel).toContainText('What personal data we collect through this website');
+  await expect(panel).toContainText(POLICIES.privacy.summary);
   // The sections, read from the policy page.
-  await expect(panel.getByRole('heading', { level: 3 })).toHaveText([
-    'Who we are',
-    'What we collect',
-    'Why we use it',
-    'Who we share it with',
-    'How long we keep it',
-    'Your rights',
-    'Security',
-  ]);
-  await expect(panel).toContainText('Uploaded papers are stored privately');
+  await expect(panel.getByRole('heading', { level: 3 })).toHaveText([...POLICIES.privacy.sections]);
+  await expect(panel).toContainText(POLICIES.privacy.lastText);
   await expect(panel.getByRole('link', { name: /Privacy Policy page/ })).toHaveAttribute('href', '/Privacy-Policy');
   expect(await focusInside(page, '[role="dialog"]')).toBe(true);
 
@@ -113,7 +106,7 @@ test('the footer policy panel shows a chosen policy: summary, sections and a lin
   const terms = legal.getByRole('button', { name: 'Terms & Conditions' });
   await terms.click();
   const termsPanel = page.getByRole('dialog', { name: 'Terms & Conditions' });
-  await expect(termsPanel.getByRole('heading', { level: 3 }).first()).toHaveText('Acceptance of these terms');
+  await expect(termsPanel.getByRole('heading', { level: 3 }).first()).toHaveText(POLICIES.terms.firstSection);
   await termsPanel.getByRole('button', { name: 'Close' }).click();
   await expect(termsPanel).toBeHidden();
   await expect(terms).toBeFocused();
@@ -134,7 +127,7 @@ test('the footer panel still gives the summary and the link when the policy page
   await legal.getByRole('button', { name: 'Cancellation Policy' }).click();
   const panel = page.getByRole('dialog', { name: 'Cancellation Policy' });
   await expect(panel.getByRole('status')).toHaveText(/could not be loaded/);
-  await expect(panel).toContainText('Full refund up to 30 days before the conference');
+  await expect(panel).toContainText(POLICIES.cancellation.summary);
   await expect(panel.getByRole('link', { name: /Cancellation Policy page/ })).toHaveAttribute('href', '/cancellation-policy');
   expect(await island(page, 'PolicyPanel', legal).getAttribute('data-island-ready')).toBe('');
 });

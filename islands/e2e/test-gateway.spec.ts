@@ -4,6 +4,7 @@
 // do), and the gateway's Approve / Decline / Cancel forms are plain HTML forms.
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
+import { LISTENER_PHYSICAL, LISTENER_VIRTUAL, PRESENTER_VIRTUAL } from './content';
 
 interface HandOff {
   orderId: string;
@@ -55,11 +56,11 @@ async function payForPlan(page: Page, plan: string): Promise<HandOff> {
 }
 
 test('the test gateway shows the order and Approve lands on /Success with the plan', async ({ page }) => {
-  const handOff = await payForPlan(page, 'presenter-virtual');
+  const handOff = await payForPlan(page, PRESENTER_VIRTUAL.id);
   const main = page.locator('main');
   await expect(main.getByText('Test gateway — no real payment')).toBeVisible();
-  await expect(main).toContainText('presenter-virtual');
-  await expect(main).toContainText('219.00');
+  await expect(main).toContainText(PRESENTER_VIRTUAL.id);
+  await expect(main).toContainText(PRESENTER_VIRTUAL.amount);
   await expect(main).toContainText('USD');
   await expect(main).toContainText(PAYER.name);
   await expect(main.getByRole('button')).toHaveText(['Approve', 'Decline', 'Cancel']);
@@ -67,16 +68,16 @@ test('the test gateway shows the order and Approve lands on /Success with the pl
   await main.getByRole('button', { name: 'Approve', exact: true }).click();
   await page.waitForURL(`**/Success?order=${handOff.orderId}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('success');
-  await expect(main).toContainText('Presenter Virtual');
-  await expect(main).toContainText('USD 219.00');
+  await expect(main).toContainText(PRESENTER_VIRTUAL.title);
+  await expect(main).toContainText(`USD ${PRESENTER_VIRTUAL.amount}`);
   await expect(main).toContainText('Ximena');
   await expect(main).not.toContainText('Oyelaran');
   await expect(main).not.toContainText(PAYER.email);
 });
 
 test('Decline lands on /Failed with the status and a way back to /pricing', async ({ page }) => {
-  const handOff = await payForPlan(page, 'listener-physical');
-  await expect(page.locator('main')).toContainText('199.00');
+  const handOff = await payForPlan(page, LISTENER_PHYSICAL.id);
+  await expect(page.locator('main')).toContainText(LISTENER_PHYSICAL.amount);
   await page.locator('main').getByRole('button', { name: 'Decline', exact: true }).click();
   await page.waitForURL(`**/Failed?order=${handOff.orderId}`);
   const main = page.locator('main');
@@ -88,7 +89,7 @@ test('Decline lands on /Failed with the status and a way back to /pricing', asyn
 });
 
 test('Cancel lands on /Failed as a cancelled payment', async ({ page }) => {
-  const handOff = await payForPlan(page, 'listener-virtual');
+  const handOff = await payForPlan(page, LISTENER_VIRTUAL.id);
   await page.locator('main').getByRole('button', { name: 'Cancel', exact: true }).click();
   await page.waitForURL(`**/Failed?order=${handOff.orderId}`);
   await expect(page.locator('main')).toContainText('aborted');

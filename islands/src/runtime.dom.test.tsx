@@ -153,6 +153,41 @@ describe('data-hydrate="intent"', () => {
     expect(document.activeElement).toBe(el.querySelector('button'));
   });
 
+  it('a visitor typing in the server form while the island loads keeps their text, focus and caret', async () => {
+    // Like the paper form: the island reads what the server form holds, renders the same ids.
+    function NameForm() {
+      const [name, setName] = useState(() => (document.getElementById('author') as HTMLInputElement).value);
+      return (
+        <form>
+          <label htmlFor="author">Author name</label>
+          <input id="author" value={name} onChange={(e) => setName(e.target.value)} />
+        </form>
+      );
+    }
+    let arrive!: (mod: { default: typeof NameForm }) => void;
+    const load = vi.fn(() => new Promise<{ default: typeof NameForm }>((resolve) => (arrive = resolve)));
+    const el = document.createElement('div');
+    el.setAttribute('data-island', 'NameForm');
+    el.setAttribute('data-hydrate', 'intent');
+    el.innerHTML = '<form><label for="author">Author name</label><input id="author" name="authorName"></form>';
+    document.body.append(el);
+    const mounting = mountIsland(el, { './islands/NameForm.tsx': load });
+
+    const server = el.querySelector('input')!;
+    await userEvent.click(server);
+    await userEvent.keyboard('Ana');
+    expect(load).toHaveBeenCalledOnce();
+    arrive({ default: NameForm });
+    expect(await mounting).toBe(true);
+
+    const island = el.querySelector('input')!;
+    expect(island).not.toBe(server);
+    expect(document.activeElement).toBe(island);
+    expect(island.selectionStart).toBe(3);
+    await userEvent.keyboard(' Cruz');
+    expect(island.value).toBe('Ana Cruz');
+  });
+
   it('a click on the fallback link before mounting stays on the page and is replayed on the island', async () => {
     const { el, mounting } = intentIsland('Opener');
     const followed = vi.fn((e: Event) => e.defaultPrevented || e.preventDefault());

@@ -177,7 +177,8 @@ export function waitForTrigger(trigger: Trigger, el: Element, env: TriggerEnv = 
 const started = new WeakSet<Element>();
 
 /** Links and buttons of an island, in document order (for replaying an early click). */
-function actionable(el: Element): HTMLElement[] {
+/** The links and buttons of an island's markup, in document order. */
+export function actionable(el: Element): HTMLElement[] {
   return Array.from(el.querySelectorAll<HTMLElement>('a[href], button'));
 }
 
@@ -240,12 +241,10 @@ export async function mountIsland(el: HTMLElement, loaders: IslandLoaders, env?:
       throw new IslandError(`src/islands/${name}.tsx has no default export component`);
     }
     const renderError = (e: unknown) => new IslandError(`render error: ${(e as Error)?.message ?? e}`, { cause: e });
-    // A keyboard visitor on a fallback link or button keeps focus on its replacement.
-    const focusedAt = actionable(el).indexOf(document.activeElement as HTMLElement);
+    // `render` also keeps a keyboard visitor's focus on what replaces the focused control.
     await render(el, Component, props, (e) => fail(el, name, renderError(e))).catch((e: unknown) => {
       throw renderError(e);
     });
-    if (focusedAt >= 0 && !el.contains(document.activeElement)) actionable(el)[focusedAt]?.focus();
     replay?.(true);
     return true;
   } catch (error) {

@@ -1,9 +1,11 @@
-//! The application under test: a fresh database per test (migrated and seeded) in a
-//! temporary folder, driven through `oneshot` without opening a port.
+//! The application under test: a fresh database per test (migrated, seeded with the tests'
+//! own `tests/fixtures/content.sql`) in a temporary folder, driven through `oneshot` without
+//! opening a port.
 
 #![allow(dead_code)]
 
 pub mod database;
+pub mod fixture;
 pub mod html;
 pub mod inflate;
 pub mod payments;
@@ -76,7 +78,7 @@ impl TestApp {
     }
 }
 
-/// A fresh application: temporary folder, migrated and seeded database.
+/// A fresh application: temporary folder, migrated database seeded with [`fixture::SEED`].
 pub async fn app() -> TestApp {
     app_with(|_| {}).await
 }
@@ -102,7 +104,7 @@ pub async fn app_with_clock(configure: impl FnOnce(&mut Config), clock: Clock) -
     };
     let pool = conference::db::connect(&url).await.expect("database connects");
     conference::db::migrate(&pool).await.expect("migrations apply");
-    conference::db::seed(&pool).await.expect("content seed applies");
+    fixture::seed(&pool).await.expect("the fixture seed applies");
     let mut config = Config::for_tests(dir.path().to_path_buf());
     config.database_url = url;
     configure(&mut config);
@@ -272,14 +274,18 @@ impl TestApp {
             .unwrap_or_else(|e| panic!("{sql}: {e}"));
     }
 
-    /// A paid order, so `/Success?order=ID` has something to show; returns its id.
+    /// A paid order of [`fixture::PRESENTER_VIRTUAL`], so `/Success?order=ID` has something
+    /// to show; returns its id.
     pub async fn paid_order(&self) -> &'static str {
         self.exec(&format!(
             "INSERT INTO orders (order_id, kind, item_id, item_title, amount_cents, currency, status,
                  billing_name, billing_email, tracking_id, created, decided_at)
-             VALUES ('{PAID_ORDER}', 'plan', 'presenter-virtual', 'Presenter Virtual', 21900, 'USD', 'success',
+             VALUES ('{PAID_ORDER}', 'plan', '{id}', '{title}', {cents}, 'USD', 'success',
                  'Ada Lovelace', 'ada@example.org', '3100000001', '2025-03-01T08:00:00Z', '2025-03-01T08:05:00Z')
-             ON CONFLICT (order_id) DO NOTHING"
+             ON CONFLICT (order_id) DO NOTHING",
+            id = fixture::PRESENTER_VIRTUAL.id,
+            title = fixture::PRESENTER_VIRTUAL.title,
+            cents = fixture::PRESENTER_VIRTUAL.cents,
         ))
         .await;
         PAID_ORDER

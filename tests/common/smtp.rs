@@ -253,51 +253,24 @@ fn parameter(header: &str, name: &str) -> Option<String> {
     })
 }
 
+/// A MIME part's body decoded by its `Content-Transfer-Encoding` (RFC 2045 section 6), line
+/// breaks as `\n`. Lettre writes base64 in 76-character lines and quoted-printable with soft
+/// breaks; both crates are the ones lettre encodes with.
 fn decode(body: &str, encoding: &str) -> String {
+    use base64::Engine as _;
     let body = body.trim_end_matches("\r\n");
     match encoding.trim().to_ascii_lowercase().as_str() {
-        "base64" => String::from_utf8(base64(body)).expect("UTF-8 part"),
-        "quoted-printable" => String::from_utf8(quoted_printable(body)).expect("UTF-8 part"),
+        "base64" => {
+            let compact: String = body.split_ascii_whitespace().collect();
+            let bytes = base64::engine::general_purpose::STANDARD.decode(compact).expect("base64 part");
+            String::from_utf8(bytes).expect("UTF-8 part")
+        }
+        "quoted-printable" => {
+            let bytes =
+                quoted_printable::decode(body, quoted_printable::ParseMode::Strict).expect("quoted-printable part");
+            String::from_utf8(bytes).expect("UTF-8 part")
+        }
         _ => body.to_owned(),
     }
     .replace("\r\n", "\n")
-}
-
-fn base64(text: &str) -> Vec<u8> {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = Vec::new();
-    let (mut buffer, mut bits) = (0u32, 0);
-    for byte in text.bytes() {
-        let Some(value) = ALPHABET.iter().position(|&a| a == byte) else { continue };
-        buffer = (buffer << 6) | value as u32;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((buffer >> bits) as u8);
-            buffer &= (1 << bits) - 1;
-        }
-    }
-    out
-}
-
-fn quoted_printable(text: &str) -> Vec<u8> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'=' {
-            if bytes[i + 1..].starts_with(b"\r\n") {
-                i += 3;
-                continue;
-            }
-            if let Ok(value) = u8::from_str_radix(&text[i + 1..i + 3], 16) {
-                out.push(value);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    out
 }
