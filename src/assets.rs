@@ -37,7 +37,8 @@ pub struct Materials;
 
 /// The runtime entry in `islands/vite.config.ts`.
 const ENTRY: &str = "src/main.ts";
-/// Manifest key prefix of the page-group stylesheets (Vite inputs besides the entry).
+/// Manifest key prefix of the page-group stylesheets (Vite inputs besides the entry; each
+/// `@import`s the site-wide `index.css`, so it stands alone).
 const PAGE_STYLES: &str = "src/styles/page/";
 
 /// Cache policy for Vite's content-hashed files: they never change under a name.
@@ -64,8 +65,9 @@ pub struct IslandTags {
     /// `modulepreload` targets: the chunks the entry imports (React among them).
     pub preloads: Vec<String>,
     /// Page-group stylesheets (`islands/src/styles/page/<name>.css`), by `<name>`, as
-    /// `/assets/…` URLs. A page template links its own after `styles` (issue 13: a page's
-    /// critical CSS is the site-wide sheet plus its own).
+    /// `/assets/…` URLs. Each bundles the site-wide sheet with the group's own rules, and a page
+    /// template links its own INSTEAD of `styles` (issue 13: a page's critical CSS is the
+    /// site-wide sheet plus its own, in one render-blocking request).
     pub page_styles: std::collections::BTreeMap<String, String>,
 }
 

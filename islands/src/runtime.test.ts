@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
+  FIRST_PAINT_TIMEOUT_MS,
   IDLE_FALLBACK_DELAY_MS,
   IDLE_TIMEOUT_MS,
   IslandError,
@@ -81,9 +82,54 @@ describe('waitForTrigger', () => {
     return done;
   };
 
-  it('load resolves at once', async () => {
+  it('load resolves at once where requestAnimationFrame does not exist', async () => {
     const env: TriggerEnv = { setTimeout: vi.fn() };
     expect(await settled(waitForTrigger('load', el, env))).toBe(true);
+  });
+
+  it('load waits for the reported first contentful paint, or the timeout', async () => {
+    let report: ((list: { getEntriesByName(name: string): unknown[] }) => void) | undefined;
+    const observe = vi.fn();
+    class FakePO {
+      static supportedEntryTypes = ['paint'];
+      constructor(cb: typeof report) {
+        report = cb;
+      }
+      observe = observe;
+      disconnect = vi.fn();
+    }
+    const tasks: Array<[() => void, number]> = [];
+    const setTimeout = vi.fn((c: () => void, ms: number) => tasks.push([c, ms]));
+    const env = { setTimeout, PerformanceObserver: FakePO } as unknown as TriggerEnv;
+    const p = waitForTrigger('load', el, env);
+    expect(observe).toHaveBeenCalledWith({ type: 'paint', buffered: true });
+    report!({ getEntriesByName: (n) => (n === 'first-paint' ? [{}] : []) });
+    expect(await settled(p)).toBe(false);
+    report!({ getEntriesByName: (n) => (n === 'first-contentful-paint' ? [{}] : []) });
+    expect(await settled(p)).toBe(false);
+    tasks.find(([, ms]) => ms === 0)![0]();
+    expect(await settled(p)).toBe(true);
+
+    // A page that never paints (a hidden tab) still gets its islands.
+    const late = waitForTrigger('load', el, env);
+    expect(await settled(late)).toBe(false);
+    const timeout = tasks.filter(([, ms]) => ms === FIRST_PAINT_TIMEOUT_MS).pop()!;
+    timeout[0]();
+    expect(await settled(late)).toBe(true);
+  });
+
+  it('load waits for the first paint: the task queued from the next animation frame', async () => {
+    let frame: (() => void) | undefined;
+    let task: (() => void) | undefined;
+    const requestAnimationFrame = vi.fn((c: () => void) => (frame = c));
+    const setTimeout = vi.fn((c: () => void) => (task = c));
+    const p = waitForTrigger('load', el, { requestAnimationFrame, setTimeout });
+    expect(await settled(p)).toBe(false);
+    frame!();
+    expect(setTimeout).toHaveBeenLastCalledWith(expect.any(Function), 0);
+    expect(await settled(p)).toBe(false);
+    task!();
+    expect(await settled(p)).toBe(true);
   });
 
   it('idle waits for requestIdleCallback, with a timeout', async () => {

@@ -80,10 +80,55 @@ export function islandModuleKey(name: string | null | undefined): string {
 export interface TriggerEnv {
   requestIdleCallback?: (cb: () => void, opts?: { timeout: number }) => unknown;
   setTimeout: (cb: () => void, ms: number) => unknown;
+  requestAnimationFrame?: (cb: () => void) => unknown;
+  PerformanceObserver?: {
+    new (cb: (list: { getEntriesByName(name: string): unknown[] }) => void): {
+      observe(opts: { type: string; buffered: boolean }): void;
+      disconnect(): void;
+    };
+    supportedEntryTypes?: readonly string[];
+  };
   IntersectionObserver?: new (
     cb: (entries: Array<{ isIntersecting: boolean }>, observer: { disconnect(): void }) => void,
     opts?: { rootMargin?: string },
   ) => { observe(el: Element): void; disconnect(): void };
+}
+
+/** Longest wait for the first paint before `load` islands start anyway (a hidden tab never paints). */
+export const FIRST_PAINT_TIMEOUT_MS = 1000;
+
+/**
+ * Resolves once the page's first contentful paint has been presented (its `paint` entry is
+ * reported after the frame reaches the screen), else after the next frame, and at the latest
+ * after FIRST_PAINT_TIMEOUT_MS. Chunks fetched before the first paint (React above all) share
+ * the slow link and the main thread with the render-blocking CSS, and Lighthouse counts them
+ * into FCP/LCP (issue 13).
+ */
+export function afterFirstPaint(env: TriggerEnv): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let observer: { disconnect(): void } | undefined;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      observer?.disconnect();
+      resolve();
+    };
+    const PO = env.PerformanceObserver;
+    if (typeof PO === 'function' && PO.supportedEntryTypes?.includes('paint')) {
+      env.setTimeout(finish, FIRST_PAINT_TIMEOUT_MS);
+      const po = new PO((list) => {
+        if (list.getEntriesByName('first-contentful-paint').length > 0) env.setTimeout(finish, 0);
+      });
+      observer = po;
+      po.observe({ type: 'paint', buffered: true });
+    } else if (typeof env.requestAnimationFrame === 'function') {
+      env.setTimeout(finish, FIRST_PAINT_TIMEOUT_MS);
+      env.requestAnimationFrame(() => env.setTimeout(finish, 0));
+    } else {
+      finish();
+    }
+  });
 }
 
 /** Resolves when the island should be loaded. */
@@ -91,7 +136,7 @@ export function waitForTrigger(trigger: Trigger, el: Element, env: TriggerEnv = 
   return new Promise<void>((resolve) => {
     switch (trigger) {
       case 'load':
-        resolve();
+        afterFirstPaint(env).then(resolve);
         return;
       case 'idle':
         if (typeof env.requestIdleCallback === 'function') {
