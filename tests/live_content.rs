@@ -21,18 +21,21 @@ const NEW_SLUG: &str = "smart-future-live";
 async fn seed_from_another_process(app: &TestApp, sql: &str) -> bool {
     let file = app.dir.path().join("edited-content.sql");
     std::fs::write(&file, sql).expect("seed copy written");
-    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_conference"))
-        .arg("seed")
-        .arg("--file")
-        .arg(&file)
+    seed_file(app, &file).await.status.success()
+}
+
+/// The built binary's `seed --file <file>` on the app's database; its exit status and output.
+async fn seed_file(app: &TestApp, file: &std::path::Path) -> std::process::Output {
+    tokio::process::Command::new(env!("CARGO_BIN_EXE_conference"))
+        .args(["seed", "--file"])
+        .arg(file)
         .env("DATABASE_URL", app.database_url())
         .env("DATA_DIR", app.dir.path())
         .env("RUST_LOG", "warn")
         .kill_on_drop(true)
         .output()
         .await
-        .expect("the conference binary runs");
-    output.status.success()
+        .expect("the conference binary runs")
 }
 
 fn edited_seed() -> String {
@@ -95,17 +98,7 @@ async fn a_seed_file_with_an_error_changes_nothing_and_the_site_keeps_its_conten
 async fn a_seed_file_that_does_not_exist_is_an_error_and_applies_no_other_seed() {
     let app = app().await;
     let version = conference::db::content_version(&app.pool).await.unwrap();
-    let missing = app.dir.path().join("contnet.sql");
-    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_conference"))
-        .args(["seed", "--file"])
-        .arg(&missing)
-        .env("DATABASE_URL", app.database_url())
-        .env("DATA_DIR", app.dir.path())
-        .env("RUST_LOG", "warn")
-        .kill_on_drop(true)
-        .output()
-        .await
-        .expect("the conference binary runs");
+    let output = seed_file(&app, &app.dir.path().join("contnet.sql")).await;
     assert!(!output.status.success(), "a mistyped seed path fails");
     // The log line (tracing writes to stdout) names the file.
     let said = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
