@@ -26,11 +26,10 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             tracing::info!("migrations applied");
         }
         Command::Seed { file } => {
-            let pool = db::connect(&config.database_url).await?;
-            db::migrate(&pool).await?;
             // Organisers edit the file and re-apply it without rebuilding; a binary run
             // elsewhere falls back to the seed it was built with. A file named on the command
-            // line must exist: a mistyped path never applies another seed instead.
+            // line must exist: a mistyped path never applies another seed instead, and is
+            // refused before the database is touched.
             let file = match file {
                 Some(file) if !file.is_file() => {
                     return Err(format!("seed file {} does not exist; nothing was changed", file.display()).into());
@@ -38,6 +37,8 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 Some(file) => Some(file),
                 None => Some(PathBuf::from(db::CONTENT_SEED_PATH)).filter(|default| default.is_file()),
             };
+            let pool = db::connect(&config.database_url).await?;
+            db::migrate(&pool).await?;
             match file {
                 Some(file) => {
                     let sql = std::fs::read_to_string(&file)?;

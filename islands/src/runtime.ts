@@ -176,8 +176,8 @@ export function waitForTrigger(trigger: Trigger, el: Element, env: TriggerEnv = 
 
 const started = new WeakSet<Element>();
 
-/** Links and buttons of an island, in document order (for replaying an early click). */
-/** The links and buttons of an island's markup, in document order. */
+/** The links and buttons of an island's markup, in document order (an early click is replayed,
+ * and focus kept, on the one at the same place). */
 export function actionable(el: Element): HTMLElement[] {
   return Array.from(el.querySelectorAll<HTMLElement>('a[href], button'));
 }
