@@ -14,6 +14,8 @@ test('appears 1.5 s after load at the bottom left, above the dock', { tag: '@pho
   await expect(page.locator('.notice')).toHaveCount(0);
   await page.clock.runFor(1500);
   await expect(notice(page)).toBeVisible();
+  // Measured where it comes to rest: its rise-in animation starts a few pixels lower.
+  await notice(page).evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
 
   const box = (await notice(page).boundingBox())!;
   const dock = (await page.locator('.dock').boundingBox())!;
