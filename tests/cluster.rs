@@ -128,8 +128,10 @@ async fn a_seed_on_one_instance_shows_on_both(cluster: Arc<Cluster>) {
 /// The conference's name in the seed of `a_seed_on_one_instance_shows_on_both`.
 const CHANGED_NAME: &str = "Cluster Seed Conference";
 
-/// Applies the tests' content seed and waits until both instances serve it (they reload
-/// within a second, DESIGN.md section 9): a scenario started before would see the old prices.
+/// Applies the tests' content seed and waits until both instances serve it: a scenario
+/// started before would see the old prices. This prepares the scenarios rather than checking
+/// the 2 s of DESIGN.md section 9 (`a_seed_on_one_instance_shows_on_both` does), so it allows
+/// a CI machine busy with other suites more time.
 async fn seed_fixture(cluster: Arc<Cluster>) {
     cluster.conference(&["seed", "--file", fixture::path().to_str().unwrap()]);
     let applied = Instant::now();
@@ -139,7 +141,7 @@ async fn seed_fixture(cluster: Arc<Cluster>) {
             if reply.status == 200 && reply.body.contains(fixture::NAME) && !reply.body.contains(CHANGED_NAME) {
                 break;
             }
-            assert!(applied.elapsed() < Duration::from_millis(2500), "instance on {port} still shows other content");
+            assert!(applied.elapsed() < Duration::from_secs(15), "instance on {port} still shows other content");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
