@@ -20,6 +20,11 @@ const missingServerBin =
 const fixtureSeed = fileURLToPath(new URL('../tests/fixtures/content.sql', import.meta.url));
 const missingFixture = `the fixture seed ${fixtureSeed} is missing`;
 
+// Playwright stops the server when the run ends; a runner killed from outside (a CI run that
+// failed elsewhere and stops this one) cannot, and the server would keep the port. Linux's
+// parent-death signal (util-linux `setpriv`) stops it with the runner.
+const diesWithRunner = existsSync('/usr/bin/setpriv') ? 'setpriv --pdeathsig TERM -- ' : '';
+
 const port = Number(process.env.E2E_PORT || 3999);
 const baseURL = `http://127.0.0.1:${port}`;
 // A fresh database and data folder for every run. The config is evaluated again in each
@@ -90,7 +95,7 @@ export default defineConfig({
       ? `echo "${missingServerBin}" >&2; exit 1`
       : !existsSync(fixtureSeed)
         ? `echo "${missingFixture}" >&2; exit 1`
-        : `"${serverBin}" seed --file "${fixtureSeed}" && exec "${serverBin}" serve`,
+        : `"${serverBin}" seed --file "${fixtureSeed}" && exec ${diesWithRunner}"${serverBin}" serve`,
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },

@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use arc_swap::ArcSwap;
 use axum::body::{Body, Bytes};
@@ -54,9 +54,10 @@ impl tower_http::compression::Predicate for NotPrepared {
 /// A content coding a client may get.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Coding {
-    Identity,
-    Brotli,
-    Gzip,
+    // The order of `Prepared`'s ETags.
+    Identity = 0,
+    Brotli = 1,
+    Gzip = 2,
 }
 
 /// Picks the coding from `Accept-Encoding` (RFC 9110 section 12.5.3): the highest `q` among
@@ -101,6 +102,8 @@ pub struct Prepared {
     content_type: HeaderValue,
     cache_control: HeaderValue,
     content_disposition: Option<HeaderValue>,
+    /// Made by the first cache hit, see [`Prepared::hit_headers`].
+    hit_headers: OnceLock<Box<HitHeaders>>,
 }
 
 /// What describes a rendered answer besides its bytes: the headers it is always sent with,
@@ -145,6 +148,7 @@ impl Prepared {
             content_type,
             cache_control,
             content_disposition: None,
+            hit_headers: OnceLock::new(),
         }
     }
 
@@ -156,29 +160,57 @@ impl Prepared {
     /// The answer for a request's headers: the negotiated form, or 304 when `If-None-Match`
     /// names it (weak comparison, RFC 9110 13.1.2). `HEAD` gets the same headers from axum.
     pub fn respond(&self, request: &HeaderMap) -> Response {
-        let varies = self.br.is_some() || self.gzip.is_some();
-        let coding = if varies {
+        self.respond_as(self.choose(request))
+    }
+
+    /// The form a request gets (by `Accept-Encoding`), and whether it is a 304 (its
+    /// `If-None-Match` names that form's `ETag`).
+    pub fn choose(&self, request: &HeaderMap) -> Form {
+        let coding = if self.varies() {
             negotiate(request.get(header::ACCEPT_ENCODING), self.br.is_some(), self.gzip.is_some())
         } else {
             Coding::Identity
         };
-        let (body, etag, encoding) = match coding {
-            Coding::Brotli => (self.br.as_ref().unwrap_or(&self.identity), &self.etags[1], Some("br")),
-            Coding::Gzip => (self.gzip.as_ref().unwrap_or(&self.identity), &self.etags[2], Some("gzip")),
-            Coding::Identity => (&self.identity, &self.etags[0], None),
-        };
+        let etag = &self.etags[coding as usize];
         let not_modified = request.get(header::IF_NONE_MATCH).is_some_and(|v| matches(v, etag));
-        let mut response = if not_modified {
+        Form { coding, not_modified }
+    }
+
+    /// The bytes of `coding`'s form (identity when that form is not kept).
+    pub fn body(&self, coding: Coding) -> &Bytes {
+        let form = match coding {
+            Coding::Brotli => self.br.as_ref(),
+            Coding::Gzip => self.gzip.as_ref(),
+            Coding::Identity => None,
+        };
+        form.unwrap_or(&self.identity)
+    }
+
+    fn varies(&self) -> bool {
+        self.br.is_some() || self.gzip.is_some()
+    }
+
+    /// The answer in `form`, with the headers this module owns (not the security headers or
+    /// a route's `Cache-Control` policy, which the stack adds).
+    pub fn respond_as(&self, form: Form) -> Response {
+        let etag = &self.etags[form.coding as usize];
+        let mut response = if form.not_modified {
             let mut response = Response::new(Body::empty());
             *response.status_mut() = StatusCode::NOT_MODIFIED;
             response
         } else {
+            let body = self.body(form.coding);
             let mut response = Response::new(Body::from(body.clone()));
-            // Room for these and the security headers, so the map never grows on a hit.
+            // Room for these and the security headers, so the map never grows.
             response.headers_mut().reserve(16);
             let h = response.headers_mut();
             h.insert(header::CONTENT_TYPE, self.content_type.clone());
             h.insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
+            let encoding = match form.coding {
+                Coding::Brotli if self.br.is_some() => Some("br"),
+                Coding::Gzip if self.gzip.is_some() => Some("gzip"),
+                _ => None,
+            };
             if let Some(encoding) = encoding {
                 h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
             }
@@ -190,12 +222,56 @@ impl Prepared {
         let h = response.headers_mut();
         h.insert(header::ETAG, etag.clone());
         h.insert(header::CACHE_CONTROL, self.cache_control.clone());
-        if varies {
+        if self.varies() {
             h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
         }
         response.extensions_mut().insert(AlreadyEncoded);
         response
     }
+
+    /// The complete headers of `form`'s answer to a cache hit on `path`. `complete` makes them
+    /// from [`Prepared::respond_as`]'s answer the first time (adding what the stack would:
+    /// security headers, the route's `Cache-Control`); they are kept, all six forms at once,
+    /// so every later hit costs one map clone instead of a dozen header inserts. `None` when
+    /// this answer was first hit on another path (never the case: an answer is cached under
+    /// the one path it was rendered for), so the caller takes the long way.
+    pub fn hit_headers(&self, path: &str, form: Form, complete: impl Fn(Response) -> HeaderMap) -> Option<&HeaderMap> {
+        let kept = self.hit_headers.get_or_init(|| {
+            let maps = Form::ALL.map(|form| complete(self.respond_as(form)));
+            Box::new(HitHeaders { path: path.into(), maps })
+        });
+        (*kept.path == *path).then(|| &kept.maps[form.index()])
+    }
+}
+
+/// Which of a prepared answer's forms a request gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Form {
+    pub coding: Coding,
+    /// `If-None-Match` names this form's `ETag`: 304, no body.
+    pub not_modified: bool,
+}
+
+impl Form {
+    const ALL: [Form; 6] = [
+        Form { coding: Coding::Identity, not_modified: false },
+        Form { coding: Coding::Brotli, not_modified: false },
+        Form { coding: Coding::Gzip, not_modified: false },
+        Form { coding: Coding::Identity, not_modified: true },
+        Form { coding: Coding::Brotli, not_modified: true },
+        Form { coding: Coding::Gzip, not_modified: true },
+    ];
+
+    fn index(self) -> usize {
+        self.coding as usize + if self.not_modified { 3 } else { 0 }
+    }
+}
+
+/// The complete headers of a cache hit, per [`Form`] (see [`Prepared::hit_headers`]).
+#[derive(Debug)]
+struct HitHeaders {
+    path: Box<str>,
+    maps: [HeaderMap; 6],
 }
 
 /// Whether an `If-None-Match` value names `etag` (or is `*`), ignoring `W/`.

@@ -17,7 +17,7 @@ use std::task::{Context, Poll};
 
 use axum::body::Body;
 use axum::extract::Request;
-use axum::http::{HeaderMap, Method, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::Response;
 
 use crate::state::AppState;
@@ -54,12 +54,32 @@ impl App {
         let state = &self.hits.state;
         let generation = state.content.generation()?;
         let prepared = state.pages.get(path, generation, state.clock.now())?;
-        let mut response = prepared.respond(request.headers());
-        if method == Method::HEAD {
-            *response.body_mut() = Body::empty();
+        let form = prepared.choose(request.headers());
+        // What the stack adds; the same for GET and HEAD (`cache_control::policy`).
+        let complete = |mut response: Response| {
+            crate::cache_control::apply(&Method::GET, path, &mut response);
+            crate::security::add_missing(response.headers_mut(), &self.hits.headers);
+            std::mem::take(response.headers_mut())
+        };
+        let Some(headers) = prepared.hit_headers(path, form, complete) else {
+            let mut response = prepared.respond_as(form);
+            if method == Method::HEAD {
+                *response.body_mut() = Body::empty();
+            }
+            crate::cache_control::apply(method, path, &mut response);
+            crate::security::add_missing(response.headers_mut(), &self.hits.headers);
+            return Some(response);
+        };
+        let body = if method == Method::HEAD || form.not_modified {
+            Body::empty()
+        } else {
+            Body::from(prepared.body(form.coding).clone())
+        };
+        let mut response = Response::new(body);
+        if form.not_modified {
+            *response.status_mut() = StatusCode::NOT_MODIFIED;
         }
-        crate::cache_control::apply(method, path, &mut response);
-        crate::security::add_missing(response.headers_mut(), &self.hits.headers);
+        *response.headers_mut() = headers.clone();
         Some(response)
     }
 

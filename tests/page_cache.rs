@@ -168,6 +168,22 @@ async fn a_cached_answer_carries_the_same_headers_as_the_rendered_one() {
             assert_eq!(again.body, first.body, "{route} ({accept})");
             assert_eq!(again.headers, first.headers, "{route} ({accept}): the same headers, rendered or cached");
             assert!(again.header("content-security-policy").is_some(), "{route}: security headers on a cached answer");
+            // A 304 from memory: the 200's headers but those of the body (RFC 9110 15.4.5).
+            let mut conditional = headers.clone();
+            conditional.push(("if-none-match", first.header("etag").expect("an ETag")));
+            let unchanged = app.request(route, &conditional).await;
+            assert_eq!(unchanged.status, StatusCode::NOT_MODIFIED, "{route} ({accept})");
+            let of_the_body = ["content-type", "content-length", "content-encoding", "content-disposition", "date"];
+            let without_body = |headers: &axum::http::HeaderMap| -> Vec<(String, Vec<u8>)> {
+                let mut kept: Vec<(String, Vec<u8>)> = headers
+                    .iter()
+                    .filter(|(name, _)| !of_the_body.contains(&name.as_str()))
+                    .map(|(name, value)| (name.to_string(), value.as_bytes().to_vec()))
+                    .collect();
+                kept.sort();
+                kept
+            };
+            assert_eq!(without_body(&unchanged.headers), without_body(&first.headers), "{route} ({accept}): 304 headers");
         }
     }
     let calendar = app.request("/calendar.ics", &[]).await;
