@@ -5,11 +5,12 @@
 # and curl. Everything listens on 127.0.0.1 only, lives in a temp folder, and every process
 # started here is stopped by its pid on exit.
 #
-#   bench/pages.sh            # 10 s per wrk run, 60 s memory run
-#   DURATION=5s SOAK=30s bench/pages.sh
+#   bench/pages.sh            # 3 rounds of 10 s wrk runs a row, 60 s memory run
+#   DURATION=5s ROUNDS=1 SOAK=30s bench/pages.sh
 #
 # Prints, per page and encoding: requests/s, p50 and p99 latency for this server and for
-# nginx (runs alternate, same machine, same moment), and ours/nginx; then the server's RSS
+# nginx (medians of ROUNDS rounds; runs alternate, same machine, same moment), and
+# ours/nginx with each round's ratio; then the server's RSS
 # before, at peak and after a SOAK run at 256 connections, and POST /api/contact messages/s
 # at 32 connections with the rate limit raised.
 set -euo pipefail
@@ -20,6 +21,7 @@ NGINX="${NGINX:-/usr/sbin/nginx}"
 DURATION="${DURATION:-10s}"
 SOAK="${SOAK:-60s}"
 CONNECTIONS="${CONNECTIONS:-64}"
+ROUNDS="${ROUNDS:-3}"
 OURS_PORT="${OURS_PORT:-18089}"
 NGINX_PORT="${NGINX_PORT:-18090}"
 PAGES=(/ /pricing /committee)
@@ -128,18 +130,38 @@ run_wrk() { # url connections duration [header]
 # the allocator's first pages, TCP's) otherwise land in whichever row comes first.
 for url in "$OURS/" "$NGX/"; do run_wrk "$url" "$CONNECTIONS" "${WARM_RUN:-3s}" >/dev/null; done
 
+# The median of ROUNDS runs a row, each round alternating which server goes first: on a
+# shared machine one 10 s run can be 15 % off for either side (bench/README.md, runs 8-9).
+median() { tr ' ' '\n' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-echo "# wrk -t2 -c$CONNECTIONS -d$DURATION; runs alternate ours, nginx"
-printf '%-12s %-10s %12s %8s %8s %12s %8s %8s %8s\n' page encoding ours_rps p50_ms p99_ms nginx_rps p50_ms p99_ms ratio
+echo "# wrk -t2 -c$CONNECTIONS -d$DURATION; medians of $ROUNDS rounds a row, each round alternating ours and nginx"
+printf '%-12s %-10s %12s %8s %8s %12s %8s %8s %8s  %s\n' page encoding ours_rps p50_ms p99_ms nginx_rps p50_ms p99_ms ratio "ratio per round"
 for page in "${PAGES[@]}"; do
   for enc in none "br, gzip"; do
     header=""
     [ "$enc" != none ] && header="Accept-Encoding: $enc"
-    read -r o_rps o_p50 o_p99 o_bad < <(run_wrk "$OURS$page" "$CONNECTIONS" "$DURATION" "$header")
-    read -r n_rps n_p50 n_p99 n_bad < <(run_wrk "$NGX$page" "$CONNECTIONS" "$DURATION" "$header")
-    ratio=$(awk -v a="$o_rps" -v b="$n_rps" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-    printf '%-12s %-10s %12s %8s %8s %12s %8s %8s %8s\n' "$page" "$enc" "$o_rps" "$o_p50" "$o_p99" "$n_rps" "$n_p50" "$n_p99" "$ratio"
-    [ "$o_bad" = 0 ] || echo "  ours: $o_bad non-2xx answers"
+    o_rps=() o_p50=() o_p99=() n_rps=() n_p50=() n_p99=() rounds=()
+    for round in $(seq 1 "$ROUNDS"); do
+      order=(ours nginx)
+      [ $((round % 2)) = 0 ] && order=(nginx ours)
+      for side in "${order[@]}"; do
+        if [ "$side" = ours ]; then
+          read -r rps p50 p99 bad < <(run_wrk "$OURS$page" "$CONNECTIONS" "$DURATION" "$header")
+          o_rps+=("$rps") o_p50+=("$p50") o_p99+=("$p99")
+          [ "$bad" = 0 ] || echo "  ours: $bad non-2xx answers"
+        else
+          read -r rps p50 p99 bad < <(run_wrk "$NGX$page" "$CONNECTIONS" "$DURATION" "$header")
+          n_rps+=("$rps") n_p50+=("$p50") n_p99+=("$p99")
+        fi
+      done
+      rounds+=("$(awk -v a="${o_rps[-1]}" -v b="${n_rps[-1]}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')")
+    done
+    om=$(echo "${o_rps[*]}" | median) nm=$(echo "${n_rps[*]}" | median)
+    ratio=$(awk -v a="$om" -v b="$nm" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+    printf '%-12s %-10s %12.0f %8.2f %8.2f %12.0f %8.2f %8.2f %8s  %s\n' "$page" "$enc" \
+      "$om" "$(echo "${o_p50[*]}" | median)" "$(echo "${o_p99[*]}" | median)" \
+      "$nm" "$(echo "${n_p50[*]}" | median)" "$(echo "${n_p99[*]}" | median)" "$ratio" "${rounds[*]}"
   done
 done
 
