@@ -18,6 +18,10 @@ export default defineConfig({
     // Files sit at the top of dist/, so their URLs are /assets/<file> (not /assets/assets/...).
     assetsDir: '',
     manifest: true,
+    // The mask-icon sprite (src/styles/icons.svg) stays a file, hashed and cached like the
+    // rest: inlined, each `url(icons.svg#name)` would repeat the whole sprite as a data: URL
+    // and make one SVG document per icon again. Other assets follow Vite's 4 KiB rule.
+    assetsInlineLimit: (file) => (file.endsWith('/styles/icons.svg') ? false : undefined),
     rolldownOptions: {
       // The runtime entry (with the site-wide stylesheet) plus one stylesheet per page group
       // (src/styles/page/*.css); the server links a page's own sheet after the site-wide one.

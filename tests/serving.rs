@@ -409,3 +409,50 @@ async fn each_page_links_one_stylesheet_with_the_site_wide_rules_and_only_its_ow
     }
     assert!(!checkout_css.contains(".paper-drop{"), "/pricing's sheet leaves out the paper form");
 }
+
+/// Issue 13 (first-render cost): the stylesheet's mask icons (`--i`, base.css) are views of ONE
+/// sprite file, not a `data:` URL each. Chrome builds an SVG document per image URL during the
+/// first style pass, which made a third of the home page's blocking time; one shared sprite is
+/// built once and cached for a year. Every icon a sheet names must exist in the sprite, or it
+/// would silently render as nothing.
+#[tokio::test]
+async fn mask_icons_are_views_of_one_cached_sprite() {
+    let app = app().await;
+    let mut sheets = BTreeSet::new();
+    for (path, _) in PAGES.iter() {
+        let (status, _, page) = app.get(path).await;
+        if status == StatusCode::OK {
+            sheets.extend(select(&parse(&page), "link[rel=stylesheet]").into_iter().filter_map(|t| t.attr("href").map(str::to_string)));
+        }
+    }
+    let mut sprites = BTreeSet::new();
+    let mut views = BTreeSet::new();
+    for sheet in &sheets {
+        let css = app.request(sheet, &[]).await.text();
+        for declaration in css.split("--i:").skip(1) {
+            let value = declaration.split([';', '}']).next().unwrap_or_default().trim();
+            let url = value
+                .strip_prefix("url(")
+                .and_then(|v| v.strip_suffix(')'))
+                .map(|v| v.trim_matches('"'))
+                .unwrap_or_else(|| panic!("{sheet}: --i is not a url(): {value}"));
+            let (file, view) = url.split_once('#').unwrap_or_else(|| panic!("{sheet}: --i names no view: {url}"));
+            assert!(file.starts_with("/assets/") && file.ends_with(".svg"), "{sheet}: --i is not the sprite: {url}");
+            sprites.insert(file.to_string());
+            views.insert(view.to_string());
+        }
+    }
+    assert_eq!(sprites.len(), 1, "one sprite for every mask icon: {sprites:?}");
+    for dock_icon in ["home", "committee", "gallery", "about", "schedule", "ticket", "upload"] {
+        assert!(views.contains(dock_icon), "the dock's {dock_icon} icon: {views:?}");
+    }
+    let sprite = sprites.first().unwrap();
+    let reply = app.request(sprite, &[]).await;
+    assert_eq!(reply.status, StatusCode::OK, "{sprite}");
+    assert_eq!(reply.header("content-type"), Some("image/svg+xml"));
+    assert!(reply.header("cache-control").unwrap_or_default().contains("immutable"), "{sprite} is hashed and cached");
+    let svg = reply.text();
+    for view in &views {
+        assert!(svg.contains(&format!("<view id=\"{view}\"")), "{sprite} has no view {view}");
+    }
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Lighthouse (mobile, simulated slow 4G and 4x CPU) on the release build (issue 13,
+# docs/performance.md).
+#
+# Builds nothing: run `cargo build --release` first. Needs Debian's chromium and npx (the
+# first run fetches Lighthouse 12 from npm into npm's cache; Chromium is never downloaded).
+# The server listens on 127.0.0.1 only, on a temp database with the production seed, and is
+# stopped by its pid on exit; the temp folder is removed.
+#
+#   bench/lighthouse.sh                    # 3 runs of /, /pricing, /submission, /committee
+#   RUNS=5 bench/lighthouse.sh / /pricing  # other routes, more runs
+#
+# Prints one line per run (scores, LCP, FCP, TBT, CLS, transferred JS and CSS, Lighthouse's
+# benchmarkIndex of the machine at that moment, the longest main-thread task after the first
+# paint) and the median of each route. TBT moves with the machine's speed: Lighthouse
+# multiplies the task times it observes by 4, so compare runs made in the same session.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BIN="${BIN:-$ROOT/target/release/conference}"
+RUNS="${RUNS:-3}"
+PORT="${PORT:-18091}"
+LIGHTHOUSE="${LIGHTHOUSE:-lighthouse@12}"
+ROUTES=("$@")
+[ ${#ROUTES[@]} -gt 0 ] || ROUTES=(/ /pricing /submission /committee)
+
+[ -x "$BIN" ] || { echo "no $BIN: run cargo build --release first" >&2; exit 1; }
+[ -x /usr/bin/chromium ] || { echo "no /usr/bin/chromium (apt-get install -y chromium)" >&2; exit 1; }
+command -v npx >/dev/null || { echo "npx is not installed" >&2; exit 1; }
+
+TMP="$(mktemp -d /tmp/conference-lighthouse.XXXXXX)"
+SERVER_PID=""
+cleanup() {
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+URL="http://127.0.0.1:$PORT"
+DATABASE_URL="sqlite://$TMP/lighthouse.db" DATA_DIR="$TMP/data" LISTEN_ADDR="127.0.0.1:$PORT" \
+  PUBLIC_URL="$URL" RUST_LOG=warn "$BIN" serve >"$TMP/server.log" 2>&1 &
+SERVER_PID=$!
+for _ in $(seq 1 100); do
+  curl -fs "$URL/api/health" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+curl -fs "$URL/api/health" >/dev/null || { echo "server did not start:" >&2; cat "$TMP/server.log" >&2; exit 1; }
+# The server compresses the island assets once at start, in the background.
+sleep "${WARM_UP:-5}"
+
+# Reads one Lighthouse JSON report; prints a run's figures as one tab-separated line.
+summarise() {
+  node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const a = r.audits, c = r.categories;
+    const score = (k) => Math.round(c[k].score * 100);
+    const kb = (type) => (a["network-requests"].details.items
+      .filter((i) => i.resourceType === type)
+      .reduce((s, i) => s + i.transferSize, 0) / 1024).toFixed(0);
+    const fcp = a["first-contentful-paint"].numericValue;
+    const tasks = (a["long-tasks"]?.details?.items ?? []).filter((t) => t.startTime >= fcp);
+    const longest = tasks.reduce((m, t) => Math.max(m, t.duration), 0);
+    console.log([
+      [score("performance"), score("accessibility"), score("best-practices"), score("seo")].join("/"),
+      (a["largest-contentful-paint"].numericValue / 1000).toFixed(2),
+      (fcp / 1000).toFixed(2),
+      a["total-blocking-time"].numericValue.toFixed(0),
+      a["cumulative-layout-shift"].numericValue.toFixed(3),
+      kb("Script"), kb("Stylesheet"),
+      r.environment.benchmarkIndex.toFixed(0),
+      longest.toFixed(0),
+    ].join("\t"));
+  ' "$1"
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+printf '%-12s %-4s %-15s %6s %6s %6s %6s %7s %7s %6s %9s\n' route run scores LCP_s FCP_s TBT_ms CLS JS_KB CSS_KB bench long_task
+for route in "${ROUTES[@]}"; do
+  : >"$TMP/rows"
+  for run in $(seq 1 "$RUNS"); do
+    report="$TMP/report.json"
+    rm -f "$report"
+    # Lighthouse's own trace error (NO_NAVSTART) ends a run now and then: one more try.
+    for attempt in 1 2; do
+      if npx --yes "$LIGHTHOUSE" "$URL$route" --quiet --output=json --output-path="$report" \
+        --form-factor=mobile --throttling-method=simulate \
+        --chrome-path=/usr/bin/chromium \
+        --chrome-flags="--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run" \
+        >"$TMP/lighthouse.log" 2>&1 && node -e 'process.exit(JSON.parse(require("fs").readFileSync(process.argv[1])).runtimeError ? 1 : 0)' "$report"; then
+        break
+      fi
+      [ "$attempt" = 2 ] && { echo "lighthouse failed on $route:" >&2; tail -5 "$TMP/lighthouse.log" >&2; exit 1; }
+    done
+    line=$(summarise "$report")
+    echo "$line" >>"$TMP/rows"
+    IFS=$'\t' read -r scores lcp fcp tbt cls js css bench longest <<<"$line"
+    printf '%-12s %-4s %-15s %6s %6s %6s %6s %7s %7s %6s %9s\n' "$route" "$run" "$scores" "$lcp" "$fcp" "$tbt" "$cls" "$js" "$css" "$bench" "$longest"
+  done
+  col() { cut -f"$1" "$TMP/rows" | median; }
+  printf '%-12s %-4s %-15s %6s %6s %6s %6s %7s %7s %6s %9s\n' "$route" median "perf $(cut -f1 "$TMP/rows" | cut -d/ -f1 | median)" \
+    "$(col 2)" "$(col 3)" "$(col 4)" "$(col 5)" "$(col 6)" "$(col 7)" "$(col 8)" "$(col 9)"
+done
