@@ -36,17 +36,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# shellcheck source=bench/server.sh
+source "$ROOT/bench/server.sh"
 URL="http://127.0.0.1:$PORT"
-DATABASE_URL="sqlite://$TMP/lighthouse.db" DATA_DIR="$TMP/data" LISTEN_ADDR="127.0.0.1:$PORT" \
-  PUBLIC_URL="$URL" RUST_LOG=warn "$BIN" serve >"$TMP/server.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 1 100); do
-  curl -fs "$URL/api/health" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-curl -fs "$URL/api/health" >/dev/null || { echo "server did not start:" >&2; cat "$TMP/server.log" >&2; exit 1; }
-# The server compresses the island assets once at start, in the background.
-sleep "${WARM_UP:-5}"
+start_server "$URL" "$TMP"
 
 # Reads one Lighthouse JSON report; prints a run's figures as one tab-separated line.
 summarise() {

@@ -41,22 +41,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# shellcheck source=bench/server.sh
+source "$ROOT/bench/server.sh"
 OURS="http://127.0.0.1:$OURS_PORT"
 NGX="http://127.0.0.1:$NGINX_PORT"
 
 # --- this server, on a temp database (migrated and seeded at start) ---------------------
-DATABASE_URL="sqlite://$TMP/bench.db" DATA_DIR="$TMP/data" LISTEN_ADDR="127.0.0.1:$OURS_PORT" \
-  PUBLIC_URL="$OURS" RATE_LIMIT_PER_MINUTE=1000000000 RUST_LOG=warn \
-  "$BIN" serve >"$TMP/server.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 1 100); do
-  curl -fs "$OURS/api/health" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-curl -fs "$OURS/api/health" >/dev/null || { echo "server did not start:" >&2; cat "$TMP/server.log" >&2; exit 1; }
-# At start the server compresses every island asset once, in the background (brotli at
-# quality 11, a second or two of CPU in a release build); let it finish before measuring.
-sleep "${WARM_UP:-5}"
+start_server "$OURS" "$TMP" RATE_LIMIT_PER_MINUTE=1000000000
 
 # --- nginx, serving saved copies of the same pages (gzip_static: the same gzip bytes) ---
 mkdir -p "$TMP/nginx/html" "$TMP/nginx/logs"

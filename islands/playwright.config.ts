@@ -27,7 +27,9 @@ const diesWithRunner = existsSync('/usr/bin/setpriv') ? 'setpriv --pdeathsig TER
 
 const port = Number(process.env.E2E_PORT || 3999);
 const baseURL = `http://127.0.0.1:${port}`;
-// A fresh database and data folder for every run. The config is evaluated again in each
+// A fresh database and data folder for every run. `cargo test` (tests/browser.rs) hands in an
+// empty temp folder as E2E_DATA_DIR and removes it after the run; a run started by hand gets
+// one here, left in the temp folder to look into. The config is evaluated again in each
 // worker process, so create the folder once and hand it down through the environment; and
 // not at all when no server will be started.
 const needsServer = !!serverBin && !process.argv.includes('--list');

@@ -38,6 +38,17 @@ fn main() -> ExitCode {
     }
     let server = env!("CARGO_BIN_EXE_conference");
     let unit = run("islands unit tests", "npm", &["test", "--silent"], &[]);
-    let e2e = run("browser tests", "npx", &["playwright", "test"], &[("SERVER_BIN", server)]);
+    // The server's database and data folder for this run, removed when the run is over (the
+    // server has stopped by then: Playwright stops its webServer before it exits).
+    let data = match tempfile::Builder::new().prefix("conference-e2e-").tempdir() {
+        Ok(dir) => dir,
+        Err(err) => {
+            eprintln!("browser: cannot make a temp folder for the server's data: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let data_dir = data.path().to_string_lossy().into_owned();
+    let e2e = run("browser tests", "npx", &["playwright", "test"], &[("SERVER_BIN", server), ("E2E_DATA_DIR", &data_dir)]);
+    drop(data);
     if unit && e2e { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
