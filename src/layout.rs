@@ -19,6 +19,7 @@ pub struct PageCtx<'a> {
     pub now: OffsetDateTime,
     pub config: &'a Config,
     pub islands: &'a Arc<IslandTags>,
+    pub payments: &'a crate::payments::PaymentConfig,
 }
 
 /// Per-page metadata: `<title>`, description, canonical and social tags (DESIGN.md section 4).
@@ -140,8 +141,7 @@ impl Layout {
             islands: page.islands.clone(),
             policies,
             year: page.now.year(),
-            payments_closed: crate::payments::PaymentConfig::from_config(page.config).mode
-                == crate::payments::config::Mode::Off,
+            payments_closed: page.payments.mode == crate::payments::config::Mode::Off,
         })
     }
 

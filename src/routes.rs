@@ -18,7 +18,6 @@ use crate::handlers::pages::{
     about, errors, home, info, newsletter as newsletter_links, payment_result, policies, test_gateway,
 };
 use crate::handlers::seo;
-use crate::payments::PaymentConfig;
 use crate::payments::config::TEST_GATEWAY_PATH;
 use crate::protect;
 use crate::security;
@@ -75,7 +74,7 @@ const fn alias(path: &'static str, canonical: &'static str, handler: fn() -> Met
 /// (src/cache_hits.rs). Tests drive it with `oneshot`; `serve` binds it to a socket.
 pub fn app(state: AppState) -> App {
     let config = state.config.clone();
-    let payment_config = PaymentConfig::from_config(&config);
+    let payment_config = state.payments.clone();
     let trusted_proxies = config.trusted_proxies.clone();
     let mut pages = PAGES.iter().fold(Router::new(), |router, page| router.route(page.path, (page.handler)()));
     pages = pages

@@ -11,6 +11,7 @@ use crate::config::Config;
 use crate::content::{Content, Snapshot, store::POLL_INTERVAL};
 use crate::db::Pool;
 use crate::layout::PageCtx;
+use crate::payments::PaymentConfig;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -23,6 +24,9 @@ pub struct AppState {
     pub pages: Arc<PageCache>,
     /// Where pages read "now"; the system clock unless a test fixed it.
     pub clock: Clock,
+    /// The payment settings, resolved once from `config` (a configuration that must not
+    /// start is `Off` here: fail closed, `PaymentConfig::from_config`).
+    pub payments: Arc<PaymentConfig>,
 }
 
 impl AppState {
@@ -33,6 +37,7 @@ impl AppState {
         if tokio::runtime::Handle::try_current().is_ok() {
             content.spawn_watcher(POLL_INTERVAL);
         }
+        let payments = Arc::new(PaymentConfig::from_config(&config));
         AppState {
             pool,
             config: Arc::new(config),
@@ -40,6 +45,7 @@ impl AppState {
             content,
             pages: Arc::new(PageCache::default()),
             clock: Clock::system(),
+            payments,
         }
     }
 
@@ -51,7 +57,13 @@ impl AppState {
 
     /// What a page renders from: `snapshot` and this state's clock, settings and island tags.
     pub fn page_ctx<'a>(&'a self, snapshot: &'a Snapshot) -> PageCtx<'a> {
-        PageCtx { content: snapshot, now: self.clock.now(), config: &self.config, islands: &self.islands }
+        PageCtx {
+            content: snapshot,
+            now: self.clock.now(),
+            config: &self.config,
+            islands: &self.islands,
+            payments: &self.payments,
+        }
     }
 }
 

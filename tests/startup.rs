@@ -205,3 +205,30 @@ fn logs_and_error_pages_never_show_a_secret() {
     assert_no_secret(&answers.replace(initiate_body, ""), "an answer");
     assert_no_secret(&log, "the log");
 }
+
+/// `export` writes CSV to stdout, usually into a file (`export messages > messages.csv`): the
+/// logs, an error included, go to stderr, without colour codes when stderr is not a terminal,
+/// so a failed export leaves an empty file and says why on the console.
+#[test]
+fn export_keeps_logs_out_of_the_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let ok = conference(dir.path()).args(["export", "messages"]).output().expect("the binary runs");
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    let csv = String::from_utf8_lossy(&ok.stdout);
+    assert!(csv.starts_with("id,"), "stdout is the CSV alone, from its header on:\n{csv}");
+    assert_eq!(csv.lines().count(), 1, "an empty table exports its header only:\n{csv}");
+
+    // A database that cannot be opened: the folder for it is a file.
+    let blocker = dir.path().join("not-a-folder");
+    std::fs::write(&blocker, "").unwrap();
+    let failed = conference(dir.path())
+        .env("DATABASE_URL", format!("sqlite://{}/conference.db", blocker.display()))
+        .args(["export", "messages"])
+        .output()
+        .expect("the binary runs");
+    assert!(!failed.status.success(), "an export without its database fails");
+    assert!(failed.stdout.is_empty(), "nothing on stdout: {}", String::from_utf8_lossy(&failed.stdout));
+    let said = String::from_utf8_lossy(&failed.stderr);
+    assert!(said.contains("ERROR"), "the reason is on stderr: {said}");
+    assert!(!said.contains('\u{1b}'), "no colour codes in a redirected log: {said:?}");
+}

@@ -269,7 +269,7 @@ pub struct Initiated {
 
 /// Creates the order and the encrypted request for `payload`.
 pub async fn initiate(state: &AppState, payload: &Map<String, Value>) -> Result<Initiated, AppError> {
-    let payments = PaymentConfig::from_config(&state.config);
+    let payments = &state.payments;
     if payments.mode == Mode::Off {
         let site = content::site(&state.pool).await?;
         return Err(AppError::Unavailable(payments_closed_message(&site.contact_email)));
@@ -312,7 +312,7 @@ pub async fn initiate(state: &AppState, payload: &Map<String, Value>) -> Result<
     )
     .await?;
 
-    let request = payment_request(&payments, &order_id, &item, &billing);
+    let request = payment_request(payments, &order_id, &item, &billing);
     tracing::info!(
         order_id,
         item = item.id,
@@ -409,7 +409,7 @@ pub async fn handle_answer(
     enc_resp: Option<&str>,
     order_no: Option<&str>,
 ) -> Result<Handled, AppError> {
-    let payments = PaymentConfig::from_config(&state.config);
+    let payments = &state.payments;
     if payments.mode == Mode::Off {
         // No key: nothing can be read, so nothing is decided.
         tracing::warn!(order_no, "gateway answer while payments are off; ignored");
@@ -496,7 +496,7 @@ pub async fn handle_answer(
     if decision == Status::Success
         && let Some(status_url) = &payments.status_url
     {
-        match status_api::confirm(&payments, status_url, &order, &answer.tracking_id).await {
+        match status_api::confirm(payments, status_url, &order, &answer.tracking_id).await {
             Confirmation::Paid => {}
             Confirmation::NotPaid(reason) => {
                 tracing::error!(order_id, reason, "Success not confirmed by the order status API; recorded as failure");

@@ -22,7 +22,6 @@ use crate::error::AppError;
 use crate::handlers::page;
 use crate::layout::{Layout, Meta};
 use crate::money;
-use crate::payments::PaymentConfig;
 use crate::payments::config::TEST_GATEWAY_PATH;
 use crate::state::AppState;
 
@@ -90,7 +89,7 @@ pub async fn gateway(State(state): State<AppState>, body: Body) -> Result<Respon
             return Ok(too_large.into_response());
         }
     };
-    let payments = PaymentConfig::from_config(&state.config);
+    let payments = &state.payments;
     let bad = |why: &str| {
         tracing::warn!(reason = why, "test gateway: request refused");
         AppError::BadRequest(format!("Test gateway: {why}"))
