@@ -399,6 +399,26 @@ async fn a_valid_pdf_is_stored_with_its_row_and_both_mails_queued() {
     assert_eq!(content_type.as_deref(), Some("application/pdf"));
 }
 
+/// A reference drawn twice (on PostgreSQL the paper goes in with the row, so the row is where
+/// a clash shows): the second insert fails as "reference taken" on either database, which is
+/// what makes the submission draw another reference instead of failing (store.rs).
+#[tokio::test]
+async fn a_taken_reference_is_told_apart_from_other_database_errors() {
+    let app = app().await;
+    let (status, answer) = submit(&app, &Form::valid()).await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    let stored = submissions::by_reference(&app.pool, &reference_of(&answer)).await.unwrap().unwrap().submitted;
+    let mut tx = app.pool.begin().await.unwrap();
+    let err = submissions::insert(&mut tx, &stored).await.expect_err("a reference is stored once");
+    assert!(submissions::is_reference_taken(&err), "{err}");
+    drop(tx);
+    let other =
+        sqlx::query("SELECT no_such_column FROM submissions").execute(&app.pool).await.expect_err("no such column");
+    assert!(!submissions::is_reference_taken(&other), "{other}");
+    let count: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM submissions").fetch_one(&app.pool).await.unwrap();
+    assert_eq!(count.0, 1, "the clash stored nothing");
+}
+
 #[tokio::test]
 async fn doc_and_docx_are_accepted_by_their_content() {
     let app = app().await;

@@ -48,7 +48,8 @@ fn main() -> ExitCode {
         }
     };
     let data_dir = data.path().to_string_lossy().into_owned();
-    let e2e = run("browser tests", "npx", &["playwright", "test"], &[("SERVER_BIN", server), ("E2E_DATA_DIR", &data_dir)]);
+    let e2e =
+        run("browser tests", "npx", &["playwright", "test"], &[("SERVER_BIN", server), ("E2E_DATA_DIR", &data_dir)]);
     drop(data);
     if unit && e2e { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }

@@ -183,7 +183,11 @@ async fn a_cached_answer_carries_the_same_headers_as_the_rendered_one() {
                 kept.sort();
                 kept
             };
-            assert_eq!(without_body(&unchanged.headers), without_body(&first.headers), "{route} ({accept}): 304 headers");
+            assert_eq!(
+                without_body(&unchanged.headers),
+                without_body(&first.headers),
+                "{route} ({accept}): 304 headers"
+            );
         }
     }
     let calendar = app.request("/calendar.ics", &[]).await;

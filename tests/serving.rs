@@ -422,7 +422,11 @@ async fn mask_icons_are_views_of_one_cached_sprite() {
     for (path, _) in PAGES.iter() {
         let (status, _, page) = app.get(path).await;
         if status == StatusCode::OK {
-            sheets.extend(select(&parse(&page), "link[rel=stylesheet]").into_iter().filter_map(|t| t.attr("href").map(str::to_string)));
+            sheets.extend(
+                select(&parse(&page), "link[rel=stylesheet]")
+                    .into_iter()
+                    .filter_map(|t| t.attr("href").map(str::to_string)),
+            );
         }
     }
     let mut sprites = BTreeSet::new();

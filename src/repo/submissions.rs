@@ -87,6 +87,13 @@ pub async fn insert(conn: &mut Connection, new: &NewSubmission) -> Result<i64, s
     Ok(id)
 }
 
+/// Whether `err` from [`insert`] means the reference is taken (the table's only UNIQUE column
+/// besides the id, migrations `0004_submissions.sql`): SQLite's and PostgreSQL's unique
+/// violation alike, so the caller can draw another reference.
+pub fn is_reference_taken(err: &sqlx::Error) -> bool {
+    matches!(err, sqlx::Error::Database(db) if db.is_unique_violation())
+}
+
 const COLUMNS: &str = "id, reference, name, number, email, country, author_name, co_author_name, paper_title, \
                        department, university_organization, paper_type, presentation_type, message, \
                        conference_source, file_path, file_name, file_type, file_size, created";

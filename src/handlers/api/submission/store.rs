@@ -1,7 +1,8 @@
 //! Keeping an accepted paper: the file moved to `DATA_DIR/papers/<reference>.<ext>`, then
 //! the row and both mails in one transaction; if that fails the moved file is removed
 //! again, so nothing is half stored (DESIGN.md section 5). On PostgreSQL the paper goes into
-//! the database instead (`repo::papers`), in the row's transaction, so every instance has it.
+//! the database instead (`repo::papers`), in the row's transaction, so every instance has it;
+//! there the row is where a reference drawn twice shows, and another one is drawn.
 
 use std::path::{Path, PathBuf};
 
@@ -52,12 +53,12 @@ pub(super) async fn store(
         Engine::Postgres => (new_reference(), None, Some(upload.temp)),
     };
 
-    let new = NewSubmission {
-        file_path: format!("{PAPERS_DIR}/{reference}.{}", kind.extension()),
-        file_name: upload_name(&upload.file_name, &reference, kind),
+    let mut new = NewSubmission {
+        file_path: String::new(),
+        file_name: String::new(),
         file_type: kind.mime().to_owned(),
         file_size: i64::try_from(upload.size).unwrap_or(i64::MAX),
-        reference: reference.clone(),
+        reference: String::new(),
         name: fields.name,
         number: fields.number,
         email: fields.email,
@@ -72,8 +73,23 @@ pub(super) async fn store(
         message: fields.message,
         conference_source: fields.conference_source,
     };
-    match write_row_and_mails(state, &ctx, &new, temp.as_ref().map(NamedTempFile::path)).await {
-        Ok(id) => Ok(Created { id, reference }),
+    name_by_reference(&mut new, &reference, &upload.file_name, kind);
+    let written = match temp {
+        // The paper goes in with the row: a reference drawn twice (1 in 10^9 a pair) is drawn
+        // again instead of failing the author's submission.
+        Some(temp) => {
+            let (ctx, paper) = (&ctx, temp.path());
+            retry_taken_reference(&mut new, &upload.file_name, kind, new_reference, |attempt| async move {
+                write_row_and_mails(state, ctx, &attempt, Some(paper)).await
+            })
+            .await
+        }
+        // The file's name already holds the reference, and `persist` never reuses the name of
+        // a stored paper: a taken reference here is a row whose paper is gone, kept as it is.
+        None => write_row_and_mails(state, &ctx, &new, None).await.map_err(Written::into_refusal),
+    };
+    match written {
+        Ok(id) => Ok(Created { id, reference: new.reference }),
         Err(err) => {
             // Neither a stray file nor a row without its file (DESIGN.md section 5).
             let Some(stored) = stored else { return Err(err) };
@@ -133,6 +149,69 @@ fn upload_name(sent: &str, reference: &str, kind: PaperKind) -> String {
     if clean.is_empty() { format!("{reference}.{}", kind.extension()) } else { format!("{clean}.{}", kind.extension()) }
 }
 
+/// The reference and what is named after it: the stored file and, when the upload's own name
+/// has nothing usable, the attachment's name.
+fn name_by_reference(new: &mut NewSubmission, reference: &str, sent_name: &str, kind: PaperKind) {
+    new.reference = reference.to_owned();
+    new.file_path = format!("{PAPERS_DIR}/{reference}.{}", kind.extension());
+    new.file_name = upload_name(sent_name, reference, kind);
+}
+
+/// Why a row was not written: its reference is taken, or any other refusal.
+#[derive(Debug)]
+enum Written {
+    ReferenceTaken,
+    Refused(Refusal),
+}
+
+impl Written {
+    fn into_refusal(self) -> Refusal {
+        match self {
+            Written::ReferenceTaken => Refusal::Internal(crate::error::AppError::internal(
+                "storing the submission",
+                std::io::Error::other("the paper's reference is taken"),
+            )),
+            Written::Refused(refusal) => refusal,
+        }
+    }
+}
+
+impl From<Refusal> for Written {
+    fn from(refusal: Refusal) -> Self {
+        Written::Refused(refusal)
+    }
+}
+
+/// Draws a new reference while `write` finds the current one taken, at most
+/// [`REFERENCE_ATTEMPTS`] references in all; what is named after the reference follows it
+/// ([`name_by_reference`]).
+async fn retry_taken_reference<W>(
+    new: &mut NewSubmission,
+    sent_name: &str,
+    kind: PaperKind,
+    mut draw: impl FnMut() -> String,
+    mut write: impl FnMut(NewSubmission) -> W,
+) -> Result<i64, Refusal>
+where
+    W: Future<Output = Result<i64, Written>>,
+{
+    let mut attempt = 1;
+    loop {
+        match write(new.clone()).await {
+            Err(Written::ReferenceTaken) if attempt < REFERENCE_ATTEMPTS => {
+                tracing::warn!(reference = new.reference, "paper reference drawn twice; drawing another");
+                attempt += 1;
+                name_by_reference(new, &draw(), sent_name, kind);
+            }
+            other => return other.map_err(Written::into_refusal),
+        }
+    }
+}
+
+/// References drawn for one submission before it fails (each is taken with a chance of about
+/// stored papers / 10^9).
+const REFERENCE_ATTEMPTS: u32 = 5;
+
 /// `paper`: the temporary file to copy into the database with the row (PostgreSQL), or
 /// `None` when the file is already in place under `DATA_DIR` (SQLite).
 async fn write_row_and_mails(
@@ -140,11 +219,15 @@ async fn write_row_and_mails(
     ctx: &mail::Context,
     new: &NewSubmission,
     paper: Option<&Path>,
-) -> Result<i64, Refusal> {
+) -> Result<i64, Written> {
     let (ack, notice) = compose_mails(ctx, new).map_err(|e| internal("rendering the submission mails", e))?;
     let db = |e| internal("storing the submission", e);
     let mut tx = state.pool.begin().await.map_err(db)?;
-    let id = submissions::insert(&mut tx, new).await.map_err(db)?;
+    let id = match submissions::insert(&mut tx, new).await {
+        Ok(id) => id,
+        Err(err) if submissions::is_reference_taken(&err) => return Err(Written::ReferenceTaken),
+        Err(err) => return Err(db(err).into()),
+    };
     if let Some(paper) = paper {
         let mut file = tokio::fs::File::open(paper).await.map_err(|e| internal("reading the uploaded paper", e))?;
         papers::store(&mut tx, id, &mut file).await.map_err(db)?;
@@ -171,6 +254,78 @@ mod tests {
         assert!(r.starts_with("P-20"), "{r}");
         assert_eq!(r.len(), "P-2025-7KQ4M9".len());
         assert!(r[7..].bytes().all(|b| REFERENCE_ALPHABET.contains(&b)), "{r}");
+    }
+
+    fn submission(reference: &str, sent_name: &str) -> NewSubmission {
+        let mut new = NewSubmission {
+            reference: String::new(),
+            name: "Ana Cruz".into(),
+            number: "+639171234567".into(),
+            email: "ana.cruz@example.org".into(),
+            country: "Philippines".into(),
+            author_name: "Ana Cruz".into(),
+            co_author_name: String::new(),
+            paper_title: "Solar".into(),
+            department: "Physics".into(),
+            university_organization: "UP".into(),
+            paper_type: "Full Paper".into(),
+            presentation_type: "Oral".into(),
+            message: String::new(),
+            conference_source: "Website".into(),
+            file_path: String::new(),
+            file_name: String::new(),
+            file_type: PaperKind::Pdf.mime().into(),
+            file_size: 1,
+        };
+        name_by_reference(&mut new, reference, sent_name, PaperKind::Pdf);
+        new
+    }
+
+    /// A writer that finds the first `taken` references taken, then stores; it records the
+    /// references it was given.
+    fn writer(
+        taken: usize,
+        seen: &std::sync::Mutex<Vec<NewSubmission>>,
+    ) -> impl FnMut(NewSubmission) -> std::future::Ready<Result<i64, Written>> {
+        move |attempt| {
+            let mut seen = seen.lock().unwrap();
+            seen.push(attempt);
+            std::future::ready(if seen.len() <= taken { Err(Written::ReferenceTaken) } else { Ok(42) })
+        }
+    }
+
+    #[tokio::test]
+    async fn a_taken_reference_is_drawn_again_and_the_paper_named_after_the_new_one() {
+        let drawn = ["P-2025-BBBBBB", "P-2025-CCCCCC"];
+        let mut draws = drawn.iter().map(|r| r.to_string());
+        let seen = std::sync::Mutex::new(Vec::new());
+        let mut new = submission("P-2025-AAAAAA", "");
+        let id = retry_taken_reference(&mut new, "", PaperKind::Pdf, || draws.next().unwrap(), writer(2, &seen)).await;
+        assert_eq!(id.ok(), Some(42));
+        let seen = seen.into_inner().unwrap();
+        let tried: Vec<&str> = seen.iter().map(|s| s.reference.as_str()).collect();
+        assert_eq!(tried, ["P-2025-AAAAAA", "P-2025-BBBBBB", "P-2025-CCCCCC"]);
+        assert_eq!(new.reference, "P-2025-CCCCCC", "the answer quotes the stored reference");
+        assert_eq!(new.file_path, "papers/P-2025-CCCCCC.pdf");
+        assert_eq!(new.file_name, "P-2025-CCCCCC.pdf", "a nameless upload is named after the reference");
+
+        let seen = std::sync::Mutex::new(Vec::new());
+        let mut named = submission("P-2025-AAAAAA", "My paper.pdf");
+        let mut draws = drawn.iter().map(|r| r.to_string());
+        retry_taken_reference(&mut named, "My paper.pdf", PaperKind::Pdf, || draws.next().unwrap(), writer(1, &seen))
+            .await
+            .expect("stored on the second reference");
+        assert_eq!((named.reference.as_str(), named.file_name.as_str()), ("P-2025-BBBBBB", "My paper.pdf"));
+    }
+
+    #[tokio::test]
+    async fn a_reference_taken_every_time_fails_after_a_few_draws() {
+        let seen = std::sync::Mutex::new(Vec::new());
+        let mut new = submission("P-2025-AAAAAA", "");
+        let result =
+            retry_taken_reference(&mut new, "", PaperKind::Pdf, new_reference, writer(usize::MAX, &seen)).await;
+        assert!(matches!(result, Err(Refusal::Internal(_))), "{result:?}");
+        assert_eq!(seen.into_inner().unwrap().len(), REFERENCE_ATTEMPTS as usize);
     }
 
     #[test]
