@@ -183,3 +183,27 @@ async fn at_most_three_acknowledgements_per_address_a_day_whatever_the_form() {
     assert_eq!(status, StatusCode::CREATED);
     assert_eq!(mails_to(&app, victim).await.len(), 4);
 }
+
+/// The cap holds when one address's submissions arrive at once (on PostgreSQL each is its own
+/// transaction, as on several instances): all are stored, three are acknowledged.
+#[tokio::test]
+async fn the_acknowledgement_cap_holds_for_submissions_at_the_same_moment() {
+    let app = crate::common::app_with(|c| c.rate_limit_per_minute = 1000).await;
+    let victim = "ana.cruz@example.org";
+    let form = |i: u32| Form::valid().with("paperTitle", &format!("Paper {i}"));
+    let (f0, f1, f2, f3, f4, f5) = (form(0), form(1), form(2), form(3), form(4), form(5));
+    let answers = tokio::join!(
+        submit(&app, &f0),
+        submit(&app, &f1),
+        submit(&app, &f2),
+        submit(&app, &f3),
+        submit(&app, &f4),
+        submit(&app, &f5)
+    );
+    for (status, answer) in [answers.0, answers.1, answers.2, answers.3, answers.4, answers.5] {
+        assert_eq!(status, StatusCode::CREATED, "{answer}");
+    }
+    assert_eq!(app.count("submissions").await, 6, "every submission is stored");
+    assert_eq!(mails_to(&app, victim).await.len(), 3, "three acknowledgements, however they arrive");
+    assert_eq!(app.count("acknowledgements").await, 3);
+}

@@ -5,7 +5,7 @@
 use ring::hmac;
 use time::OffsetDateTime;
 
-use crate::db::{Connection, Pool};
+use crate::db::{Connection, Engine, Pool};
 use crate::mail::outbox::timestamp;
 
 /// Acknowledgement mails one address may get in [`ACK_WINDOW`], whatever the form.
@@ -28,6 +28,16 @@ pub fn now() -> OffsetDateTime {
 /// sends no acknowledgement.
 pub async fn take_acknowledgement(conn: &mut Connection, address: &str) -> Result<bool, sqlx::Error> {
     let address = address.trim().to_lowercase();
+    if Engine::of(conn) == Engine::Postgres {
+        // Instances taking the same address's last acknowledgement at once would each count
+        // fewer than the cap: a lock per address, held to the end of the caller's transaction,
+        // puts them in a row. SQLite needs none: it runs one write transaction at a time, and
+        // the callers have written in theirs before they get here.
+        sqlx::query("SELECT 1 FROM pg_advisory_xact_lock(hashtextextended($1, 0))")
+            .bind(format!("acknowledgement:{address}"))
+            .execute(&mut *conn)
+            .await?;
+    }
     let now = now();
     let (sent,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM acknowledgements WHERE address = $1 AND created > $2")
         .bind(&address)
