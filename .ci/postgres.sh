@@ -15,12 +15,15 @@ set -euo pipefail
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 cmd=${1:?usage: postgres.sh start|stop DIR [PORT]}
 dir=${2:?usage: postgres.sh start|stop DIR [PORT]}
+dir=$(realpath -m -- "$dir")
 # Below Linux's ephemeral range (32768-60999), so no client socket can hold the port.
 port=${3:-25432}
 
 as_postgres() {
   if [ "$(id -u)" = 0 ]; then
-    runuser -u postgres -- "$@"
+    # From the cluster's folder: the postgres user may not enter the caller's working folder
+    # (initdb and pg_ctl would warn "could not change directory").
+    (cd "$dir" && runuser -u postgres -- "$@")
   else
     "$@"
   fi
