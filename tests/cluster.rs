@@ -33,6 +33,10 @@ use conference::payments::config::TEST_WORKING_KEY;
 #[allow(dead_code)]
 mod fixture;
 
+/// The checkout tests' payer (shared with the `site` payment tests).
+#[path = "common/payer.rs"]
+mod payer;
+
 /// The longest any one HTTP exchange may take.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 /// How long queued mail may take to go out; a claim held by a killed worker is retried
@@ -282,17 +286,7 @@ async fn a_rolling_restart_fails_no_request_and_loses_no_message(cluster: Arc<Cl
 
 /// Starts a checkout on the instance at `port`; the order id.
 async fn initiate(cluster: &Cluster, port: u16) -> String {
-    let body = json!({
-        "plan": fixture::PRESENTER_VIRTUAL.id,
-        "name": "Ximena Quilla Oyelaran",
-        "email": "ximena.oyelaran@example.net",
-        "phone": "+63 2 8765 4390",
-        "address": "77 Orchard Lane",
-        "city": "Manila",
-        "state": "Metro Manila",
-        "zip": "1000",
-        "country": "Philippines",
-    });
+    let body = payer::checkout(json!({ "plan": fixture::PRESENTER_VIRTUAL.id }));
     let origin = cluster.origin();
     let headers = [("content-type", "application/json"), ("origin", origin.as_str())];
     let reply = http(port, "POST", "/api/ccavenue-initiate", &headers, &body.to_string()).await;

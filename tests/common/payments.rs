@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use axum::body::Body;
 use axum::http::StatusCode;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use conference::ccavenue::crypto;
 use conference::ccavenue::protocol::PaymentResponse;
@@ -58,24 +58,7 @@ pub async fn post_form(app: &TestApp, path: &str, pairs: &[(&str, &str)]) -> Rep
     post(app, path, "application/x-www-form-urlencoded", body).await
 }
 
-/// A complete registration form (spec section 3) plus `target` (`{"plan": ...}` etc.).
-pub fn checkout(target: Value) -> Value {
-    let mut body = json!({
-        "name": "Ximena Quilla Oyelaran",
-        "email": "ximena.oyelaran@example.net",
-        "phone": "+63 2 8765 4390",
-        "address": "77 Orchard Lane",
-        "city": "Manila",
-        "state": "Metro Manila",
-        "zip": "1000",
-        "country": "Philippines",
-    });
-    let map = body.as_object_mut().expect("object");
-    for (k, v) in target.as_object().expect("target is an object") {
-        map.insert(k.clone(), v.clone());
-    }
-    body
-}
+pub use super::payer::checkout;
 
 /// The answer of a successful initiate: `{"orderId","encRequest","accessCode","gatewayUrl"}`.
 pub struct Initiated {
