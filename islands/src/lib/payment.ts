@@ -5,6 +5,8 @@
 
 import { isPossiblePhoneNumber } from 'react-phone-number-input';
 
+import { isValidEmail } from './validate';
+
 /** What is being paid for: exactly one key, as DESIGN.md section 5 names them. */
 export type PaymentTarget = { plan: string } | { customAmount: string } | { sponsorPackage: string };
 
@@ -73,27 +75,6 @@ export const EMPTY_FIELDS: BillingFields = {
   zip: '',
   country: '',
 };
-
-/**
- * What `type="email"` accepts, roughly, and the same rule as the server's `is_valid_email`
- * (src/payments/orders.rs): one `@`, a non-empty local part, a dotted domain, no spaces or
- * characters that would break a mail header.
- */
-export function isValidEmail(email: string): boolean {
-  const at = email.indexOf('@');
-  if (at < 0) return false;
-  const local = email.slice(0, at);
-  const domain = email.slice(at + 1);
-  const clean = (s: string) => s !== '' && !/[\s@<>,;:"()[\]\\]/.test(s);
-  return (
-    clean(local) &&
-    clean(domain) &&
-    domain.includes('.') &&
-    !domain.startsWith('.') &&
-    !domain.endsWith('.') &&
-    !domain.includes('..')
-  );
-}
 
 /** Checks the form before any request: required fields, email shape, a possible phone number. */
 export function validateFields(kind: FormKind, values: BillingFields): FieldErrors {
