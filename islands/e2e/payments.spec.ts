@@ -191,11 +191,43 @@ test.describe('loading on intent', () => {
     await expect(page.locator('[data-island="TicketCheckout"][data-island-ready]')).toHaveCount(0);
   });
 
+  /** Holds the TicketCheckout chunk back until the returned function is called, as a slow
+   * link would, so the test decides what happens before the island arrives. */
+  async function holdCheckoutChunk(page: Page): Promise<() => void> {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/TicketCheckout-[^/]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    return release;
+  }
+
   test('Register Now clicked before its island has loaded opens the modal, without leaving the page', async ({ page }) => {
+    const release = await holdCheckoutChunk(page);
     await page.goto('/pricing');
     const card = page.locator(`#plan-${LISTENER_VIRTUAL.id}`);
-    // The server's link: the click loads the island, which then opens the modal.
+    // The server's link: the click starts loading the island, which then opens the modal.
     await card.getByRole('link', { name: `Register Now for ${LISTENER_VIRTUAL.title}` }).click();
+    release();
+    await expect(page.getByRole('dialog', { name: `Register: ${LISTENER_VIRTUAL.title}` })).toBeVisible();
+    await expect(page).toHaveURL(/\/pricing$/);
+  });
+
+  test('the island arriving while Register Now is pressed waits for the press to end, and the click still opens the modal', async ({ page }) => {
+    const release = await holdCheckoutChunk(page);
+    await page.goto('/pricing');
+    const link = page.locator(`#plan-${LISTENER_VIRTUAL.id}`).getByRole('link', { name: `Register Now for ${LISTENER_VIRTUAL.title}` });
+    await link.hover();
+    await page.mouse.down();
+    const arrived = page.waitForResponse(/\/assets\/TicketCheckout-[^/]+\.js$/);
+    release();
+    await arrived;
+    // Time enough for the island to mount if it did not wait: the link must stay under the
+    // pressed button, or the click that ends the press would reach neither.
+    await page.waitForTimeout(500);
+    await expect(link).toBeAttached();
+    await page.mouse.up();
     await expect(page.getByRole('dialog', { name: `Register: ${LISTENER_VIRTUAL.title}` })).toBeVisible();
     await expect(page).toHaveURL(/\/pricing$/);
   });

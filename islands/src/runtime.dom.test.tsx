@@ -201,6 +201,27 @@ describe('data-hydrate="intent"', () => {
     document.removeEventListener('click', followed);
   });
 
+  it('a press that started the loading ends on the fallback: the island waits, then the click opens it', async () => {
+    // A tap: touchstart (intent) starts the loading; if the island replaced the link before
+    // the finger lifts, the click would go to neither and be lost.
+    let arrive!: (mod: { default: typeof Opener }) => void;
+    const load = vi.fn(() => new Promise<{ default: typeof Opener }>((resolve) => (arrive = resolve)));
+    const { el, mounting } = intentIsland('Opener', load);
+    const link = el.querySelector('a')!;
+    const press = (type: string) => link.dispatchEvent(new Event(type, { bubbles: true, cancelable: true }));
+    press('touchstart');
+    press('pointerdown');
+    await vi.waitFor(() => expect(load).toHaveBeenCalledOnce());
+    arrive({ default: Opener });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(el.querySelector('button'), 'still the fallback while pressed').toBeNull();
+    expect(el.querySelector('a')).toBe(link);
+    press('pointerup');
+    link.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
+    expect(await mounting).toBe(true);
+    await vi.waitFor(() => expect(el.querySelector('[role="dialog"]')?.textContent).toBe('modal'));
+  });
+
   it('when the island cannot load, the held click follows the fallback link after all', async () => {
     const { el, mounting } = intentIsland('Missing');
     const clicks: boolean[] = [];

@@ -15,6 +15,7 @@
 // A plain click on a fallback link before the island is mounted does not navigate; once
 // mounted, the island's link or button at the same position is clicked instead (so Register
 // Now opens the modal), or, if the island failed, the fallback link is followed after all.
+// The fallback is not swapped while a pointer is pressed on it (the click would be lost).
 // Typing into a fallback form is kept by the islands themselves (lib/fallback.ts).
 
 import type { ComponentType } from 'react';
@@ -182,13 +183,32 @@ export function actionable(el: Element): HTMLElement[] {
   return Array.from(el.querySelectorAll<HTMLElement>('a[href], button'));
 }
 
+/** Longest the runtime waits for a press on an `intent` island's fallback to end before it
+ * mounts the island anyway (a finger left resting on the screen). */
+export const PRESS_WAIT_MS = 2000;
+
+/** What [`holdEarlyClicks`] gives the runtime. */
+interface EarlyClicks {
+  /** Resolves once no pointer is pressed inside the fallback (at once when none is) and the
+   * click that ends a press has been dispatched, at the latest after PRESS_WAIT_MS. */
+  released(): Promise<void>;
+  /** Stops holding clicks and replays the last one held. */
+  done(mounted: boolean): void;
+}
+
 /**
  * Until `done` is called, holds back plain clicks on the fallback's links (they would leave
  * the page before the island could take over) and remembers the last one. `done(mounted)`
  * replays it: on the island's link or button at the same position, or on the fallback link.
+ *
+ * It also tracks presses: markup swapped between a pointer's down and up loses the click
+ * (browsers send it to what both ends have in common, no longer the link), so a tap whose
+ * touchstart started the loading would do nothing. The runtime mounts once `released()`.
  */
-function holdEarlyClicks(el: HTMLElement): (mounted: boolean) => void {
+function holdEarlyClicks(el: HTMLElement): EarlyClicks {
   let held: { index: number; link: HTMLElement } | null = null;
+  let pressed = false;
+  let onRelease: (() => void) | null = null;
   const onClick = (event: MouseEvent) => {
     const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLElement | null;
     if (!link || !el.contains(link) || event.defaultPrevented) return;
@@ -196,12 +216,40 @@ function holdEarlyClicks(el: HTMLElement): (mounted: boolean) => void {
     event.preventDefault();
     held = { index: actionable(el).indexOf(link), link };
   };
+  const onDown = () => {
+    pressed = true;
+  };
+  // On the document: the press may end outside the island. The click follows `pointerup` in
+  // the same task, so the next task sees it held.
+  const onUp = () => {
+    if (!pressed) return;
+    pressed = false;
+    setTimeout(() => onRelease?.(), 0);
+  };
   el.addEventListener('click', onClick);
-  return (mounted) => {
-    el.removeEventListener('click', onClick);
-    if (!held) return;
-    const target = mounted ? (actionable(el)[held.index] ?? actionable(el)[0]) : held.link;
-    target?.click();
+  el.addEventListener('pointerdown', onDown, true);
+  document.addEventListener('pointerup', onUp, true);
+  document.addEventListener('pointercancel', onUp, true);
+  return {
+    released: () =>
+      pressed
+        ? new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, PRESS_WAIT_MS);
+            onRelease = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          })
+        : Promise.resolve(),
+    done(mounted) {
+      el.removeEventListener('click', onClick);
+      el.removeEventListener('pointerdown', onDown, true);
+      document.removeEventListener('pointerup', onUp, true);
+      document.removeEventListener('pointercancel', onUp, true);
+      if (!held) return;
+      const target = mounted ? (actionable(el)[held.index] ?? actionable(el)[0]) : held.link;
+      target?.click();
+    },
   };
 }
 
@@ -219,14 +267,14 @@ export async function mountIsland(el: HTMLElement, loaders: IslandLoaders, env?:
   const name = el.getAttribute('data-island') ?? '';
   if (started.has(el)) return el.hasAttribute('data-island-ready');
   started.add(el);
-  let replay: ((mounted: boolean) => void) | null = null;
+  let early: EarlyClicks | null = null;
   try {
     const key = islandModuleKey(name);
     const load = loaders[key];
     if (!load) throw new IslandError(`no component file src/islands/${name}.tsx`);
     const props = parseProps(el.getAttribute('data-props'));
     const trigger = parseTrigger(el.getAttribute('data-hydrate'));
-    if (trigger === 'intent') replay = holdEarlyClicks(el);
+    if (trigger === 'intent') early = holdEarlyClicks(el);
     await waitForTrigger(trigger, el, env);
 
     // React comes with the first island, not with the entry: the entry's static imports are
@@ -241,15 +289,18 @@ export async function mountIsland(el: HTMLElement, loaders: IslandLoaders, env?:
       throw new IslandError(`src/islands/${name}.tsx has no default export component`);
     }
     const renderError = (e: unknown) => new IslandError(`render error: ${(e as Error)?.message ?? e}`, { cause: e });
+    // Not under a finger or a mouse button: a press on the fallback ends (and its click is
+    // held) before the fallback goes.
+    await early?.released();
     // `render` also keeps a keyboard visitor's focus on what replaces the focused control.
     await render(el, Component, props, (e) => fail(el, name, renderError(e))).catch((e: unknown) => {
       throw renderError(e);
     });
-    replay?.(true);
+    early?.done(true);
     return true;
   } catch (error) {
     fail(el, name, error);
-    replay?.(false);
+    early?.done(false);
     return false;
   }
 }
