@@ -361,18 +361,21 @@ async fn favicon_ico_redirects_to_the_site_icon() {
     assert_eq!(headers.get("location").unwrap(), "/static/img/favicon.svg");
 }
 
+/// The `href`s of a page's `<link rel="stylesheet">`s, in document order.
+fn stylesheet_links(page: &str) -> Vec<String> {
+    select(&parse(page), "link[rel=stylesheet]")
+        .into_iter()
+        .filter_map(|t| t.attr("href").map(str::to_string))
+        .collect()
+}
+
 /// Issue 13: a page's render-blocking CSS is ONE stylesheet: the site-wide sheet, or the bundle
 /// of the site-wide sheet and the page's own rules. The home page does not wait for the
 /// checkout or paper-form rules; /pricing and /submission get theirs without a second request.
 #[tokio::test]
 async fn each_page_links_one_stylesheet_with_the_site_wide_rules_and_only_its_own() {
     let app = app().await;
-    let sheets = |page: &str| -> Vec<String> {
-        select(&parse(page), "link[rel=stylesheet]")
-            .into_iter()
-            .filter_map(|t| t.attr("href").map(str::to_string))
-            .collect()
-    };
+    let sheets = stylesheet_links;
     let committee = sheets(&app.page("/committee").await);
     assert_eq!(committee.len(), 1, "/committee: {committee:?}");
     let site_css = app.request(&committee[0], &[]).await.text();
@@ -422,11 +425,7 @@ async fn mask_icons_are_views_of_one_cached_sprite() {
     for (path, _) in PAGES.iter() {
         let (status, _, page) = app.get(path).await;
         if status == StatusCode::OK {
-            sheets.extend(
-                select(&parse(&page), "link[rel=stylesheet]")
-                    .into_iter()
-                    .filter_map(|t| t.attr("href").map(str::to_string)),
-            );
+            sheets.extend(stylesheet_links(&page));
         }
     }
     let mut sprites = BTreeSet::new();
