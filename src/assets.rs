@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use rust_embed::{EmbeddedFile, RustEmbed};
 use serde::Deserialize;
 
-use crate::cache::FileCache;
+use crate::cache::files::FileCache;
 
 /// Vite's build output. `.vite/manifest.json` is read at start-up, never served.
 #[derive(RustEmbed)]
@@ -167,7 +167,7 @@ fn embedded(file: Option<EmbeddedFile>) -> Option<(Bytes, String, String)> {
     Some((bytes, file.metadata.mimetype().to_owned(), tag))
 }
 
-fn respond(file: Option<&crate::cache::Prepared>, headers: &HeaderMap) -> Response {
+fn respond(file: Option<&crate::cache::prepared::Prepared>, headers: &HeaderMap) -> Response {
     match file {
         Some(file) => file.respond(headers),
         None => (StatusCode::NOT_FOUND, "Not found").into_response(),

@@ -4,44 +4,9 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
 
 use crate::client_ip::TrustedProxies;
-
-/// The `conference` command line.
-#[derive(Debug, Parser)]
-#[command(name = "conference", version, about = "The conference website server")]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Option<Command>,
-    #[command(flatten)]
-    pub config: Config,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
-pub enum Command {
-    /// Migrate, seed an empty database, and serve (the default).
-    Serve,
-    /// Apply pending schema migrations and exit.
-    Migrate,
-    /// Re-apply the content seed; visitors' data is untouched.
-    Seed {
-        /// The seed file to apply; a file that does not exist is an error. Without it:
-        /// `migrations/seed/content.sql` when run in a checkout, else the copy built into
-        /// the binary.
-        #[arg(long)]
-        file: Option<PathBuf>,
-    },
-    /// Write what visitors sent as CSV to stdout, or with `papers`, every paper file into
-    /// `--out DIR` named by its reference.
-    Export {
-        #[arg(value_enum)]
-        kind: crate::export::ExportKind,
-        /// Folder for `export papers` (created when missing).
-        #[arg(long, required_if_eq("kind", "papers"))]
-        out: Option<PathBuf>,
-    },
-}
 
 /// Server configuration; every field reads its environment variable when the flag is absent.
 /// `Debug` never shows a secret (DESIGN.md section 2): see the impl below.
@@ -81,7 +46,7 @@ pub struct Config {
     /// `test` (the built-in TEST gateway) or `off`. Unset: `live` when the three CCAvenue
     /// credentials are set, `test` when PUBLIC_URL is a loopback address, otherwise `off`.
     #[arg(long, env = "PAYMENTS_MODE", global = true, value_enum)]
-    pub payments_mode: Option<crate::payments::config::ModeSetting>,
+    pub payments_mode: Option<ModeSetting>,
 
     /// CCAvenue merchant id; with the access code and working key set, payments go to CCAvenue
     /// unless PAYMENTS_MODE says otherwise.
@@ -155,6 +120,27 @@ pub struct Config {
     pub trusted_proxies: TrustedProxies,
 }
 
+/// `PAYMENTS_MODE` as written (DESIGN.md sections 2 and 6); `crate::payments::config`
+/// resolves it into the mode in force.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModeSetting {
+    Live,
+    Test,
+    Off,
+}
+
+/// The origin (`scheme://host[:port]`, RFC 6454) of an absolute http(s) URL or an `Origin`
+/// header, as the `url` crate serialises it: lower-cased, default port dropped, a
+/// non-ASCII host in punycode. `None` for `null`, another scheme, a relative or unparsable
+/// value, and a URL with credentials (a browser never sends them in `Origin`, and they never
+/// belong in a CSP source). The one rule for the POST guard and the payment form's CSP.
+pub fn origin_of(url: &str) -> Option<String> {
+    let url = url::Url::parse(url.trim()).ok()?;
+    let web = matches!(url.scheme(), "http" | "https");
+    let credentials = !url.username().is_empty() || url.password().is_some();
+    (web && !credentials && url.has_host()).then(|| url.origin().ascii_serialization())
+}
+
 impl std::fmt::Debug for Config {
     /// Everything but the secrets: `SMTP_URL` (it may hold a password), the CCAvenue access
     /// code and working key show only whether they are set.
@@ -218,5 +204,24 @@ impl Config {
             mail_lease_secs: 50,
             trusted_proxies: TrustedProxies::default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_compare_by_scheme_host_and_port() {
+        assert_eq!(origin_of("http://127.0.0.1:3000/").as_deref(), Some("http://127.0.0.1:3000"));
+        assert_eq!(origin_of("HTTPS://Example.ORG:443/path?q#f").as_deref(), Some("https://example.org"));
+        assert_eq!(origin_of("http://example.org:80").as_deref(), Some("http://example.org"));
+        assert_eq!(origin_of("http://example.org:8080").as_deref(), Some("http://example.org:8080"));
+        assert_eq!(origin_of("null"), None);
+        assert_eq!(origin_of("file:///etc/passwd"), None);
+        assert_eq!(origin_of("http://user@evil.example"), None);
+        assert_eq!(origin_of("HTTPS://User:pw@Example.org"), None, "credentials are never part of an origin");
+        assert_eq!(origin_of("/relative"), None);
+        assert_eq!(origin_of("https://evil.example; script-src *"), None, "nothing can slip into a CSP");
     }
 }

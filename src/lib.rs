@@ -1,37 +1,75 @@
 //! The conference website: one axum server that renders every page and owns every API.
 //!
-//! `routes::app` builds the router; `server` runs it. Content comes from the database
-//! (`repo`) into an in-memory snapshot (`content`); pages are askama templates rendered from
-//! it (`handlers::pages`) and kept compressed (`cache`); islands come from `islands/`.
+//! The code reads top-down in six layers (DESIGN.md section 11). A module names only modules
+//! of its own layer (never in a loop) or of lower ones; nothing below the handlers takes
+//! `AppState` (domain and data code take the pool or the settings they use); a `mod.rs` holds
+//! declarations, and its children name their siblings, not their parent. `tests/layers.rs`
+//! reads this table and every `use` of `src/` and fails on a breach, naming file and name.
+//!
+//! A page request: `server::accept` → `http::cache_hits` (a fresh page from `cache`) or
+//! `http::router`'s stack → a handler of `handlers::pages` → `handlers::render` with
+//! `handlers::layout` over the `content` snapshot → the answer kept in `cache::pages`.
+//! `docs/architecture.md` follows a page and a paper submission through the layers.
 
-pub mod assets;
-pub mod cache;
-pub mod cache_control;
-pub mod cache_hits;
-pub mod ccavenue;
-pub mod client_ip;
-pub mod clock;
-pub mod config;
-pub mod connections;
-pub mod content;
-pub mod dates;
-pub mod db;
-pub mod error;
-pub mod export;
-pub mod handlers;
-pub mod layout;
-pub mod mail;
-pub mod money;
-pub mod paper_form;
-pub mod payments;
-pub mod protect;
-pub mod repo;
-pub mod routes;
-pub mod security;
+// 1. process: the program and what runs beside the requests.
+/// The command line: subcommands and what each runs.
+pub mod cli;
+/// Start-up, the accept loop, connection limits, graceful shutdown, the sweeper.
 pub mod server;
-pub mod state;
-pub mod sweep;
+
+// 2. http: from a request to a handler and back.
+/// The router and its middleware stack, the cache-hit fast path, the POST guard, body
+/// limits, security and cache headers.
+pub mod http;
+
+// 3. handlers: what each route answers.
+/// Pages, APIs, seo files; the page table, the layout, rendering helpers, extractors and the
+/// application state.
+pub mod handlers;
+
+// 4. domain: the conference's rules, free of HTTP.
+/// CCAvenue's protocol and cipher.
+pub mod ccavenue;
+/// Dates as pages show them.
+pub mod dates;
+/// CSV exports of what visitors sent, and the paper files.
+pub mod export;
+/// Mail: composing, the outbox, transports and the worker.
+pub mod mail;
+/// Amounts in cents.
+pub mod money;
+/// The paper form's options.
+pub mod paper_form;
+/// Papers: file types, references, file names and where they are kept.
+pub mod papers;
+/// Payments: settings, checkout rules, the order state machine, receipts.
+pub mod payments;
+/// Rules for what visitors type, shared by every form.
 pub mod validate;
 
-pub use cache_hits::App;
-pub use routes::app;
+// 5. data: what is stored.
+/// The content snapshot in memory, its loader and watcher.
+pub mod content;
+/// All SQL.
+pub mod repo;
+
+// 6. foundation: what everything stands on.
+/// Island and static assets, from the build's manifest.
+pub mod assets;
+/// Prepared (pre-compressed) answers: pages, files, their forms and cache headers.
+pub mod cache;
+/// The client address of a request (`TRUSTED_PROXIES`-aware).
+pub mod client_ip;
+/// Where "now" comes from.
+pub mod clock;
+/// Settings from the environment and flags.
+pub mod config;
+/// Database connections, migrations and the content seed.
+pub mod db;
+/// The one error type.
+pub mod error;
+/// Operating-system tuning: allocator, open-file limit, thread priority.
+pub mod sys;
+
+pub use http::cache_hits::App;
+pub use http::router::app;

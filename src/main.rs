@@ -5,7 +5,7 @@ use tracing_subscriber::EnvFilter;
 
 fn main() -> std::process::ExitCode {
     // Before any thread or large allocation exists.
-    conference::server::tune_allocator();
+    conference::sys::tune_allocator();
     tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("the tokio runtime starts").block_on(run())
 }
 
@@ -20,8 +20,8 @@ async fn run() -> std::process::ExitCode {
                 .unwrap_or_else(|_| EnvFilter::new("info,tower_http=info,sqlx::postgres::notice=warn")),
         )
         .init();
-    let cli = conference::config::Cli::parse();
-    match conference::server::run(cli).await {
+    let cli = conference::cli::Cli::parse();
+    match conference::cli::run(cli).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) => {
             tracing::error!("{err}");

@@ -1,6 +1,6 @@
 //! Connection limits over real sockets on loopback (DESIGN.md section 2, issue 11): header
 //! and body timeouts, the per-client cap, 413 on a declared length, and the drain on
-//! shutdown. The server is `conference::server::accept_loop` on 127.0.0.1:0 with timeouts of
+//! shutdown. The server is `conference::server::accept::accept_loop` on 127.0.0.1:0 with timeouts of
 //! a second, so each test runs in a few seconds; every wait is bounded.
 
 use std::net::SocketAddr;
@@ -10,7 +10,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::oneshot;
 
-use conference::connections::Limits;
+use conference::server::connections::Limits;
 
 use crate::common::{BASE, TestApp, app_with};
 
@@ -47,7 +47,7 @@ async fn serve(configure: impl FnOnce(&mut conference::config::Config)) -> Serve
     let limits = Limits::from_config(&app.config, 1024);
     let (stop, stopped) = oneshot::channel::<()>();
     let router = app.router.clone();
-    let task = tokio::spawn(conference::server::accept_loop(listener, router, limits, async {
+    let task = tokio::spawn(conference::server::accept::accept_loop(listener, router, limits, async {
         let _ = stopped.await;
     }));
     Served { app, addr, stop: Some(stop), task }
@@ -273,7 +273,7 @@ async fn trusted_proxies_are_exempt_from_the_per_address_cap() {
     let addr = listener.local_addr().unwrap();
     let limits = Limits::from_config(&app.config, 1024);
     let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(conference::server::accept_loop(listener, app.router.clone(), limits, async {
+    let task = tokio::spawn(conference::server::accept::accept_loop(listener, app.router.clone(), limits, async {
         let _ = stopped.await;
     }));
     let mut first = connect_from([127, 0, 0, 5], addr).await;

@@ -18,6 +18,7 @@ mod exports;
 mod fuzz;
 mod health;
 mod islands;
+mod layers;
 mod live_content;
 mod mail;
 mod mail_consent;

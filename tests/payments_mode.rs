@@ -6,7 +6,8 @@ use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 use conference::ccavenue::crypto;
-use conference::payments::config::{CCAVENUE_LIVE_GATEWAY_URL, ModeSetting, TEST_WORKING_KEY};
+use conference::config::ModeSetting;
+use conference::payments::config::{CCAVENUE_LIVE_GATEWAY_URL, TEST_WORKING_KEY};
 
 use crate::common::fixture::PRESENTER_VIRTUAL;
 use crate::common::html::{self, first, parse};

@@ -286,7 +286,7 @@ async fn the_gateway_answer_route_is_never_rate_limited() {
 #[test]
 fn a_bad_trusted_proxies_entry_stops_start_up_with_its_name() {
     use clap::Parser;
-    use conference::config::Cli;
+    use conference::cli::Cli;
 
     for bad in ["10.0.0.0/33", "proxy.internal", "127.0.0.1 10.0.0.1"] {
         let err = Cli::try_parse_from(["conference", "--trusted-proxies", bad]).expect_err(bad).to_string();

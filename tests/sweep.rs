@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use conference::sweep::{Sweeper, Swept};
+use conference::server::sweep::{Sweeper, Swept};
 
 use crate::common::app_with;
 

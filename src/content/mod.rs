@@ -2,6 +2,7 @@
 //! from, the [`Content`] store that swaps it atomically, and the watcher that reloads it when
 //! `conference seed` bumps the content version, from this process or any other.
 
+pub mod block;
 pub mod collections;
 pub mod snapshot;
 pub mod store;

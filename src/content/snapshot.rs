@@ -7,8 +7,8 @@ use crate::db::Pool;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::block::{self, Block, BlockError};
 use super::collections::COLLECTIONS;
-use crate::layout::{Block, BlockError};
 use crate::repo::content::{
     self, Attraction, CoOrganizer, CommitteeMember, DateItem, GalleryImage, Highlight, Item, Material, Partner, Policy,
     PolicySection, ScheduleEntry, Site, Speaker, SponsorPackage, Statistic, TicketPlan,
@@ -59,7 +59,7 @@ pub struct Snapshot {
 
 /// Logs a failed query with its block's name and keeps only the fact that it failed.
 fn block<T>(name: &'static str, result: Result<T, sqlx::Error>) -> Block<T> {
-    crate::layout::block(name, result)
+    block::block(name, result)
 }
 
 impl Snapshot {

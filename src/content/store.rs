@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::db::Pool;
 use arc_swap::ArcSwapOption;
 
-use super::Snapshot;
+use super::snapshot::Snapshot;
 
 /// How often the watcher reads the content version: one indexed one-row read, so new content
 /// shows within about a second (issue 9 asks for 2 s).

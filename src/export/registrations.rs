@@ -3,8 +3,8 @@
 
 use std::io::Write;
 
+use super::csv::SafeWriter;
 use crate::db::Pool;
-use crate::export::SafeWriter;
 use crate::money;
 use crate::repo::orders;
 

@@ -4,8 +4,8 @@
 use std::borrow::Cow;
 use std::io::Write;
 
+use super::csv::SafeWriter;
 use crate::db::Pool;
-use crate::export::SafeWriter;
 use crate::repo::submissions::{self, Submission};
 use crate::repo::{messages, subscribers};
 

@@ -6,36 +6,15 @@ use std::time::Duration;
 
 use time::OffsetDateTime;
 
-use crate::cache::{ClockUse, Kind};
-use crate::error::AppError;
+use crate::cache::pages::ClockUse;
+use crate::handlers::layout::PageCtx;
 use crate::handlers::pages::home;
-use crate::handlers::{PAGE, cached_as, seo};
-use crate::layout::PageCtx;
-use crate::state::AppState;
+use crate::handlers::render::MinutePage;
+use crate::handlers::seo;
+use crate::handlers::state::AppState;
 
-/// A route cached per minute: what its handler serves and what is rendered ahead for it.
-pub struct MinutePage {
-    pub route: &'static str,
-    pub kind: Kind,
-    pub render: fn(&PageCtx<'_>) -> Result<String, AppError>,
-}
-
-/// `/`: the countdown and the timeline's past marks.
-pub const HOME: MinutePage = MinutePage { route: "/", kind: PAGE, render: home::render };
-/// `/calendar.ics`: its `DTSTAMP`.
-pub const CALENDAR: MinutePage =
-    MinutePage { route: "/calendar.ics", kind: seo::CALENDAR, render: seo::render_calendar };
-
-const MINUTE_PAGES: [MinutePage; 2] = [HOME, CALENDAR];
-
-/// Serves `page` from the page cache (its handler's whole body).
-pub async fn serve(
-    state: &AppState,
-    request: &axum::http::HeaderMap,
-    page: &MinutePage,
-) -> Result<axum::response::Response, AppError> {
-    cached_as(state, request, page.route, ClockUse::Minute, page.kind, page.render).await
-}
+/// Every page cached per minute.
+const MINUTE_PAGES: [&MinutePage; 2] = [&home::MINUTE_PAGE, &seo::CALENDAR_PAGE];
 
 /// How long before a minute turns its pages are rendered: enough for a render and a brotli
 /// pass on a busy machine, and the answers of the minute still running stay in place.

@@ -4,11 +4,12 @@ use axum::extract::{Request, State};
 use axum::response::Response;
 use time::macros::format_description;
 
-use crate::cache::{ClockUse, Kind};
+use crate::cache::pages::ClockUse;
+use crate::cache::prepared::Kind;
 use crate::error::AppError;
-use crate::handlers::cached_as;
-use crate::layout::PageCtx;
-use crate::state::AppState;
+use crate::handlers::layout::PageCtx;
+use crate::handlers::render::{MinutePage, cached_as};
+use crate::handlers::state::AppState;
 
 /// The route of the highlight pages in `routes::PAGES`.
 const HIGHLIGHT: &str = "/highlights/{slug}";
@@ -41,11 +42,12 @@ pub async fn sitemap(State(state): State<AppState>, request: Request) -> Result<
 pub fn render_sitemap(page: &PageCtx<'_>) -> Result<String, AppError> {
     let highlights =
         page.content.highlights.as_ref().map_err(|_| AppError::internal("sitemap", "highlights are not loaded"))?;
-    // Every page of `routes::PAGES` the sitemap lists, a highlight's once per highlight.
-    let paths = crate::routes::PAGES.iter().filter(|page| page.sitemap).flat_map(|page| match page.path {
-        HIGHLIGHT => highlights.iter().map(|h| format!("/highlights/{}", h.slug)).collect(),
-        path => vec![path.to_owned()],
-    });
+    // Every page of `page_table::PAGES` the sitemap lists, a highlight's once per highlight.
+    let paths =
+        crate::handlers::page_table::PAGES.iter().filter(|page| page.sitemap).flat_map(|page| match page.path {
+            HIGHLIGHT => highlights.iter().map(|h| format!("/highlights/{}", h.slug)).collect(),
+            path => vec![path.to_owned()],
+        });
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
@@ -69,8 +71,11 @@ pub async fn robots(State(state): State<AppState>, request: Request) -> Result<R
 
 /// GET `/calendar.ics`: the conference and its important dates as all-day events
 /// (RFC 5545), so visitors can subscribe or import them. Cached per minute (its `DTSTAMP`).
+/// `/calendar.ics`, cached per minute for its `DTSTAMP`.
+pub const CALENDAR_PAGE: MinutePage = MinutePage { route: "/calendar.ics", kind: CALENDAR, render: render_calendar };
+
 pub async fn calendar(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
-    crate::handlers::ahead::serve(&state, request.headers(), &crate::handlers::ahead::CALENDAR).await
+    CALENDAR_PAGE.serve(&state, request.headers()).await
 }
 
 pub fn render_calendar(page: &PageCtx<'_>) -> Result<String, AppError> {

@@ -3,7 +3,8 @@
 
 use askama::Template;
 
-use super::{Context, MailSite, OutgoingMail, compose};
+use super::compose::{Context, MailSite, compose};
+use super::outbox::OutgoingMail;
 use crate::repo::messages::Message;
 
 #[derive(Template)]

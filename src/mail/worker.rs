@@ -25,7 +25,7 @@ use time::{Duration, OffsetDateTime};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::Addresses;
+use super::compose::Addresses;
 use super::outbox::{self, QueuedMail};
 use super::transport::{MailTransport, SendError};
 use crate::config::Config;

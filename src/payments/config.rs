@@ -1,7 +1,7 @@
 //! The payment configuration in one place: which gateway, which keys, where the browser goes
 //! and where the gateway answers (DESIGN.md sections 2 and 6).
 
-use crate::config::Config;
+use crate::config::{Config, ModeSetting, origin_of};
 
 /// Working key of the built-in TEST gateway. TEST ONLY: it is public (it is in this source
 /// file), so anything encrypted with it proves nothing. It is used only in [`Mode::Test`], and
@@ -30,14 +30,6 @@ pub const CURRENCY: &str = "USD";
 
 /// The environment variables of the three CCAvenue credentials, in the order checked.
 pub const CREDENTIAL_VARIABLES: [&str; 3] = ["CCAVENUE_MERCHANT_ID", "CCAVENUE_ACCESS_CODE", "CCAVENUE_WORKING_KEY"];
-
-/// `PAYMENTS_MODE` as written (DESIGN.md sections 2 and 6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ModeSetting {
-    Live,
-    Test,
-    Off,
-}
 
 /// Who takes payments. Fails closed: only an explicit choice or the three credentials make
 /// it `Live`, only an explicit choice or a loopback `PUBLIC_URL` make it `Test`.
@@ -216,19 +208,6 @@ pub fn is_loopback_url(url: &str) -> bool {
     }
 }
 
-/// `scheme://host[:port]` of an absolute http(s) URL; `None` for anything else.
-pub fn origin_of(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
-    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
-        return None;
-    }
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    // Credentials in a URL never belong in a CSP source.
-    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let valid = !host.is_empty() && host.bytes().all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b));
-    valid.then(|| format!("{}://{}", scheme.to_ascii_lowercase(), host.to_ascii_lowercase()))
-}
-
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;
@@ -309,14 +288,5 @@ mod tests {
             PaymentConfigError::MissingCredentials(vec!["CCAVENUE_MERCHANT_ID", "CCAVENUE_WORKING_KEY"])
         );
         assert_eq!(PaymentConfig::from_config(&c).mode, Mode::Off);
-    }
-
-    #[test]
-    fn origins() {
-        assert_eq!(origin_of("http://127.0.0.1:3000/x?y#z").as_deref(), Some("http://127.0.0.1:3000"));
-        assert_eq!(origin_of("HTTPS://User:pw@Example.org").as_deref(), Some("https://example.org"));
-        assert_eq!(origin_of("ftp://example.org"), None);
-        assert_eq!(origin_of("/relative"), None);
-        assert_eq!(origin_of("https://evil.example; script-src *"), None);
     }
 }

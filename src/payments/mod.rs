@@ -8,6 +8,7 @@
 //! order. The wire format itself lives in [`crate::ccavenue`], amounts in [`crate::money`],
 //! SQL in [`crate::repo::orders`].
 
+pub mod checkout;
 pub mod config;
 pub mod http;
 pub mod orders;

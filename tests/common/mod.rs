@@ -22,18 +22,18 @@ use tower::ServiceExt;
 use conference::clock::Clock;
 use conference::config::Config;
 use conference::db::{Engine, Pool};
-use conference::state::AppState;
+use conference::handlers::state::AppState;
 
 /// `PUBLIC_URL` of `Config::for_tests`.
 pub const BASE: &str = "http://127.0.0.1:3000";
 
-/// Every page of `conference::routes::PAGES` (the spec's table, section 2, plus
+/// Every page of `conference::handlers::page_table::PAGES` (the spec's table, section 2, plus
 /// `/cookie-policy`) with the path that is its canonical form, a highlight's once per slug of
 /// [`HIGHLIGHT_SLUGS`]. Aliases (`/Schedule`, `/Terms-%26-Conditions`) share a canonical.
 /// `/Success` needs a paid order: [`TestApp::page_paths`] gives the address to request.
 pub static PAGES: std::sync::LazyLock<Vec<(&'static str, &'static str)>> = std::sync::LazyLock::new(|| {
     let mut pages = Vec::new();
-    for page in conference::routes::PAGES {
+    for page in conference::handlers::page_table::PAGES {
         if page.path == "/highlights/{slug}" {
             for slug in HIGHLIGHT_SLUGS {
                 // Test-only: a handful of strings, alive for the whole run anyway.

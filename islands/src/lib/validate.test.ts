@@ -28,5 +28,8 @@ describe('isValidPhone', () => {
     for (const bad of ['call me', '1234', '+1 555 CALL NOW', '123456789012345678901']) {
       expect(isValidPhone(bad), bad).toBe(false);
     }
+    // E.164's 15 digits at most, as on the server.
+    expect(isValidPhone('+63 917 123 4567 890')).toBe(true);
+    expect(isValidPhone('+63 917 123 4567 8901')).toBe(false);
   });
 });

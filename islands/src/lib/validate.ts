@@ -17,10 +17,13 @@ export function isValidEmail(address: string): boolean {
   return LOCAL_RE.test(local) && labels.length >= 2 && labels.every((label) => LABEL_RE.test(label));
 }
 
-/** Digits with `+`, spaces, `-`, `.`, `(`, `)`, and 5 to 20 digits (server: `is_valid_phone`). */
+/**
+ * Digits with `+`, spaces, `-`, `.`, `(`, `)`, and 5 to 15 digits (E.164's maximum; the
+ * server's `is_valid_phone`, one rule for every form and the checkout).
+ */
 export function isValidPhone(number: string): boolean {
   const digits = number.replace(/\D/g, '').length;
-  return /^[0-9+\-.() ]*$/.test(number) && digits >= 5 && digits <= 20;
+  return /^[0-9+\-.() ]*$/.test(number) && digits >= 5 && digits <= 15;
 }
 
 /** The server's message for a malformed email address. */

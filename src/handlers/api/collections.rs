@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::content::collections;
 use crate::error::{ApiResult, AppError};
-use crate::state::AppState;
+use crate::handlers::state::AppState;
 
 /// Largest page a client may ask for (the old backend's batch size, spec section 9).
 pub const MAX_PER_PAGE: i64 = 500;

@@ -8,10 +8,10 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 use crate::error::{ApiError, AppError};
+use crate::handlers::extract::{Mode, Submission};
+use crate::handlers::state::AppState;
 use crate::mail;
-use crate::protect::{Mode, Submission};
 use crate::repo::messages::{self, NewMessage, record_id};
-use crate::state::AppState;
 
 /// Longest name, in characters.
 pub const NAME_MAX: usize = 120;
@@ -61,7 +61,7 @@ async fn store(state: &AppState, submission: &Submission) -> Result<String, AppE
     };
     check.finish()?;
 
-    let ctx = mail::Context::load(state).await?;
+    let ctx = mail::Context::load(&state.pool, &state.config).await?;
     let mut tx = state.pool.begin().await?;
     let message = messages::insert(&mut tx, &new).await?;
     let notice =

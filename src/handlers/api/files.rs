@@ -7,7 +7,7 @@ use axum::response::Response;
 
 use crate::assets::Materials;
 use crate::error::{ApiResult, AppError};
-use crate::state::AppState;
+use crate::handlers::state::AppState;
 
 /// Serves the file only when `filename` is exactly the `link` the record names; the file
 /// comes from the embedded materials, so no path can reach anything else.

@@ -5,8 +5,8 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
+use crate::handlers::state::AppState;
 use crate::repo::content;
-use crate::state::AppState;
 
 /// 200 `{"status":"ok","database":"ok"}`, or 503 with `"database":"error"`.
 pub async fn health(State(state): State<AppState>) -> (StatusCode, Json<Value>) {

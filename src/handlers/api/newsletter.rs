@@ -10,11 +10,11 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 use crate::error::{ApiError, AppError};
+use crate::handlers::extract::{Mode, Submission};
+use crate::handlers::state::AppState;
 use crate::mail::consent::{self, LinkPurpose};
 use crate::mail::{self, MailSite};
-use crate::protect::{Mode, Submission};
 use crate::repo::subscribers::{self, SignUp};
-use crate::state::AppState;
 
 /// `message` of a new sign-up: the spec's text, then a line asking to confirm.
 pub const SUBSCRIBED: &str =
@@ -73,7 +73,7 @@ async fn subscribe(state: &AppState, submission: &Submission) -> Result<bool, Ap
     let mut check = submission.check();
     let email = check.email("email", "Email address");
     check.finish()?;
-    let ctx = mail::Context::load(state).await?;
+    let ctx = mail::Context::load(&state.pool, &state.config).await?;
     let key = consent::newsletter_key(&state.pool).await?;
     let base = state.config.base_url();
     let confirm_url = consent::link(base, &key, LinkPurpose::Confirm, &email);

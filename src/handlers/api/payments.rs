@@ -5,13 +5,14 @@
 use axum::Json;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use crate::error::{ApiError, AppError, ErrorBody};
+use crate::handlers::render::see_other;
+use crate::handlers::state::AppState;
 use crate::payments::orders::{self, Handled};
-use crate::state::AppState;
 
 /// Largest request body of either route, in bytes: a checkout is well under 2 KiB, a gateway
 /// answer under 4 KiB.
@@ -20,8 +21,8 @@ pub const BODY_LIMIT_BYTES: usize = 16 * 1024;
 /// Reads the body up to [`BODY_LIMIT_BYTES`]; 413 with a JSON message beyond it.
 async fn read_body(body: Body) -> Result<Bytes, Response> {
     axum::body::to_bytes(body, BODY_LIMIT_BYTES).await.map_err(|err| {
-        if crate::connections::is_body_timeout(&err) {
-            return crate::connections::body_timeout_refusal().into_response();
+        if crate::handlers::extract::is_body_timeout(&err) {
+            return crate::handlers::extract::body_timeout_refusal().into_response();
         }
         let body = ErrorBody { message: "The request is too large.".into(), errors: Default::default() };
         (StatusCode::PAYLOAD_TOO_LARGE, Json(body)).into_response()
@@ -57,7 +58,7 @@ pub async fn initiate(State(state): State<AppState>, headers: HeaderMap, body: B
             return ApiError(AppError::BadRequest("The request body must be a JSON object.".into())).into_response();
         }
     };
-    match orders::initiate(&state, &payload).await {
+    match orders::initiate(&state.pool, &state.payments, &payload).await {
         Ok(initiated) => (StatusCode::CREATED, Json(initiated)).into_response(),
         Err(err) => ApiError(err).into_response(),
     }
@@ -82,20 +83,17 @@ pub async fn handle(State(state): State<AppState>, body: Body) -> Response {
         tracing::warn!("gateway answer repeats encResp or orderNo");
         return unreadable("The payment answer could not be read.");
     }
-    match orders::handle_answer(&state, enc_resp.first().copied(), order_no.first().copied()).await {
+    match orders::handle_answer(
+        &state.pool,
+        &state.config,
+        &state.payments,
+        enc_resp.first().copied(),
+        order_no.first().copied(),
+    )
+    .await
+    {
         Ok(Handled::Redirect(location)) => see_other(&location),
         Ok(Handled::Unreadable(message)) => unreadable(&message),
         Err(err) => ApiError(err).into_response(),
     }
-}
-
-/// 303 See Other to a site path; never cached, since it depends on the order's state.
-pub fn see_other(location: &str) -> Response {
-    let mut response = StatusCode::SEE_OTHER.into_response();
-    let headers = response.headers_mut();
-    if let Ok(value) = HeaderValue::from_str(location) {
-        headers.insert(header::LOCATION, value);
-    }
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    response
 }

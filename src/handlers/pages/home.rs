@@ -7,11 +7,11 @@ use serde_json::{Value, json};
 
 use crate::dates::{self, Remaining};
 use crate::error::AppError;
-use crate::handlers::html;
-use crate::layout::{Block, Layout, Meta, PageCtx};
+use crate::handlers::layout::{Block, Layout, Meta, PageCtx};
+use crate::handlers::render::{MinutePage, PAGE, html};
+use crate::handlers::state::AppState;
 use crate::money;
 use crate::repo::content::{CoOrganizer, Highlight, Item, Material, Partner, Site, Speaker, Statistic, TicketPlan};
-use crate::state::AppState;
 
 use super::shared::{SpeakerGroup, TimelineItem, speaker_groups, timeline};
 
@@ -41,8 +41,11 @@ pub struct HomePage {
 }
 
 /// GET `/`: cached per minute, since it shows the countdown and the timeline's past marks.
+/// `/`, cached per minute: the countdown and the timeline's past marks show the clock.
+pub const MINUTE_PAGE: MinutePage = MinutePage { route: "/", kind: PAGE, render };
+
 pub async fn home(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
-    crate::handlers::ahead::serve(&state, request.headers(), &crate::handlers::ahead::HOME).await
+    MINUTE_PAGE.serve(&state, request.headers()).await
 }
 
 /// The home page's HTML from the snapshot at `page.now`.

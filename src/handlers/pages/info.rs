@@ -7,18 +7,18 @@ use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::cache::ClockUse;
+use crate::cache::pages::ClockUse;
 use crate::dates;
 use crate::error::AppError;
-use crate::handlers::{cached, html, html_response};
-use crate::layout::{Block, BlockError, Layout, Meta, PageCtx};
+use crate::handlers::layout::{Block, BlockError, Layout, Meta, PageCtx};
+use crate::handlers::render::{cached, html, html_response};
 use crate::money;
 // The currency the server charges custom payments in.
+use crate::handlers::state::AppState;
 use crate::payments::config::CURRENCY as CUSTOM_CURRENCY;
 use crate::repo::content::{
     self, COMMITTEE_GROUPS, CommitteeMember, GalleryImage, Highlight, Item, ScheduleEntry, TicketPlan,
 };
-use crate::state::AppState;
 
 /// Members of one committee group.
 pub struct CommitteeGroup {

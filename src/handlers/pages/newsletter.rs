@@ -11,12 +11,12 @@ use axum::response::Response;
 use serde::Deserialize;
 
 use crate::error::AppError;
-use crate::handlers::render;
-use crate::layout::{Layout, Meta};
+use crate::handlers::layout::{Layout, Meta};
+use crate::handlers::render::render;
+use crate::handlers::state::AppState;
 use crate::mail::consent::{self, LinkPurpose};
 use crate::mail::outbox::timestamp;
 use crate::repo::subscribers;
-use crate::state::AppState;
 
 /// Path of the confirmation link.
 pub const CONFIRM_PATH: &str = "/newsletter/confirm";

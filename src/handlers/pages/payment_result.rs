@@ -9,12 +9,11 @@ use axum::response::Response;
 
 use crate::ccavenue::protocol::is_valid_order_id;
 use crate::error::AppError;
-use crate::handlers::api::payments::see_other;
-use crate::handlers::page;
-use crate::layout::{Layout, Meta};
+use crate::handlers::layout::{Layout, Meta};
+use crate::handlers::render::{page, see_other};
+use crate::handlers::state::AppState;
 use crate::money;
 use crate::repo::orders::{self, Order, Status};
-use crate::state::AppState;
 
 /// What `/Success` shows of a paid order.
 pub struct Paid {

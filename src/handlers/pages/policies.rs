@@ -5,13 +5,13 @@ use askama::Template;
 use axum::extract::{Request, State};
 use axum::response::Response;
 
-use crate::cache::ClockUse;
+use crate::cache::pages::ClockUse;
 use crate::dates;
 use crate::error::AppError;
-use crate::handlers::{cached, html};
-use crate::layout::{Block, Layout, Meta, PageCtx};
+use crate::handlers::layout::{Block, Layout, Meta, PageCtx};
+use crate::handlers::render::{cached, html};
+use crate::handlers::state::AppState;
 use crate::repo::content::{Policy, PolicySection, paragraphs};
-use crate::state::AppState;
 
 #[derive(Template)]
 #[template(path = "pages/policy.html")]
@@ -32,7 +32,7 @@ impl PolicyPage {
 
 /// A policy page; an unknown policy (not in the content) is the site's 404.
 /// Cached under the request's path (the routes are fixed, and both spellings of the terms'
-/// path get their own entry), so `crate::cache_hits` finds it.
+/// path get their own entry), so `crate::http::cache_hits` finds it.
 async fn policy_page(state: &AppState, request: Request, slug: &str, accordion: bool) -> Result<Response, AppError> {
     let snapshot = state.content.snapshot().await;
     if snapshot.policy(slug).is_none() {

@@ -19,11 +19,11 @@ use time::macros::format_description;
 use crate::ccavenue::crypto;
 use crate::ccavenue::protocol::{OrderStatus, PaymentResponse};
 use crate::error::AppError;
-use crate::handlers::page;
-use crate::layout::{Layout, Meta};
+use crate::handlers::layout::{Layout, Meta};
+use crate::handlers::render::page;
+use crate::handlers::state::AppState;
 use crate::money;
 use crate::payments::config::TEST_GATEWAY_PATH;
-use crate::state::AppState;
 
 /// Largest form accepted, in bytes (an `encRequest` is about 1 KiB).
 pub const BODY_LIMIT_BYTES: usize = 16 * 1024;
@@ -81,11 +81,12 @@ pub async fn explain(State(state): State<AppState>) -> Result<Response, AppError
 pub async fn gateway(State(state): State<AppState>, body: Body) -> Result<Response, AppError> {
     let body = match axum::body::to_bytes(body, BODY_LIMIT_BYTES).await {
         Ok(body) => body,
-        Err(err) if crate::connections::is_body_timeout(&err) => {
-            return Ok(crate::connections::body_timeout_refusal().into_response());
+        Err(err) if crate::handlers::extract::is_body_timeout(&err) => {
+            return Ok(crate::handlers::extract::body_timeout_refusal().into_response());
         }
         Err(_) => {
-            let too_large = crate::protect::Refusal::new(StatusCode::PAYLOAD_TOO_LARGE, "The request is too large.");
+            let too_large =
+                crate::handlers::extract::Refusal::new(StatusCode::PAYLOAD_TOO_LARGE, "The request is too large.");
             return Ok(too_large.into_response());
         }
     };

@@ -11,89 +11,26 @@
 //! Papers are never served: no route reads `DATA_DIR`.
 //!
 //! Submodules, in the order a paper goes through them: [`upload`] reads the request,
-//! [`filetype`] recognises the paper, [`fields`] checks the text fields, [`store`] keeps the
+//! `crate::papers::filetype` recognises the paper, [`fields`] checks the text fields, [`store`] keeps the
 //! paper, its row and its [`mails`].
 
+pub mod answer;
 pub mod fields;
-pub mod filetype;
 pub mod mails;
 pub mod store;
 pub mod upload;
-
-use std::collections::BTreeMap;
 
 use axum::Json;
 use axum::extract::{Request, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use serde::Serialize;
 
-use crate::error::{AppError, ErrorBody};
-use crate::state::AppState;
+use crate::error::AppError;
+use crate::handlers::state::AppState;
 
 pub use crate::paper_form::human_size;
-
-/// spec section 5 and 8: the first check of the paper form.
-pub const MISSING_FILE: &str = "Please upload your paper file";
-
-/// 201 body.
-#[derive(Debug, Serialize)]
-pub struct Created {
-    pub id: i64,
-    /// Human-readable, e.g. `P-2025-7KQ4M9`; quoted in both mails.
-    pub reference: String,
-}
-
-/// Why a submission was refused; each answers with the `{"message","errors"}` JSON body.
-#[derive(Debug)]
-enum Refusal {
-    /// 400: not a readable multipart body.
-    BadRequest(String),
-    /// 413: the paper is larger than `UPLOAD_MAX_BYTES` (or the request than that plus the
-    /// fields' margin).
-    TooLarge(String),
-    /// 415: not multipart, or a paper that is not PDF, DOC or DOCX by its content.
-    Unsupported { message: String, file: bool },
-    /// 422: field errors in the spec's order; the message is the first one.
-    Invalid(Vec<(&'static str, String)>),
-    /// 408: no body byte within `BODY_TIMEOUT_SECS`.
-    Timeout,
-    /// 500, logged.
-    Internal(AppError),
-}
-
-impl IntoResponse for Refusal {
-    fn into_response(self) -> Response {
-        let (status, message, errors) = match self {
-            Refusal::BadRequest(message) => (StatusCode::BAD_REQUEST, message, BTreeMap::new()),
-            Refusal::TooLarge(message) => {
-                (StatusCode::PAYLOAD_TOO_LARGE, message.clone(), BTreeMap::from([("file".to_owned(), message)]))
-            }
-            Refusal::Unsupported { message, file } => {
-                let errors =
-                    if file { BTreeMap::from([("file".to_owned(), message.clone())]) } else { BTreeMap::new() };
-                (StatusCode::UNSUPPORTED_MEDIA_TYPE, message, errors)
-            }
-            Refusal::Invalid(errors) => {
-                let message = errors.first().map(|(_, m)| m.clone()).unwrap_or_default();
-                let errors = errors.into_iter().map(|(k, m)| (k.to_owned(), m)).collect();
-                (StatusCode::UNPROCESSABLE_ENTITY, message, errors)
-            }
-            Refusal::Timeout => return crate::connections::body_timeout_refusal().into_response(),
-            Refusal::Internal(err) => return crate::error::ApiError(err).into_response(),
-        };
-        (status, Json(ErrorBody { message, errors })).into_response()
-    }
-}
-
-fn internal(context: &'static str, err: impl std::error::Error + Send + Sync + 'static) -> Refusal {
-    Refusal::Internal(AppError::internal(context, err))
-}
-
-fn too_large(max_bytes: u64) -> Refusal {
-    // The drop zone's own wording (spec section 5).
-    Refusal::TooLarge(format!("File is larger than {max_bytes} bytes"))
-}
+pub use answer::{Created, MISSING_FILE};
+use answer::{Refusal, internal};
 
 /// Fragment of `/submission` that confirms a submission posted without JavaScript.
 pub const SENT_FRAGMENT: &str = "paper-sent";
@@ -129,7 +66,7 @@ async fn receive_and_store(state: &AppState, request: Request) -> Result<Created
     if form.honeypot_filled() {
         // A bot: answer as if stored, keep nothing (the temporary file goes with `form`).
         tracing::info!("paper submission with the honeypot filled discarded");
-        return Ok(Created { id: rand::random_range(1..100_000), reference: store::new_reference() });
+        return Ok(Created { id: rand::random_range(1..100_000), reference: crate::papers::files::new_reference() });
     }
 
     let mut errors: Vec<(&'static str, String)> = Vec::new();
@@ -158,7 +95,7 @@ async fn receive_and_store(state: &AppState, request: Request) -> Result<Created
             // The file comes first (DESIGN.md section 5: the file is checked, then stored):
             // a paper of the wrong type is refused whatever the fields say.
             let path = file.temp.path().to_path_buf();
-            let kind = tokio::task::spawn_blocking(move || filetype::detect_path(&path))
+            let kind = tokio::task::spawn_blocking(move || crate::papers::filetype::detect_path(&path))
                 .await
                 .map_err(|e| internal("paper type check", e))?
                 .map_err(|e| internal("paper type check", e))?

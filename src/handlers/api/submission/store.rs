@@ -8,31 +8,17 @@ use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
 
+use super::answer::{Created, Refusal, internal};
 use super::fields::Fields;
-use super::filetype::PaperKind;
 use super::mails::compose_mails;
 use super::upload::Upload;
-use super::{Created, Refusal, internal};
 use crate::db::Engine;
+use crate::handlers::state::AppState;
 use crate::mail;
+use crate::papers::files::{PAPERS_DIR, new_reference, upload_name};
+use crate::papers::filetype::PaperKind;
 use crate::repo::papers;
 use crate::repo::submissions::{self, NewSubmission};
-use crate::state::AppState;
-
-/// Characters of references: no 0/O or 1/I, so a reference read over the phone is not
-/// misheard. 32^6 ≈ 10^9 per year.
-const REFERENCE_ALPHABET: &[u8] = b"23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
-
-/// A fresh reference, e.g. `P-2025-7KQ4M9` (P for paper, the year of submission).
-pub fn new_reference() -> String {
-    let year = time::OffsetDateTime::now_utc().year();
-    let code: String =
-        (0..6).map(|_| char::from(REFERENCE_ALPHABET[rand::random_range(0..REFERENCE_ALPHABET.len())])).collect();
-    format!("P-{year}-{code}")
-}
-
-/// Where papers are kept, relative to `DATA_DIR`.
-pub const PAPERS_DIR: &str = "papers";
 
 /// Moves the paper into place, then writes the row and both mails in one transaction; if
 /// the transaction fails, the moved file is removed again.
@@ -42,7 +28,8 @@ pub(super) async fn store(
     upload: Upload,
     kind: PaperKind,
 ) -> Result<Created, Refusal> {
-    let ctx = mail::Context::load(state).await.map_err(|e| internal("loading the site for mail", e))?;
+    let ctx =
+        mail::Context::load(&state.pool, &state.config).await.map_err(|e| internal("loading the site for mail", e))?;
     let papers = state.config.data_dir.join(PAPERS_DIR);
     // SQLite: the file in place first; PostgreSQL: the temporary file is copied in with the row.
     let (reference, stored, temp) = match Engine::of_pool(&state.pool) {
@@ -130,23 +117,6 @@ async fn persist(temp: NamedTempFile, papers: &Path, kind: PaperKind) -> Result<
     .await
     .map_err(|e| internal("storing the paper", e))?
     .map_err(|e| internal("storing the paper", e))
-}
-
-/// The name organisers see on the attachment: the uploaded name without any folder part and
-/// with only safe characters, ending in the extension of what the file really is.
-fn upload_name(sent: &str, reference: &str, kind: PaperKind) -> String {
-    let base = sent.rsplit(['/', '\\']).next().unwrap_or_default();
-    let stem = match base.rsplit_once('.') {
-        Some((stem, _)) => stem,
-        None => base,
-    };
-    let clean: String = stem
-        .chars()
-        .map(|c| if c.is_alphanumeric() || matches!(c, '-' | '_' | ' ' | '(' | ')') { c } else { '_' })
-        .take(100)
-        .collect();
-    let clean = clean.trim();
-    if clean.is_empty() { format!("{reference}.{}", kind.extension()) } else { format!("{clean}.{}", kind.extension()) }
 }
 
 /// The reference and what is named after it: the stored file and, when the upload's own name
@@ -248,14 +218,6 @@ async fn write_row_and_mails(
 mod tests {
     use super::*;
 
-    #[test]
-    fn references_read_well() {
-        let r = new_reference();
-        assert!(r.starts_with("P-20"), "{r}");
-        assert_eq!(r.len(), "P-2025-7KQ4M9".len());
-        assert!(r[7..].bytes().all(|b| REFERENCE_ALPHABET.contains(&b)), "{r}");
-    }
-
     fn submission(reference: &str, sent_name: &str) -> NewSubmission {
         let mut new = NewSubmission {
             reference: String::new(),
@@ -326,13 +288,5 @@ mod tests {
             retry_taken_reference(&mut new, "", PaperKind::Pdf, new_reference, writer(usize::MAX, &seen)).await;
         assert!(matches!(result, Err(Refusal::Internal(_))), "{result:?}");
         assert_eq!(seen.into_inner().unwrap().len(), REFERENCE_ATTEMPTS as usize);
-    }
-
-    #[test]
-    fn attachment_names_are_safe_and_match_the_content() {
-        assert_eq!(upload_name("C:\\papers\\My paper.v2.PDF", "P-1", PaperKind::Pdf), "My paper_v2.pdf");
-        assert_eq!(upload_name("../../etc/passwd", "P-1", PaperKind::Docx), "passwd.docx");
-        assert_eq!(upload_name("paper.pdf", "P-1", PaperKind::Doc), "paper.doc");
-        assert_eq!(upload_name("", "P-2025-ABC234", PaperKind::Pdf), "P-2025-ABC234.pdf");
     }
 }

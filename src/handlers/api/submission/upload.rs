@@ -13,9 +13,10 @@ use tempfile::NamedTempFile;
 use tokio::io::AsyncWriteExt;
 use tower::{Layer, ServiceExt};
 
-use super::{Refusal, internal, too_large};
-use crate::protect::HONEYPOT_FIELD;
-use crate::state::AppState;
+use super::answer::{Refusal, internal, too_large};
+use crate::handlers::extract::HONEYPOT_FIELD;
+use crate::handlers::state::AppState;
+use crate::papers::files::{UPLOAD_TEMP_PREFIX, UPLOAD_TEMP_SUFFIX};
 
 /// Room for the text fields and the multipart framing on top of `UPLOAD_MAX_BYTES`, in
 /// bytes: the whole request may be this much larger than the largest paper.
@@ -27,11 +28,6 @@ const TEXT_PART_MAX_BYTES: usize = 64 * 1024;
 
 /// Most parts one request may carry: the form has 15, a client adding a few is harmless.
 const MAX_PARTS: usize = 40;
-
-/// Name prefix and suffix of an upload's temp file in `DATA_DIR/papers` (the sweep in
-/// `src/sweep.rs` knows them; a leading dot keeps them apart from stored papers).
-pub const UPLOAD_TEMP_PREFIX: &str = ".upload-";
-pub const UPLOAD_TEMP_SUFFIX: &str = ".part";
 
 /// A paper as received: in a temporary file in `DATA_DIR/papers`, removed when dropped.
 pub(super) struct Upload {
@@ -88,7 +84,7 @@ pub(super) async fn read_form(state: &AppState, request: Request) -> Result<Form
     let mut multipart = limited_multipart(request, max_request).await?;
 
     // Beside the papers, so the final rename stays within one folder (atomic, one fsync).
-    let tmp_dir = state.config.data_dir.join(super::store::PAPERS_DIR);
+    let tmp_dir = state.config.data_dir.join(crate::papers::files::PAPERS_DIR);
     tokio::fs::create_dir_all(&tmp_dir).await.map_err(|e| internal("creating DATA_DIR/papers", e))?;
 
     let mut form = Form::default();
@@ -143,7 +139,7 @@ async fn limited_multipart(request: Request, max_bytes: u64) -> Result<Multipart
 }
 
 fn unreadable(err: MultipartError, max_file: u64) -> Refusal {
-    if crate::connections::is_body_timeout(&err) {
+    if crate::handlers::extract::is_body_timeout(&err) {
         return Refusal::Timeout;
     }
     if err.status() == StatusCode::PAYLOAD_TOO_LARGE {

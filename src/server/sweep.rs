@@ -18,9 +18,8 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::config::Config;
-use crate::handlers::api::submission::store::PAPERS_DIR;
-use crate::handlers::api::submission::upload::{UPLOAD_TEMP_PREFIX, UPLOAD_TEMP_SUFFIX};
 use crate::mail::transport::{EML_TEMP_PREFIX, EML_TEMP_SUFFIX};
+use crate::papers::files::{PAPERS_DIR, UPLOAD_TEMP_PREFIX, UPLOAD_TEMP_SUFFIX};
 
 /// How often the sweep runs after the one at start-up.
 pub const SWEEP_INTERVAL: Duration = Duration::from_secs(5 * 60);

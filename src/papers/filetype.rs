@@ -36,7 +36,7 @@ impl PaperKind {
 const PDF_EOF_WINDOW: u64 = 1024;
 
 /// [`detect`] on a file on disk (blocking: call it off the async runtime).
-pub(super) fn detect_path(path: &Path) -> std::io::Result<Option<PaperKind>> {
+pub fn detect_path(path: &Path) -> std::io::Result<Option<PaperKind>> {
     detect(&mut std::fs::File::open(path)?)
 }
 

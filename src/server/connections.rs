@@ -1,32 +1,26 @@
 //! Connection limits (DESIGN.md section 2, issue 11): what keeps one process serving through
-//! slow or hostile clients. The accept loop in `server.rs` applies them:
+//! slow or hostile clients. The accept loop (`super::accept`) applies them:
 //!
 //! - headers complete within `HEADER_READ_TIMEOUT_SECS` (hyper's `header_read_timeout`, which
 //!   needs the `TokioTimer` that `axum::serve` does not install); hyper restarts the same
 //!   timer while a keep-alive connection waits for its next request, so it is also the idle
 //!   keep-alive timeout;
 //! - no body byte for `BODY_TIMEOUT_SECS` ends the request (tower-http's
-//!   `RequestBodyTimeoutLayer`; the readers answer 408, see [`is_body_timeout`]); the timer
+//!   `RequestBodyTimeoutLayer`; the readers answer 408, see `crate::handlers::extract::is_body_timeout`); the timer
 //!   restarts with every chunk, so a slow upload that keeps sending is never cut;
 //! - at most `MAX_CONNECTIONS_PER_CLIENT` connections per client address (trusted proxies
 //!   exempt) and `MAX_CONNECTIONS` in all, kept below the open-file limit with room for the
 //!   database, papers and mail;
 //! - a declared `Content-Length` above a route's limit answers 413 before the body is read
-//!   ([`declared_length_guard`]).
+//!   (`crate::http::body_limit`).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::{Request, State};
-use axum::http::{StatusCode, header};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
-
 use crate::client_ip::TrustedProxies;
 use crate::config::Config;
-use crate::protect::Refusal;
 
 /// File descriptors kept back from the connection cap: the SQLite database and its WAL and
 /// shared-memory files per pooled connection, a paper being stored, mail files, an SMTP
@@ -58,7 +52,7 @@ pub struct Limits {
 
 impl Limits {
     /// The configured limits; `open_files` is the soft open-file limit in force (after
-    /// [`raise_open_file_limit`]), which caps `MAX_CONNECTIONS`.
+    /// `crate::sys::raise_open_file_limit`), which caps `MAX_CONNECTIONS`.
     pub fn from_config(config: &Config, open_files: u64) -> Self {
         let room = open_files.saturating_sub(RESERVED_FDS).max(16);
         let max_total = match config.max_connections {
@@ -73,30 +67,6 @@ impl Limits {
             drain_timeout: Duration::from_secs(config.drain_timeout_secs),
             exempt: config.trusted_proxies.clone(),
         }
-    }
-}
-
-/// Raises the soft open-file limit to the hard one, logs both, and returns the soft limit in
-/// force afterwards (1024 when it cannot be read: the common default).
-pub fn raise_open_file_limit() -> u64 {
-    #[cfg(unix)]
-    {
-        let before = rlimit::Resource::NOFILE.get();
-        let raised = rlimit::increase_nofile_limit(u64::MAX);
-        match (before, raised) {
-            (Ok((soft, hard)), Ok(now)) => {
-                tracing::info!(soft_before = soft, soft = now, hard, "open-file limit");
-                now
-            }
-            (before, raised) => {
-                tracing::warn!(?before, ?raised, "open-file limit could not be read or raised");
-                before.map(|(soft, _)| soft).unwrap_or(1024)
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        1024
     }
 }
 
@@ -141,69 +111,6 @@ impl Drop for ClientSlot {
             }
         }
     }
-}
-
-/// Whether a body read failed because no byte came within the body timeout (tower-http's
-/// `TimeoutError` anywhere in the error's chain of causes). Such a request answers 408.
-pub fn is_body_timeout(err: &(dyn std::error::Error + 'static)) -> bool {
-    let mut current: Option<&(dyn std::error::Error + 'static)> = Some(err);
-    while let Some(err) = current {
-        if err.is::<tower_http::timeout::TimeoutError>() {
-            return true;
-        }
-        current = err.source();
-    }
-    false
-}
-
-/// The 408 of a body that stopped arriving.
-pub fn body_timeout_refusal() -> Refusal {
-    Refusal::new(StatusCode::REQUEST_TIMEOUT, "The request body stopped arriving; please send it again.")
-}
-
-/// Largest body each route accepts, in bytes; the readers enforce the same limits as the
-/// bytes stream in, this only answers early for a declared `Content-Length`.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct BodyLimits;
-
-impl BodyLimits {
-    pub fn from_config(_config: &Config) -> Self {
-        BodyLimits
-    }
-
-    /// The limit of the route at `path`; `None` for the paper upload, whose handler checks
-    /// the declared length itself before reading (to answer in its own shape, on `file`).
-    pub fn for_path(&self, path: &str) -> Option<u64> {
-        Some(match path {
-            "/api/paper-submission" => return None,
-            "/api/ccavenue-initiate" | "/api/ccavenue-handle" => {
-                crate::handlers::api::payments::BODY_LIMIT_BYTES as u64
-            }
-            crate::payments::config::TEST_GATEWAY_PATH => crate::handlers::pages::test_gateway::BODY_LIMIT_BYTES as u64,
-            // Every other route takes at most a visitor form (or no body at all).
-            _ => crate::protect::FORM_BODY_LIMIT as u64,
-        })
-    }
-}
-
-/// Middleware on the whole router: a declared `Content-Length` above the route's limit
-/// answers 413 at once, before a byte of the body is read (a client announcing 99,999,999,999
-/// bytes is not waited for).
-pub async fn declared_length_guard(State(limits): State<BodyLimits>, request: Request, next: Next) -> Response {
-    let declared =
-        request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
-    if let Some(length) = declared
-        && let Some(limit) = limits.for_path(request.uri().path())
-        && length > limit
-    {
-        tracing::warn!(path = %request.uri().path(), length, limit, "declared body too large");
-        return Refusal::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("The request body is too large (limit {limit} bytes)"),
-        )
-        .into_response();
-    }
-    next.run(request).await
 }
 
 #[cfg(test)]

@@ -17,12 +17,7 @@ use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
-/// HTML pages: revalidated by browsers, held 60 s by shared caches, served stale while
-/// revalidating for up to 10 minutes (RFC 9111 `s-maxage`, RFC 5861).
-pub const PAGE: &str = "public, max-age=0, s-maxage=60, stale-while-revalidate=600";
-
-/// Answers no cache may keep: API answers, payment outcomes, errors.
-pub const PRIVATE: &str = "private, no-store";
+use crate::cache::control::{PAGE, PRIVATE};
 
 /// Pages that show one visitor's payment (or the test gateway's form for it).
 const PRIVATE_PAGES: [&str; 3] = ["/Success", "/Failed", "/test-gateway"];

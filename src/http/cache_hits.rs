@@ -2,11 +2,12 @@
 //! static file server).
 //!
 //! A `GET` or `HEAD` of a page whose prepared answer is fresh (same content generation, same
-//! minute or year as its [`crate::cache::ClockUse`]) needs nothing the stack does: no body to
+//! minute or year as its `crate::cache::pages::ClockUse`, decided by
+//! `crate::handlers::render::fresh`) needs nothing the stack does: no body to
 //! limit or time, no POST to guard, nothing to compress, no span worth a log line. So the
 //! accept loop (or [`App`]'s `call`, which tests drive) answers it straight from memory,
-//! with every header the stack would have added (the security headers of [`crate::security::response_headers`] and the policy of
-//! [`crate::cache_control::apply`]); `tests/page_cache.rs` checks that a hit and the first,
+//! with every header the stack would have added (the security headers of [`crate::http::security::response_headers`] and the policy of
+//! [`cache_control::apply`]); `tests/page_cache.rs` checks that a hit and the first,
 //! rendered answer carry the same headers. Everything else (a miss, a query string, a body,
 //! any other method) goes through the stack unchanged.
 
@@ -20,7 +21,9 @@ use axum::extract::Request;
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::Response;
 
-use crate::state::AppState;
+use super::{cache_control, security};
+use crate::handlers::render::fresh;
+use crate::handlers::state::AppState;
 
 /// The application: the router behind the cache-hit check. `Clone` costs two reference
 /// counts, so the accept loop clones it per request.
@@ -33,7 +36,7 @@ pub struct App {
 /// What a hit needs: the page cache (in the state) and the headers every answer carries.
 struct CacheHits {
     state: AppState,
-    /// The security headers of `crate::security::response_headers`.
+    /// The security headers of `crate::http::security::response_headers`.
     headers: HeaderMap,
 }
 
@@ -51,14 +54,12 @@ impl App {
             return None;
         }
         let path = request.uri().path();
-        let state = &self.hits.state;
-        let generation = state.content.generation()?;
-        let prepared = state.pages.get(path, generation, state.clock.now())?;
+        let prepared = fresh(&self.hits.state, path)?;
         let form = prepared.choose(request.headers());
         // What the stack adds; the same for GET and HEAD (`cache_control::policy`).
         let complete = |mut response: Response| {
-            crate::cache_control::apply(&Method::GET, path, &mut response);
-            crate::security::add_missing(response.headers_mut(), &self.hits.headers);
+            cache_control::apply(&Method::GET, path, &mut response);
+            security::add_missing(response.headers_mut(), &self.hits.headers);
             std::mem::take(response.headers_mut())
         };
         let Some(headers) = prepared.hit_headers(path, form, complete) else {
@@ -66,8 +67,8 @@ impl App {
             if method == Method::HEAD {
                 *response.body_mut() = Body::empty();
             }
-            crate::cache_control::apply(method, path, &mut response);
-            crate::security::add_missing(response.headers_mut(), &self.hits.headers);
+            cache_control::apply(method, path, &mut response);
+            security::add_missing(response.headers_mut(), &self.hits.headers);
             return Some(response);
         };
         let body = if method == Method::HEAD || form.not_modified {

@@ -1,40 +1,18 @@
-//! Answers prepared once and served from memory: every page's bytes with their brotli and
-//! gzip forms and strong `ETag`s (DESIGN.md section 10), and the same for static files and
-//! island assets.
-//!
-//! Mechanism for what depends on the clock: a per-minute cache. A page that shows the clock
-//! (the countdown and timeline on `/`, the calendar's stamp) is keyed by the minute it was
-//! rendered in, every other page by the year (its footer's copyright year), both next to the
-//! snapshot's generation. We chose this over splicing a per-request fragment into cached
-//! parts because a spliced page has to be compressed per request (or compressed in separately
-//! flushed pieces, which costs ratio and complexity), and per-request compression is exactly
-//! the cost this cache removes. A page rendered in minute M is served until minute M ends, so
-//! its countdown is never more than 60 s old; the Countdown island corrects it to the second
-//! on mount, in boxes of fixed width (no layout shift). Rendering `/` once a minute costs a
-//! few milliseconds of templating plus one brotli pass off the async workers.
+//! One answer in every form: identity bytes, brotli and gzip when they are smaller, and a
+//! strong `ETag` per form; which form a request gets (`Accept-Encoding`, RFC 9110 section
+//! 12.5.3) and whether it is a 304 (`If-None-Match`, section 13.1.2).
 
-use std::collections::HashMap;
-use std::io::Write;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
-use arc_swap::ArcSwap;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use md5::Digest;
-use time::OffsetDateTime;
 
-/// brotli quality for answers compressed ahead of time: the highest (11), since it is paid
-/// once per content version (or minute) rather than per request.
-pub const BROTLI_QUALITY: u32 = 11;
-/// Largest brotli window (log2 bytes), 4 MiB. Each answer gets the smallest window that holds
-/// it: at quality 11 the encoder's match finder is sized by the window (about 8 bytes per
-/// window byte), so a 4 MiB window for a 60 KB page would cost ~32 MB of memory per pass for
-/// nothing.
-const BROTLI_WINDOW_MAX: u32 = 22;
+use super::compress::{brotli, gzip};
 
 /// Marks a response that is already in its final encoding, so the compression layer of
-/// `routes::app` leaves it alone (see [`NotPrepared`]).
+/// `crate::http::router` leaves it alone (see [`NotPrepared`]).
 #[derive(Debug, Clone, Copy)]
 pub struct AlreadyEncoded;
 
@@ -108,7 +86,7 @@ pub struct Prepared {
 
 /// What describes a rendered answer besides its bytes: the headers it is always sent with,
 /// so the answer kept in the cache is complete (a hit served ahead of the handlers, see
-/// `crate::cache_hits`, adds nothing of its own).
+/// `crate::http::cache_hits`, adds nothing of its own).
 #[derive(Debug, Clone, Copy)]
 pub struct Kind {
     pub content_type: &'static str,
@@ -150,6 +128,18 @@ impl Prepared {
             content_disposition: None,
             hit_headers: OnceLock::new(),
         }
+    }
+
+    /// [`Prepared::new`] with `kind`'s headers (CPU-heavy: off the async workers).
+    pub fn of_kind(body: Bytes, kind: Kind) -> Prepared {
+        let mut answer = Prepared::new(
+            body,
+            HeaderValue::from_static(kind.content_type),
+            HeaderValue::from_static(kind.cache_control),
+            None,
+        );
+        answer.content_disposition = kind.content_disposition.map(HeaderValue::from_static);
+        answer
     }
 
     /// The identity bytes.
@@ -279,225 +269,6 @@ fn matches(if_none_match: &HeaderValue, etag: &HeaderValue) -> bool {
     let Ok(list) = if_none_match.to_str() else { return false };
     let etag = etag.as_bytes();
     list.split(',').map(str::trim).any(|tag| tag == "*" || tag.trim_start_matches("W/").as_bytes() == etag)
-}
-
-fn brotli(data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(data.len() / 4);
-    // brotli's smallest window is 2^10 bytes.
-    let window = (usize::BITS - data.len().max(1024).saturating_sub(1).leading_zeros()).clamp(10, BROTLI_WINDOW_MAX);
-    {
-        let mut writer = brotli::CompressorWriter::new(&mut out, 64 * 1024, BROTLI_QUALITY, window);
-        writer.write_all(data).expect("writing to memory");
-    }
-    out
-}
-
-fn gzip(data: &[u8]) -> Vec<u8> {
-    let mut encoder = flate2::write::GzEncoder::new(Vec::with_capacity(data.len() / 3), flate2::Compression::best());
-    encoder.write_all(data).expect("writing to memory");
-    encoder.finish().expect("writing to memory")
-}
-
-/// How much of the clock a cached answer shows, which bounds how long it may be reused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClockUse {
-    /// Countdown, timeline marks, a timestamp: re-rendered every minute.
-    Minute,
-    /// Only the footer's year.
-    Year,
-}
-
-impl ClockUse {
-    /// The part of the cache key that comes from the clock.
-    pub fn key(self, now: OffsetDateTime) -> i64 {
-        match self {
-            ClockUse::Minute => now.unix_timestamp().div_euclid(60),
-            ClockUse::Year => i64::from(now.year()),
-        }
-    }
-}
-
-struct Entry {
-    generation: u64,
-    clock: ClockUse,
-    clock_key: i64,
-    answer: Arc<Prepared>,
-}
-
-/// Rendered pages by route: one entry per route (the newest), so memory stays bounded by the
-/// number of routes whatever the clock or the content does.
-pub struct PageCache {
-    entries: ArcSwap<HashMap<String, Arc<Entry>>>,
-    /// Answers rendered ahead for the coming minute (see [`PageCache::prepare_ahead`]), moved
-    /// into `entries` by the first request of that minute.
-    ahead: ArcSwap<HashMap<String, Arc<Entry>>>,
-    /// Renders one page at a time: a minute's first requests, arriving together, render and
-    /// compress it once (the others wait, then find it).
-    rendering: tokio::sync::Mutex<()>,
-}
-
-impl Default for PageCache {
-    fn default() -> Self {
-        PageCache {
-            entries: ArcSwap::from_pointee(HashMap::new()),
-            ahead: ArcSwap::from_pointee(HashMap::new()),
-            rendering: tokio::sync::Mutex::new(()),
-        }
-    }
-}
-
-impl PageCache {
-    /// The cached answer for `route` at this snapshot generation, if it is still fresh at
-    /// `now` (rendered in the same minute, or year, as [`ClockUse`] says). A lock-free read.
-    pub fn get(&self, route: &str, generation: u64, now: OffsetDateTime) -> Option<Arc<Prepared>> {
-        let fresh = |entry: &Entry| entry.generation == generation && entry.clock_key == entry.clock.key(now);
-        if let Some(entry) = self.entries.load().get(route)
-            && fresh(entry)
-        {
-            return Some(entry.answer.clone());
-        }
-        // The minute turned: the answer rendered ahead for it, if any, becomes the current one.
-        let ahead = self.ahead.load().get(route).filter(|entry| fresh(entry)).cloned()?;
-        self.store(route, ahead.clone());
-        Some(ahead.answer.clone())
-    }
-
-    fn store(&self, route: &str, entry: Arc<Entry>) {
-        self.entries.rcu(|entries| {
-            let mut entries = HashMap::clone(entries);
-            entries.insert(route.to_owned(), entry.clone());
-            entries
-        });
-    }
-
-    /// Renders `route` as it will read at `at` (the start of the coming minute) and keeps it
-    /// for then, so no visitor waits for a render and a brotli pass when the minute turns.
-    /// The answer is served from `at` to the end of that minute, so what it shows of the
-    /// clock is never more than 60 s old, as for an answer rendered on request.
-    pub async fn prepare_ahead<E>(
-        &self,
-        route: &str,
-        generation: u64,
-        clock: ClockUse,
-        at: OffsetDateTime,
-        kind: Kind,
-        render: impl FnOnce() -> Result<String, E>,
-    ) -> Result<(), E> {
-        let answer = Arc::new(prepare_in_background(Bytes::from(render()?), kind).await);
-        let entry = Arc::new(Entry { generation, clock, clock_key: clock.key(at), answer });
-        self.ahead.rcu(|entries| {
-            let mut entries = HashMap::clone(entries);
-            entries.insert(route.to_owned(), entry.clone());
-            entries
-        });
-        Ok(())
-    }
-
-    /// The cached answer, or `render`'s output prepared (compressed off the async workers)
-    /// and cached. `render`'s error is returned and nothing is cached. Generation 0 (content
-    /// that could not be loaded at all) is never cached.
-    pub async fn get_or_render<E>(
-        &self,
-        route: &str,
-        generation: u64,
-        clock: ClockUse,
-        now: OffsetDateTime,
-        kind: Kind,
-        render: impl FnOnce() -> Result<String, E>,
-    ) -> Result<Arc<Prepared>, E> {
-        if let Some(answer) = self.get(route, generation, now) {
-            return Ok(answer);
-        }
-        let _rendering = self.rendering.lock().await;
-        if let Some(answer) = self.get(route, generation, now) {
-            return Ok(answer);
-        }
-        let answer = Arc::new(prepare(Bytes::from(render()?), kind).await);
-        if generation > 0 {
-            self.store(route, Arc::new(Entry { generation, clock, clock_key: clock.key(now), answer: answer.clone() }));
-        }
-        Ok(answer)
-    }
-}
-
-/// `body` in every form, compressed off the async workers.
-async fn prepare(body: Bytes, kind: Kind) -> Prepared {
-    tokio::task::spawn_blocking(move || prepared(body, kind)).await.expect("compression does not panic")
-}
-
-/// [`prepare`] for work nobody waits for (a page rendered ahead of its minute): on a thread of
-/// its own at a lower scheduling priority, so that on a busy machine the requests being
-/// served get the CPU first (brotli's top quality keeps a core busy for a while on the home
-/// page; run in their way it showed as a p99 spike once a minute in bench/pages.sh) and the
-/// page is still ready within the seconds it has.
-async fn prepare_in_background(body: Bytes, kind: Kind) -> Prepared {
-    let (done, answer) = tokio::sync::oneshot::channel();
-    let copy = body.clone();
-    let spawned = std::thread::Builder::new().name("prepare-ahead".into()).spawn(move || {
-        crate::server::lower_thread_priority();
-        let _ = done.send(prepared(copy, kind));
-    });
-    match spawned {
-        Ok(_) => answer.await.expect("compression does not panic"),
-        Err(err) => {
-            tracing::warn!(error = %err, "no thread for compressing ahead; compressing on the blocking pool");
-            prepare(body, kind).await
-        }
-    }
-}
-
-fn prepared(body: Bytes, kind: Kind) -> Prepared {
-    let mut answer = Prepared::new(
-        body,
-        HeaderValue::from_static(kind.content_type),
-        HeaderValue::from_static(kind.cache_control),
-        None,
-    );
-    answer.content_disposition = kind.content_disposition.map(HeaderValue::from_static);
-    answer
-}
-
-/// Files that never change while the process runs (embedded static files and island
-/// assets), prepared on first request and kept.
-#[derive(Default)]
-pub struct FileCache {
-    entries: ArcSwap<HashMap<String, Arc<Prepared>>>,
-    /// One file compressed at a time: a request for a file the start-up warm-up has not
-    /// reached waits for the file under way, then finds its own or compresses it once.
-    loading: tokio::sync::Mutex<()>,
-}
-
-impl FileCache {
-    /// The prepared file at `path`; `load` gives its bytes, content type and tag when it
-    /// exists (called once per file).
-    pub async fn get_or_load(
-        &self,
-        path: &str,
-        cache_control: &'static str,
-        load: impl FnOnce() -> Option<(Bytes, String, String)>,
-    ) -> Option<Arc<Prepared>> {
-        if let Some(answer) = self.entries.load().get(path) {
-            return Some(answer.clone());
-        }
-        let _loading = self.loading.lock().await;
-        if let Some(answer) = self.entries.load().get(path) {
-            return Some(answer.clone());
-        }
-        let (bytes, content_type, tag) = load()?;
-        let content_type = HeaderValue::from_str(&content_type).ok()?;
-        let answer = tokio::task::spawn_blocking(move || {
-            Prepared::new(bytes, content_type, HeaderValue::from_static(cache_control), Some(tag))
-        })
-        .await
-        .expect("compression does not panic");
-        let answer = Arc::new(answer);
-        self.entries.rcu(|entries| {
-            let mut entries = HashMap::clone(entries);
-            entries.insert(path.to_owned(), answer.clone());
-            entries
-        });
-        Some(answer)
-    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,9 @@ use time::OffsetDateTime;
 
 use crate::assets::IslandTags;
 use crate::config::Config;
-use crate::content::Snapshot;
+use crate::content::snapshot::Snapshot;
+
+pub use crate::content::block::{Block, BlockError};
 use crate::error::AppError;
 use crate::repo::content::{self, GalleryImage, Material, Policy, PolicySection, Site};
 
@@ -251,21 +253,4 @@ pub fn gallery_props(images: &[GalleryImage]) -> Value {
 fn urlencoding_path(name: &str) -> String {
     let Ok(encoded) = askama::filters::urlencode(name);
     encoded.to_string()
-}
-
-/// A block whose query may fail: the page still renders with the spec's error text there
-/// (DESIGN.md section 4).
-pub type Block<T> = Result<T, BlockError>;
-
-/// A failed block; the error is logged when the block is loaded.
-#[derive(Debug, Clone, Copy)]
-pub struct BlockError;
-
-/// Turns a query result into a [`Block`], logging the failure with the block's name
-/// (the snapshot loader calls it once per block and load).
-pub fn block<T>(name: &'static str, result: Result<T, sqlx::Error>) -> Block<T> {
-    result.map_err(|err| {
-        tracing::error!(block = name, error = %err, "content block failed to load");
-        BlockError
-    })
 }

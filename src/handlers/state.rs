@@ -5,12 +5,12 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 
 use crate::assets::IslandTags;
-use crate::cache::PageCache;
+use crate::cache::pages::PageCache;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::content::{Content, Snapshot, store::POLL_INTERVAL};
 use crate::db::Pool;
-use crate::layout::PageCtx;
+use crate::handlers::layout::PageCtx;
 use crate::payments::PaymentConfig;
 
 #[derive(Clone)]

@@ -1,74 +1,28 @@
-//! Every route of the site in one place (DESIGN.md sections 4 and 5).
+//! Every route of the site in one place (DESIGN.md sections 4 and 5): the pages of
+//! `crate::handlers::page_table`, the seo files, the APIs and assets, under the middleware
+//! stack, behind the cache-hit fast path.
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::middleware;
 use axum::response::Redirect;
-use axum::routing::{MethodRouter, get, post};
+use axum::routing::{get, post};
 use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutBody};
 
-use crate::cache_hits::App;
+use super::body_limit::{self, BodyLimits};
+use super::cache_hits::App;
+use super::{cache_control, guard, security};
+use crate::assets;
 use crate::client_ip::{self, ClientIp};
-use crate::connections;
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
-use crate::handlers::pages::{
-    about, errors, home, info, newsletter as newsletter_links, payment_result, policies, test_gateway,
-};
+use crate::handlers::page_table::PAGES;
+use crate::handlers::pages::{errors, newsletter as newsletter_links, test_gateway};
 use crate::handlers::seo;
+use crate::handlers::state::AppState;
 use crate::payments::config::TEST_GATEWAY_PATH;
-use crate::protect;
-use crate::security;
-use crate::state::AppState;
-use crate::{assets, cache_control};
-
-/// A page of the site: what visitors, crawlers and the tests reach (spec section 2, DESIGN.md
-/// section 4). The router, the sitemap and the tests all read [`PAGES`].
-pub struct PageRoute {
-    /// The path as axum matches it (`{slug}` for a highlight).
-    pub path: &'static str,
-    /// The path this one is an alias of, or itself (the page's canonical link).
-    pub canonical: &'static str,
-    /// Whether `/sitemap.xml` lists it (aliases and payment outcomes are left out).
-    pub sitemap: bool,
-    handler: fn() -> MethodRouter<AppState>,
-}
-
-/// Every page route; `/highlights/{slug}` stands for one page per highlight of the content.
-pub const PAGES: &[PageRoute] = &[
-    page("/", true, || get(home::home)),
-    page("/AboutUs", true, || get(about::about_us)),
-    page("/AboutConference", true, || get(about::about_conference)),
-    page("/committee", true, || get(info::committee)),
-    page("/gallery", true, || get(info::gallery)),
-    page("/schedule", true, || get(info::schedule)),
-    alias("/Schedule", "/schedule", || get(info::schedule)),
-    page("/pricing", true, || get(info::pricing)),
-    page("/submission", true, || get(info::submission)),
-    page("/awards", true, || get(about::awards)),
-    page("/sponsorship", true, || get(about::sponsorship)),
-    page("/venue", true, || get(about::venue)),
-    page("/highlights/{slug}", true, || get(info::highlight)),
-    page("/cancellation-policy", true, || get(policies::cancellation)),
-    page("/Terms-&-Conditions", true, || get(policies::terms)),
-    // The same page reached with the `&` percent-encoded.
-    alias("/Terms-%26-Conditions", "/Terms-&-Conditions", || get(policies::terms)),
-    page("/Privacy-Policy", true, || get(policies::privacy)),
-    page("/cookie-policy", true, || get(policies::cookies)),
-    // About one visitor's payment: not for crawlers.
-    page("/Success", false, || get(payment_result::success)),
-    page("/Failed", false, || get(payment_result::failed)),
-];
-
-const fn page(path: &'static str, sitemap: bool, handler: fn() -> MethodRouter<AppState>) -> PageRoute {
-    PageRoute { path, canonical: path, sitemap, handler }
-}
-
-const fn alias(path: &'static str, canonical: &'static str, handler: fn() -> MethodRouter<AppState>) -> PageRoute {
-    PageRoute { path, canonical, sitemap: false, handler }
-}
 
 /// The whole application: the router below, behind the page cache's hits
 /// (src/cache_hits.rs). Tests drive it with `oneshot`; `serve` binds it to a socket.
@@ -126,15 +80,15 @@ pub fn app(state: AppState) -> App {
         .route("/assets/{*path}", get(assets::island_file))
         .route("/static/{*path}", get(assets::static_file))
         .merge(pages)
-        // Every POST, present and future: same-origin check and rate limit (src/protect.rs).
-        .layer(middleware::from_fn_with_state(protect::Guard::new(&state.config), protect::guard))
+        // Every POST, present and future: same-origin check and rate limit (`super::guard`).
+        .layer(middleware::from_fn_with_state(guard::Guard::new(&state.config), guard::guard))
         // Every route: a declared Content-Length above its limit is 413 before any read.
         .layer(middleware::from_fn_with_state(
-            connections::BodyLimits::from_config(&state.config),
-            connections::declared_length_guard,
+            BodyLimits::from_config(&state.config),
+            body_limit::declared_length_guard,
         ));
     // No body byte for BODY_TIMEOUT_SECS ends the read with an error the readers answer as
-    // 408 (src/connections.rs); the timer restarts with every chunk.
+    // 408 (`crate::handlers::extract::is_body_timeout`); the timer restarts with every chunk.
     let body_timeout = std::time::Duration::from_secs(state.config.body_timeout_secs.max(1));
     let mut router = router
         .layer(tower::ServiceBuilder::new().layer(RequestBodyTimeoutLayer::new(body_timeout)).map_request(
@@ -147,7 +101,7 @@ pub fn app(state: AppState) -> App {
     // built per request (APIs, payment results, error pages).
     let compression = CompressionLayer::new().br(true).gzip(true).compress_when({
         use tower_http::compression::Predicate;
-        tower_http::compression::DefaultPredicate::new().and(crate::cache::NotPrepared)
+        tower_http::compression::DefaultPredicate::new().and(crate::cache::prepared::NotPrepared)
     });
     let router = router
         .layer(middleware::from_fn(cache_control::set))

@@ -31,7 +31,7 @@ pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000";
 /// Every security header, with `Strict-Transport-Security` only when `public_url` is
 /// `https` (a browser told to insist on https for a plain-http site would lock its visitors
 /// out). One map serves both the [`layer`] and the cache-hit path
-/// (`crate::cache_hits`), so no answer gets a different set.
+/// (`crate::http::cache_hits`), so no answer gets a different set.
 pub fn response_headers(csp: &str, public_url: &str) -> HeaderMap {
     let fixed: [(HeaderName, &'static str); 5] = [
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),

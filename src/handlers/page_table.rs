@@ -1,0 +1,55 @@
+//! The page table (spec section 2, DESIGN.md section 4): every page route with its handler,
+//! its canonical path and whether the sitemap lists it. The router, the sitemap and the tests
+//! all read [`PAGES`].
+
+use axum::routing::{MethodRouter, get};
+
+use crate::handlers::pages::{about, home, info, payment_result, policies};
+use crate::handlers::state::AppState;
+
+/// A page of the site: what visitors, crawlers and the tests reach (spec section 2, DESIGN.md
+/// section 4). The router, the sitemap and the tests all read [`PAGES`].
+pub struct PageRoute {
+    /// The path as axum matches it (`{slug}` for a highlight).
+    pub path: &'static str,
+    /// The path this one is an alias of, or itself (the page's canonical link).
+    pub canonical: &'static str,
+    /// Whether `/sitemap.xml` lists it (aliases and payment outcomes are left out).
+    pub sitemap: bool,
+    /// The route's method router (what `crate::http::router` mounts at `path`).
+    pub handler: fn() -> MethodRouter<AppState>,
+}
+
+/// Every page route; `/highlights/{slug}` stands for one page per highlight of the content.
+pub const PAGES: &[PageRoute] = &[
+    page("/", true, || get(home::home)),
+    page("/AboutUs", true, || get(about::about_us)),
+    page("/AboutConference", true, || get(about::about_conference)),
+    page("/committee", true, || get(info::committee)),
+    page("/gallery", true, || get(info::gallery)),
+    page("/schedule", true, || get(info::schedule)),
+    alias("/Schedule", "/schedule", || get(info::schedule)),
+    page("/pricing", true, || get(info::pricing)),
+    page("/submission", true, || get(info::submission)),
+    page("/awards", true, || get(about::awards)),
+    page("/sponsorship", true, || get(about::sponsorship)),
+    page("/venue", true, || get(about::venue)),
+    page("/highlights/{slug}", true, || get(info::highlight)),
+    page("/cancellation-policy", true, || get(policies::cancellation)),
+    page("/Terms-&-Conditions", true, || get(policies::terms)),
+    // The same page reached with the `&` percent-encoded.
+    alias("/Terms-%26-Conditions", "/Terms-&-Conditions", || get(policies::terms)),
+    page("/Privacy-Policy", true, || get(policies::privacy)),
+    page("/cookie-policy", true, || get(policies::cookies)),
+    // About one visitor's payment: not for crawlers.
+    page("/Success", false, || get(payment_result::success)),
+    page("/Failed", false, || get(payment_result::failed)),
+];
+
+const fn page(path: &'static str, sitemap: bool, handler: fn() -> MethodRouter<AppState>) -> PageRoute {
+    PageRoute { path, canonical: path, sitemap, handler }
+}
+
+const fn alias(path: &'static str, canonical: &'static str, handler: fn() -> MethodRouter<AppState>) -> PageRoute {
+    PageRoute { path, canonical, sitemap: false, handler }
+}

@@ -1,0 +1,5 @@
+//! Papers as files: what type a file is by its content (`filetype`), and the references and
+//! names they are kept under (`files`).
+
+pub mod files;
+pub mod filetype;

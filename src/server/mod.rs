@@ -1,0 +1,77 @@
+//! Serving: start-up with everything a server needs before its first visitor, the accept
+//! loop with its connection limits (`accept`, `connections`), graceful shutdown, and the
+//! sweeper of what a crash left behind (`sweep`).
+
+pub mod accept;
+pub mod connections;
+pub mod sweep;
+
+use tokio::net::TcpListener;
+
+use crate::config::Config;
+use crate::handlers::state::AppState;
+use crate::{db, mail};
+
+/// `conference serve`: migrates, seeds an empty database, loads the content, starts the mail
+/// worker, the sweeper and the pages rendered ahead, and serves until SIGTERM or Ctrl-C.
+pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    // Before anything opens files: the connection cap is derived from the limit in force.
+    let open_files = crate::sys::raise_open_file_limit();
+    // Fails closed (DESIGN.md section 6): `live` without its credentials does not start.
+    let payments = crate::payments::PaymentConfig::resolve(&config)?;
+    match &payments.off_reason {
+        Some(reason) => tracing::warn!("payments are OFF: {reason}; Register and Pay say so"),
+        None => tracing::info!(mode = payments.mode.as_str(), "payments"),
+    }
+    std::fs::create_dir_all(&config.data_dir)?;
+    let pool = db::connect(&config.database_url).await?;
+    db::migrate(&pool).await?;
+    if db::seed_if_empty(&pool).await? {
+        tracing::info!("empty database: content seed applied");
+    }
+    // What a crash left behind goes now, then every few minutes (src/sweep.rs).
+    let sweeper = sweep::Sweeper::new(pool.clone(), &config);
+    sweeper.run_once().await;
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let sweep_task = sweeper.spawn(stop_rx.clone());
+    // Mail goes out in the background (DESIGN.md section 8); a bad SMTP_URL stops start-up.
+    let transport = mail::MailTransport::from_config(&config)?;
+    let mail_worker = mail::Worker::new(pool.clone(), transport, &config).spawn(stop_rx);
+    // Content in memory before the first visitor (DESIGN.md section 10); the watcher reloads
+    // it when `conference seed` runs, here or in another process.
+    let state = AppState::new(pool.clone(), config.clone());
+    state.content.reload().await?;
+    // In the background: start-up stays quick (a debug build on a busy machine takes seconds
+    // for brotli's top quality over the scripts), and a request for a file not prepared yet
+    // waits for the one under way rather than compressing it a second time.
+    tokio::spawn(async {
+        let started = std::time::Instant::now();
+        crate::assets::warm().await;
+        tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, "assets prepared");
+    });
+    let listener = TcpListener::bind(config.listen_addr).await?;
+    tracing::info!("serving on http://{}", listener.local_addr()?);
+    let limits = connections::Limits::from_config(&config, open_files);
+    tracing::info!(
+        max_connections = limits.max_total,
+        max_connections_per_client = limits.max_per_client,
+        header_read_timeout_s = limits.header_read_timeout.as_secs(),
+        body_timeout_s = limits.body_timeout.as_secs(),
+        "connection limits"
+    );
+    // The home page and calendar of each coming minute, rendered before it starts.
+    let ahead_task = crate::handlers::ahead::spawn(state.clone());
+    let app = crate::http::router::app(state);
+    accept::accept_loop(listener, app, limits, accept::shutdown_signal()).await;
+    // The worker stops between two mails; a mail it was sending is let go at once so
+    // another instance (or the next start) sends it without waiting for the lease.
+    let _ = stop_tx.send(true);
+    if tokio::time::timeout(std::time::Duration::from_secs(10), mail_worker).await.is_err() {
+        tracing::warn!("mail worker did not stop in time");
+    }
+    sweep_task.abort();
+    ahead_task.abort();
+    pool.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}
