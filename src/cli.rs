@@ -92,3 +92,16 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn export_papers_needs_an_out_folder() {
+        assert!(Cli::try_parse_from(["conference", "export", "papers"]).is_err());
+        let cli = Cli::try_parse_from(["conference", "export", "papers", "--out", "papers-2025"]).unwrap();
+        assert!(matches!(cli.command, Some(Command::Export { out: Some(_), .. })));
+        assert!(Cli::try_parse_from(["conference", "export", "messages"]).is_ok(), "CSV exports need no folder");
+    }
+}

@@ -37,6 +37,50 @@ fn islands_have_no_import_loop() {
     assert!(loops.is_empty(), "islands/src imports in a loop:\n{}", loops.join("\n"));
 }
 
+/// The same check on the real tree with one upward import added (the cache naming the
+/// accept loop): it is reported, with its file and name.
+#[test]
+fn an_upward_import_added_to_src_is_reported() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut tree = read_tree(&root);
+    let layers = layer_table(&tree[&Vec::new()]);
+    let pages = tree.get_mut(&vec!["cache".to_string(), "pages".to_string()]).expect("src/cache/pages.rs");
+    pages.push_str("\nfn stop() { let _ = crate::server::accept::shutdown_signal(); }\n");
+    let problems = check(&tree, &layers).join("\n");
+    assert!(
+        problems.contains("src/cache/pages.rs (6 foundation) names crate::server::accept::shutdown_signal (1 process)"),
+        "{problems}"
+    );
+}
+
+/// The README's "Layout" table names every top-level module of `src/`, and every `src/`
+/// path it names exists.
+#[test]
+fn the_readme_layout_table_matches_the_tree() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(manifest.join("README.md")).unwrap();
+    let table = readme.split("## Layout").nth(1).unwrap().split("\n## ").next().unwrap();
+    let rows: Vec<&str> = table.lines().filter(|line| line.starts_with('|')).collect();
+    let named: Vec<&str> =
+        rows.iter().flat_map(|row| row.split('`').skip(1).step_by(2)).filter(|path| path.starts_with("src/")).collect();
+    for path in &named {
+        assert!(manifest.join(path).exists(), "README's Layout table names {path}, which does not exist");
+    }
+    let layers = layer_table(&std::fs::read_to_string(manifest.join("src/lib.rs")).unwrap());
+    for module in layers.keys() {
+        let listed = named.iter().any(|path| {
+            *path == format!("src/{module}.rs")
+                || *path == format!("src/{module}/")
+                || path.starts_with(&format!("src/{module}/"))
+        });
+        assert!(listed, "README's Layout table does not name src/{module}");
+    }
+    // The layers appear in order, top first.
+    let order: Vec<u32> =
+        rows.iter().filter_map(|row| row.trim_start_matches("| ").split(' ').next()?.parse().ok()).collect();
+    assert_eq!(order, [1, 2, 3, 4, 5, 6], "README's Layout table shows each layer once, in order");
+}
+
 /// The check itself, on a small made-up tree: an upward import, a loop, `AppState` in the
 /// domain and a child taking a helper from its `mod.rs` are each named, with file and name.
 #[test]

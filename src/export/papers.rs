@@ -50,18 +50,3 @@ pub async fn write_all(pool: &Pool, data_dir: &Path, out_dir: &Path) -> Result<u
         Err(format!("{written} papers written; not found: {}", missing.join(", ")).into())
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use clap::Parser;
-
-    use crate::config::{Cli, Command};
-
-    #[test]
-    fn export_papers_needs_an_out_folder() {
-        assert!(Cli::try_parse_from(["conference", "export", "papers"]).is_err());
-        let cli = Cli::try_parse_from(["conference", "export", "papers", "--out", "papers-2025"]).unwrap();
-        assert!(matches!(cli.command, Some(Command::Export { out: Some(_), .. })));
-        assert!(Cli::try_parse_from(["conference", "export", "messages"]).is_ok(), "CSV exports need no folder");
-    }
-}
