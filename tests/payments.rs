@@ -35,7 +35,7 @@ async fn initiate_creates_the_order_and_encrypts_the_request_with_ccavenues_fiel
     let started = initiate(&app, &checkout(json!({"plan": "presenter-virtual"}))).await;
     assert_eq!(started.access_code, "TEST");
     assert_eq!(started.gateway_url, format!("{BASE}/test-gateway"));
-    assert!(conference::ccavenue::protocol::is_valid_order_id(&started.order_id), "{}", started.order_id);
+    assert!(conference::ccavenue::order_id::is_valid_order_id(&started.order_id), "{}", started.order_id);
     assert!(started.order_id.starts_with("ORD"));
     assert!(started.enc_request.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
 

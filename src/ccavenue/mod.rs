@@ -13,7 +13,8 @@
 //! DESIGN.md section 6 and the spec (sections 3 and 7).
 //!
 //! Everything here is pure: no I/O, no database, no clock except
-//! [`protocol::generate_order_id`].
+//! [`order_id::generate_order_id`].
 
 pub mod crypto;
+pub mod order_id;
 pub mod protocol;

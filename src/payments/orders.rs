@@ -6,7 +6,8 @@
 use serde_json::{Map, Value};
 
 use crate::ccavenue::crypto;
-use crate::ccavenue::protocol::{OrderStatus, PaymentResponse, generate_order_id, is_valid_order_id};
+use crate::ccavenue::order_id::{generate_order_id, is_valid_order_id};
+use crate::ccavenue::protocol::{OrderStatus, PaymentResponse};
 use crate::config::Config;
 use crate::db::Pool;
 use crate::error::AppError;

@@ -7,7 +7,7 @@ use askama::Template;
 use axum::extract::{RawQuery, State};
 use axum::response::Response;
 
-use crate::ccavenue::protocol::is_valid_order_id;
+use crate::ccavenue::order_id::is_valid_order_id;
 use crate::error::AppError;
 use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::{page, see_other};
