@@ -84,10 +84,15 @@ start_postgres() {
 check_database() {
   local found
   [ -d "$dir/pg" ] || return 0
-  found=$(psql "$(cat "$dir/database_url")" -tAc "SELECT count(*) FROM information_schema.tables WHERE table_name = 'outbox'" 2>&1) || true
+  # A failed query (PostgreSQL unreachable, a bad URL) is told apart from a database the
+  # binary did not migrate, so neither is reported as the other.
+  if ! found=$(psql "$(cat "$dir/database_url")" -tAc "SELECT count(*) FROM information_schema.tables WHERE table_name = 'outbox'" 2>&1); then
+    say "cannot query PostgreSQL at the cluster's database: $found"
+    return 1
+  fi
   if [ "$found" != 1 ]; then
-    say "$bin did not migrate PostgreSQL (outbox table: ${found:-none}): this binary does not run on PostgreSQL"
-    false
+    say "$bin did not migrate PostgreSQL (outbox table: ${found:-none})"
+    return 1
   fi
 }
 
