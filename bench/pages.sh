@@ -24,7 +24,8 @@ CONNECTIONS="${CONNECTIONS:-64}"
 ROUNDS="${ROUNDS:-3}"
 OURS_PORT="${OURS_PORT:-18089}"
 NGINX_PORT="${NGINX_PORT:-18090}"
-PAGES=(/ /pricing /committee)
+# /Schedule is an alias of /schedule (issue 25): answered from the canonical page's entry.
+PAGES=(/ /pricing /committee /Schedule)
 
 [ -x "$BIN" ] || { echo "no $BIN: run cargo build --release first" >&2; exit 1; }
 command -v wrk >/dev/null || { echo "wrk is not installed" >&2; exit 1; }

@@ -17,15 +17,15 @@ use crate::common::{BASE, TestApp, app_with};
 /// Longest any step of these tests waits before calling it a failure.
 const PATIENCE: Duration = Duration::from_secs(20);
 
-struct Served {
-    app: TestApp,
-    addr: SocketAddr,
+pub(crate) struct Served {
+    pub(crate) app: TestApp,
+    pub(crate) addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<()>,
 }
 
 impl Served {
-    async fn stop(mut self) {
+    pub(crate) async fn stop(mut self) {
         let _ = self.stop.take().unwrap().send(());
         tokio::time::timeout(PATIENCE, self.task).await.expect("the server stops").unwrap();
     }
@@ -33,7 +33,7 @@ impl Served {
 
 /// The app behind the real accept loop: 1 s header and body timeouts, at most 3
 /// connections per client address, a 2 s drain.
-async fn serve(configure: impl FnOnce(&mut conference::config::Config)) -> Served {
+pub(crate) async fn serve(configure: impl FnOnce(&mut conference::config::Config)) -> Served {
     let app = app_with(|c| {
         c.header_read_timeout_secs = 1;
         c.body_timeout_secs = 1;

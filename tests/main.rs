@@ -24,6 +24,7 @@ mod mail;
 mod mail_consent;
 mod page_cache;
 mod pages;
+mod panics;
 mod payments;
 mod payments_mode;
 mod protection;

@@ -207,3 +207,112 @@ async fn requests_a_cached_answer_does_not_fit_go_through_the_handlers() {
     let post = app.post("/committee", "text/plain", "x", &[]).await;
     assert_eq!(post.status, StatusCode::METHOD_NOT_ALLOWED, "only GET and HEAD are served from the cache");
 }
+
+/// One exchange over TCP with the real accept loop: status and every header (lower-cased
+/// names, in order), the `Date` left out (it moves with the clock).
+async fn over_tcp(
+    addr: std::net::SocketAddr,
+    request_line: &str,
+    headers: &[(&str, &str)],
+) -> (u16, Vec<(String, String)>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut request = format!("{request_line} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(std::time::Duration::from_secs(20), stream.read_to_end(&mut answer))
+        .await
+        .expect("the server answers")
+        .unwrap();
+    let end = answer.windows(4).position(|w| w == b"\r\n\r\n").expect("a header block");
+    let head = String::from_utf8_lossy(&answer[..end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
+    let headers = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
+        .filter(|(name, _)| name != "date")
+        .collect();
+    (status, headers)
+}
+
+/// Issue 25: a hit answered by the accept loop itself carries exactly the headers the stack
+/// gives the same request (the first one, a miss), for a 200, a 304 and a HEAD.
+#[tokio::test]
+async fn a_hit_over_tcp_carries_the_headers_of_the_stacks_answer() {
+    let served = crate::connections::serve(|_| {}).await;
+    // The same fixture and year render the same bytes: another app tells the ETag to ask for.
+    let other = app().await;
+    let pricing = other.request("/pricing", &[("accept-encoding", "br")]).await;
+    let etag = pricing.header("etag").expect("an ETag").to_owned();
+    let cases: [(&str, Vec<(&str, &str)>, u16); 3] = [
+        ("GET /committee", vec![("accept-encoding", "gzip, br")], 200),
+        ("GET /pricing", vec![("accept-encoding", "br"), ("if-none-match", etag.as_str())], 304),
+        ("HEAD /gallery", vec![("accept-encoding", "gzip")], 200),
+    ];
+    for (request_line, headers, status) in cases {
+        let (first_status, stack) = over_tcp(served.addr, request_line, &headers).await;
+        let (again_status, hit) = over_tcp(served.addr, request_line, &headers).await;
+        assert_eq!((first_status, again_status), (status, status), "{request_line}");
+        assert!(stack.iter().any(|(name, _)| name == "content-security-policy"), "{request_line}: {stack:?}");
+        assert_eq!(hit, stack, "{request_line}: the hit's headers are the stack's");
+    }
+    served.stop().await;
+}
+
+/// Issue 25: an alias of a page (`/Schedule`, the terms with `&` encoded) shares the
+/// canonical page's cache entry instead of one of its own, and is answered from it.
+#[tokio::test]
+async fn aliases_share_the_canonical_pages_entry() {
+    let app = app().await;
+    for (alias, canonical) in [("/Schedule", "/schedule"), ("/Terms-%26-Conditions", "/Terms-&-Conditions")] {
+        let first = app.request(alias, &[]).await;
+        let cached = app.state.pages.get(canonical, app.state.content.generation().unwrap(), app.state.clock.now());
+        assert!(cached.is_some(), "{alias} is kept under {canonical}");
+        assert!(
+            app.state.pages.get(alias, app.state.content.generation().unwrap(), app.state.clock.now()).is_none(),
+            "{alias} has no entry of its own"
+        );
+        let again = app.request(canonical, &[]).await;
+        assert_eq!(again.body, first.body, "{alias} and {canonical} are one page");
+        assert_eq!(again.header("etag"), first.header("etag"));
+        // And the alias is a hit, answered ahead of the stack like its page.
+        let request = Request::get(alias).body(Body::empty()).unwrap();
+        let answer = app.router.dispatch(request, None);
+        assert!(matches!(answer, conference::http::cache_hits::HitOrMiss::Hit(_)), "{alias} is answered from memory");
+    }
+}
+
+/// Issue 25: `Accept-Encoding` and `If-None-Match` are read across all their lines; an
+/// invalid weight counts as 0 and `identity;q=0` is honoured.
+#[tokio::test]
+async fn negotiation_reads_every_line_by_the_book() {
+    let app = app().await;
+    let get = |headers: Vec<(&'static str, &'static str)>| {
+        let app = &app;
+        async move {
+            let mut request = axum::http::Request::get("/committee");
+            for (name, value) in headers {
+                request = request.header(name, value);
+            }
+            app.send(request.body(axum::body::Body::empty()).unwrap()).await
+        }
+    };
+    let two_lines = get(vec![("accept-encoding", "deflate"), ("accept-encoding", "br")]).await;
+    assert_eq!(two_lines.header("content-encoding"), Some("br"), "br on the second line");
+    let bad_q = get(vec![("accept-encoding", "br;q=abc, gzip;q=0.5")]).await;
+    assert_eq!(bad_q.header("content-encoding"), Some("gzip"), "br;q=abc is not acceptable");
+    let identity_first = get(vec![("accept-encoding", "br;q=0.5, identity")]).await;
+    assert_eq!(identity_first.header("content-encoding"), None, "identity preferred");
+    let nothing = get(vec![("accept-encoding", "identity;q=0, deflate")]).await;
+    assert_eq!(nothing.status, StatusCode::NOT_ACCEPTABLE);
+    let etag = get(vec![("accept-encoding", "gzip")]).await.header("etag").unwrap().to_owned();
+    let etag: &'static str = Box::leak(etag.into_boxed_str());
+    let second_line =
+        get(vec![("accept-encoding", "gzip"), ("if-none-match", "\"other\""), ("if-none-match", etag)]).await;
+    assert_eq!(second_line.status, StatusCode::NOT_MODIFIED, "the tag on the second line");
+}

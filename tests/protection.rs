@@ -310,42 +310,39 @@ fn a_bad_trusted_proxies_entry_stops_start_up_with_its_name() {
 
 #[tokio::test]
 async fn the_request_log_names_the_client_a_trusted_proxy_forwarded() {
-    use std::io::Write;
-    use std::sync::{Arc, Mutex};
-
-    /// Collects what the log subscriber writes.
-    #[derive(Clone, Default)]
-    struct Captured(Arc<Mutex<Vec<u8>>>);
-    impl Write for Captured {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    // One global subscriber for the whole test binary, set once: a per-thread one
-    // (`set_default`) misses events whose callsites other tests' threads registered at the same
-    // time (tracing caches each callsite's interest), which made this test flaky. Other tests'
-    // lines land in the buffer too; the addresses below are used by no other test.
-    static CAPTURED: std::sync::OnceLock<Captured> = std::sync::OnceLock::new();
-    let captured = CAPTURED.get_or_init(|| {
-        let captured = Captured::default();
-        let writer = captured.clone();
-        let subscriber = tracing_subscriber::fmt().with_ansi(false).with_writer(move || writer.clone()).finish();
-        tracing::subscriber::set_global_default(subscriber).expect("no other global subscriber in the tests");
-        captured
-    });
+    let captured = crate::common::log::captured();
     let app = app_with(|c| c.trusted_proxies = "127.0.0.1".parse().unwrap()).await;
     let reply =
         post_via(&app, [127, 0, 0, 1], ("x-forwarded-for", "192.0.2.250, 198.18.7.77"), "log@example.org").await;
     assert_eq!(reply.status, StatusCode::CREATED);
     let spoofed = post_via(&app, [203, 0, 113, 219], ("x-forwarded-for", "198.18.7.78"), "log2@example.org").await;
     assert_eq!(spoofed.status, StatusCode::CREATED);
-    let log = String::from_utf8_lossy(&captured.0.lock().unwrap()).into_owned();
+    let log = captured.text();
     assert!(log.contains("client=198.18.7.77"), "the visitor behind the proxy: {log}");
     assert!(log.contains("client=203.0.113.219"), "an untrusted peer as itself: {log}");
     assert!(!log.contains("198.18.7.78") && !log.contains("192.0.2.250"), "never a spoofed entry: {log}");
+}
+
+/// Issue 25: a page-cache hit is logged like a miss: the same `request` span with the
+/// client address a trusted proxy named, and the same start and finish events.
+#[tokio::test]
+async fn a_cache_hit_is_logged_with_its_span_and_client_like_a_miss() {
+    let captured = crate::common::log::captured();
+    let app = app_with(|c| c.trusted_proxies = "127.0.0.1".parse().unwrap()).await;
+    for _ in 0..2 {
+        let mut request =
+            Request::get("/committee").header("x-forwarded-for", "198.18.7.91").body(Body::empty()).unwrap();
+        request.extensions_mut().insert(ConnectInfo(SocketAddr::from(([127, 0, 0, 1], 40000))));
+        assert_eq!(app.send(request).await.status, StatusCode::OK);
+    }
+    let log = captured.text();
+    let of_this_client =
+        |event: &str| log.lines().filter(|line| line.contains("client=198.18.7.91") && line.contains(event)).count();
+    // The first request rendered the page (a miss); the second was answered from memory.
+    assert_eq!(of_this_client("started processing request"), 2, "{log}");
+    assert_eq!(of_this_client("finished processing request"), 2, "{log}");
+    assert!(
+        log.lines().filter(|line| line.contains("client=198.18.7.91")).all(|line| line.contains("uri=/committee")),
+        "{log}"
+    );
 }

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
+use headers::{ETag, HeaderMapExt, IfNoneMatch};
 use md5::Digest;
 
 use super::compress::{brotli, gzip};
@@ -38,36 +39,92 @@ pub enum Coding {
     Gzip = 2,
 }
 
-/// Picks the coding from `Accept-Encoding` (RFC 9110 section 12.5.3): the highest `q` among
-/// the forms we have, brotli before gzip on a tie, identity when neither is acceptable.
-pub fn negotiate(accept: Option<&HeaderValue>, have_br: bool, have_gzip: bool) -> Coding {
-    let Some(accept) = accept.and_then(|v| v.to_str().ok()) else { return Coding::Identity };
-    let (mut br, mut gzip, mut any) = (None, None, None);
-    for item in accept.split(',') {
-        let mut parts = item.split(';');
-        let name = parts.next().unwrap_or("").trim();
-        let q = parts
-            .filter_map(|p| p.trim().strip_prefix("q=").or_else(|| p.trim().strip_prefix("Q=")))
-            .find_map(|q| q.trim().parse::<f32>().ok())
-            .unwrap_or(1.0);
-        if name.eq_ignore_ascii_case("br") {
-            br = Some(q);
-        } else if name.eq_ignore_ascii_case("gzip") || name.eq_ignore_ascii_case("x-gzip") {
-            gzip = Some(q);
-        } else if name == "*" {
-            any = Some(q);
-        }
+/// A qvalue (RFC 9110 section 12.4.2) in thousandths: `0` to `1` with at most three
+/// decimals. Anything else (`abc`, `1.5`, `-1`, `0.0001`) counts as 0, "not acceptable":
+/// a weight the client wrote wrong never selects a coding.
+fn qvalue(text: &str) -> u16 {
+    let text = text.trim();
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    if fraction.len() > 3 || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return 0;
     }
-    let br = if have_br { br.or(any).unwrap_or(0.0) } else { 0.0 };
-    let gzip = if have_gzip { gzip.or(any).unwrap_or(0.0) } else { 0.0 };
-    if br > 0.0 && br >= gzip {
-        Coding::Brotli
-    } else if gzip > 0.0 {
-        Coding::Gzip
-    } else {
-        Coding::Identity
+    let thousandths =
+        fraction.bytes().chain(std::iter::repeat(b'0')).take(3).fold(0, |n, d| n * 10 + u16::from(d - b'0'));
+    match whole {
+        "0" => thousandths,
+        "1" if thousandths == 0 => 1000,
+        _ => 0,
     }
 }
+
+/// What one request's `Accept-Encoding` says, read across all its field lines (RFC 9110
+/// section 5.3: repeated lines are one comma-separated list): each coding's qvalue, as
+/// written (`None` when not named).
+#[derive(Debug, Default, Clone, Copy)]
+struct AcceptEncoding {
+    br: Option<u16>,
+    gzip: Option<u16>,
+    identity: Option<u16>,
+    any: Option<u16>,
+}
+
+impl AcceptEncoding {
+    /// `None` when the request has no `Accept-Encoding` at all.
+    fn read(request: &HeaderMap) -> Option<AcceptEncoding> {
+        let mut lines = request.get_all(header::ACCEPT_ENCODING).iter().peekable();
+        lines.peek()?;
+        let mut accept = AcceptEncoding::default();
+        for item in lines.filter_map(|line| line.to_str().ok()).flat_map(|line| line.split(',')) {
+            let mut parts = item.split(';');
+            let name = parts.next().unwrap_or("").trim();
+            let q = parts
+                .filter_map(|param| param.split_once('='))
+                .find(|(key, _)| key.trim().eq_ignore_ascii_case("q"))
+                .map_or(1000, |(_, value)| qvalue(value));
+            let slot = match name.to_ascii_lowercase().as_str() {
+                "br" => &mut accept.br,
+                "gzip" | "x-gzip" => &mut accept.gzip,
+                "identity" => &mut accept.identity,
+                "*" => &mut accept.any,
+                _ => continue,
+            };
+            // A coding named twice: its first weight counts.
+            slot.get_or_insert(q);
+        }
+        Some(accept)
+    }
+}
+
+/// Picks the coding of an answer (RFC 9110 section 12.5.3): the highest weight among the
+/// forms it has (`*` stands for a coding not named; brotli before gzip on a tie), unless
+/// the client prefers identity outright; identity when no coding is acceptable, unless
+/// `identity;q=0` (or `*;q=0` without a word on identity) excludes it too, then `None`
+/// (406). No `Accept-Encoding` at all: identity.
+pub fn negotiate(request: &HeaderMap, have_br: bool, have_gzip: bool) -> Option<Coding> {
+    let Some(accept) = AcceptEncoding::read(request) else { return Some(Coding::Identity) };
+    let weight = |named: Option<u16>, have: bool| if have { named.or(accept.any).unwrap_or(0) } else { 0 };
+    let (br, gzip) = (weight(accept.br, have_br), weight(accept.gzip, have_gzip));
+    let coded = if br > 0 && br >= gzip {
+        Some((Coding::Brotli, br))
+    } else if gzip > 0 {
+        Some((Coding::Gzip, gzip))
+    } else {
+        None
+    };
+    match (coded, accept.identity) {
+        (Some((_, q)), Some(identity)) if identity > q => Some(Coding::Identity),
+        (Some((coding, _)), _) => Some(coding),
+        (None, identity) => {
+            let identity = identity.unwrap_or(if accept.any == Some(0) { 0 } else { 1000 });
+            (identity > 0).then_some(Coding::Identity)
+        }
+    }
+}
+
+/// No form of the answer is acceptable to the client (`identity;q=0` and no coding it
+/// accepts): 406.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotAcceptable;
 
 /// One answer in every form: identity bytes, brotli and gzip when they are smaller, and a
 /// strong `ETag` per form (a content coding is part of the representation, RFC 9110 8.8.3).
@@ -77,11 +134,13 @@ pub struct Prepared {
     br: Option<Bytes>,
     gzip: Option<Bytes>,
     etags: [HeaderValue; 3],
+    /// The same tags, parsed, for `If-None-Match`.
+    etag_values: [ETag; 3],
     content_type: HeaderValue,
     cache_control: HeaderValue,
     content_disposition: Option<HeaderValue>,
     /// Made by the first cache hit, see [`Prepared::hit_headers`].
-    hit_headers: OnceLock<Box<HitHeaders>>,
+    hit_headers: OnceLock<Box<[HeaderMap; 6]>>,
 }
 
 /// What describes a rendered answer besides its bytes: the headers it is always sent with,
@@ -118,8 +177,11 @@ impl Prepared {
             (None, None)
         };
         let etag = |suffix: &str| HeaderValue::from_str(&format!("\"{tag}{suffix}\"")).expect("hex ETag");
+        let etags = [etag(""), etag("-br"), etag("-gz")];
+        let parsed = |value: &HeaderValue| value.to_str().ok().and_then(|v| v.parse::<ETag>().ok()).expect("hex ETag");
         Prepared {
-            etags: [etag(""), etag("-br"), etag("-gz")],
+            etag_values: [parsed(&etags[0]), parsed(&etags[1]), parsed(&etags[2])],
+            etags,
             identity: body,
             br,
             gzip,
@@ -148,22 +210,32 @@ impl Prepared {
     }
 
     /// The answer for a request's headers: the negotiated form, or 304 when `If-None-Match`
-    /// names it (weak comparison, RFC 9110 13.1.2). `HEAD` gets the same headers from axum.
+    /// names it, or 406 when no form is acceptable. `HEAD` gets the same headers from axum.
     pub fn respond(&self, request: &HeaderMap) -> Response {
-        self.respond_as(self.choose(request))
+        match self.choose(request) {
+            Ok(form) => self.respond_as(form),
+            Err(NotAcceptable) => {
+                let mut response = Response::new(Body::from(
+                    "None of the content codings this answer is available in is acceptable (Accept-Encoding).",
+                ));
+                *response.status_mut() = StatusCode::NOT_ACCEPTABLE;
+                let h = response.headers_mut();
+                h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+                h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+                response
+            }
+        }
     }
 
-    /// The form a request gets (by `Accept-Encoding`), and whether it is a 304 (its
-    /// `If-None-Match` names that form's `ETag`).
-    pub fn choose(&self, request: &HeaderMap) -> Form {
-        let coding = if self.varies() {
-            negotiate(request.get(header::ACCEPT_ENCODING), self.br.is_some(), self.gzip.is_some())
-        } else {
-            Coding::Identity
-        };
-        let etag = &self.etags[coding as usize];
-        let not_modified = request.get(header::IF_NONE_MATCH).is_some_and(|v| matches(v, etag));
-        Form { coding, not_modified }
+    /// The form a request gets (by `Accept-Encoding`, across all its lines), and whether it
+    /// is a 304: its `If-None-Match` (all lines, parsed by the `headers` crate) names that
+    /// form's `ETag` by the weak comparison (RFC 9110 section 13.1.2), or is `*`.
+    pub fn choose(&self, request: &HeaderMap) -> Result<Form, NotAcceptable> {
+        let coding = negotiate(request, self.br.is_some(), self.gzip.is_some()).ok_or(NotAcceptable)?;
+        let not_modified = request
+            .typed_get::<IfNoneMatch>()
+            .is_some_and(|condition| !condition.precondition_passes(&self.etag_values[coding as usize]));
+        Ok(Form { coding, not_modified })
     }
 
     /// The bytes of `coding`'s form (identity when that form is not kept).
@@ -219,18 +291,14 @@ impl Prepared {
         response
     }
 
-    /// The complete headers of `form`'s answer to a cache hit on `path`. `complete` makes them
-    /// from [`Prepared::respond_as`]'s answer the first time (adding what the stack would:
-    /// security headers, the route's `Cache-Control`); they are kept, all six forms at once,
-    /// so every later hit costs one map clone instead of a dozen header inserts. `None` when
-    /// this answer was first hit on another path (never the case: an answer is cached under
-    /// the one path it was rendered for), so the caller takes the long way.
-    pub fn hit_headers(&self, path: &str, form: Form, complete: impl Fn(Response) -> HeaderMap) -> Option<&HeaderMap> {
-        let kept = self.hit_headers.get_or_init(|| {
-            let maps = Form::ALL.map(|form| complete(self.respond_as(form)));
-            Box::new(HitHeaders { path: path.into(), maps })
-        });
-        (*kept.path == *path).then(|| &kept.maps[form.index()])
+    /// The complete headers of `form`'s answer to a cache hit. `complete` makes them from
+    /// [`Prepared::respond_as`]'s answer the first time (adding what the stack would: security
+    /// headers, the route's `Cache-Control`); they are kept, all six forms at once, so every
+    /// later hit costs one map clone instead of a dozen header inserts. An answer is kept
+    /// under one cache key only, so one set serves every hit on it.
+    pub fn hit_headers(&self, form: Form, complete: impl Fn(Response) -> HeaderMap) -> &HeaderMap {
+        let kept = self.hit_headers.get_or_init(|| Box::new(Form::ALL.map(|form| complete(self.respond_as(form)))));
+        &kept[form.index()]
     }
 }
 
@@ -257,45 +325,83 @@ impl Form {
     }
 }
 
-/// The complete headers of a cache hit, per [`Form`] (see [`Prepared::hit_headers`]).
-#[derive(Debug)]
-struct HitHeaders {
-    path: Box<str>,
-    maps: [HeaderMap; 6],
-}
-
-/// Whether an `If-None-Match` value names `etag` (or is `*`), ignoring `W/`.
-fn matches(if_none_match: &HeaderValue, etag: &HeaderValue) -> bool {
-    let Ok(list) = if_none_match.to_str() else { return false };
-    let etag = etag.as_bytes();
-    list.split(',').map(str::trim).any(|tag| tag == "*" || tag.trim_start_matches("W/").as_bytes() == etag)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn accept(v: &str) -> Coding {
-        negotiate(Some(&HeaderValue::from_str(v).unwrap()), true, true)
+    fn request(lines: &[(&str, &str)]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for (name, value) in lines {
+            headers.append(
+                axum::http::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+                HeaderValue::from_str(value).unwrap(),
+            );
+        }
+        headers
+    }
+
+    fn accept(lines: &[&str]) -> Option<Coding> {
+        let lines: Vec<(&str, &str)> = lines.iter().map(|line| ("accept-encoding", *line)).collect();
+        negotiate(&request(&lines), true, true)
     }
 
     #[test]
     fn negotiation_follows_q_values() {
-        assert_eq!(accept("gzip, deflate, br"), Coding::Brotli);
-        assert_eq!(accept("gzip"), Coding::Gzip);
-        assert_eq!(accept("br;q=0.5, gzip"), Coding::Gzip);
-        assert_eq!(accept("br;q=0, gzip;q=0"), Coding::Identity);
-        assert_eq!(accept("identity"), Coding::Identity);
-        assert_eq!(accept("*"), Coding::Brotli);
-        assert_eq!(negotiate(None, true, true), Coding::Identity);
-        assert_eq!(negotiate(Some(&HeaderValue::from_static("br")), false, true), Coding::Identity);
+        assert_eq!(accept(&["gzip, deflate, br"]), Some(Coding::Brotli));
+        assert_eq!(accept(&["gzip"]), Some(Coding::Gzip));
+        assert_eq!(accept(&["br;q=0.5, gzip"]), Some(Coding::Gzip));
+        assert_eq!(accept(&["br;q=0, gzip;q=0"]), Some(Coding::Identity));
+        assert_eq!(accept(&["identity"]), Some(Coding::Identity));
+        assert_eq!(accept(&["*"]), Some(Coding::Brotli));
+        assert_eq!(negotiate(&HeaderMap::new(), true, true), Some(Coding::Identity));
+        assert_eq!(negotiate(&request(&[("accept-encoding", "br")]), false, true), Some(Coding::Identity));
     }
 
     #[test]
-    fn if_none_match_compares_weakly_and_accepts_lists() {
-        let etag = HeaderValue::from_static("\"abc\"");
-        assert!(matches(&HeaderValue::from_static("\"x\", W/\"abc\""), &etag));
-        assert!(matches(&HeaderValue::from_static("*"), &etag));
-        assert!(!matches(&HeaderValue::from_static("\"abc-br\""), &etag));
+    fn every_accept_encoding_line_counts() {
+        assert_eq!(accept(&["deflate", "br"]), Some(Coding::Brotli), "br on the second line");
+        assert_eq!(accept(&["br;q=0.2", "gzip;q=0.8"]), Some(Coding::Gzip));
+    }
+
+    #[test]
+    fn an_invalid_q_is_zero() {
+        assert_eq!(accept(&["br;q=abc, gzip;q=0.5"]), Some(Coding::Gzip));
+        assert_eq!(accept(&["br;q=1.5, gzip;q=0.1"]), Some(Coding::Gzip));
+        assert_eq!(accept(&["br;q=0.0001, gzip;q=0.001"]), Some(Coding::Gzip));
+        assert_eq!(accept(&["br;q=-1"]), Some(Coding::Identity));
+        assert_eq!(accept(&["br;Q=0.9, gzip;q=0.8"]), Some(Coding::Brotli), "the parameter name is case-insensitive");
+        assert_eq!(qvalue("0.5"), 500);
+        assert_eq!(qvalue("1.000"), 1000);
+        assert_eq!(qvalue("0."), 0);
+    }
+
+    #[test]
+    fn identity_is_honoured() {
+        assert_eq!(accept(&["br;q=0.5, identity"]), Some(Coding::Identity), "identity preferred outright");
+        assert_eq!(accept(&["identity;q=0.4, gzip;q=0.5"]), Some(Coding::Gzip));
+        assert_eq!(accept(&["identity;q=0, deflate"]), None, "nothing acceptable: 406");
+        assert_eq!(accept(&["*;q=0"]), None, "* excludes identity when identity is not named");
+        assert_eq!(accept(&["*;q=0, identity;q=0.1"]), Some(Coding::Identity));
+        assert_eq!(accept(&["identity;q=0, gzip"]), Some(Coding::Gzip));
+        assert_eq!(negotiate(&request(&[("accept-encoding", "identity;q=0")]), false, false), None);
+    }
+
+    #[test]
+    fn if_none_match_compares_weakly_across_lines() {
+        let answer = Prepared::new(
+            Bytes::from_static(b"x"),
+            HeaderValue::from_static("image/png"),
+            HeaderValue::from_static("no-cache"),
+            Some("abc".into()),
+        );
+        let not_modified = |lines: &[&str]| {
+            let lines: Vec<(&str, &str)> = lines.iter().map(|line| ("if-none-match", *line)).collect();
+            answer.choose(&request(&lines)).unwrap().not_modified
+        };
+        assert!(not_modified(&["\"x\", W/\"abc\""]));
+        assert!(not_modified(&["*"]));
+        assert!(not_modified(&["\"x\"", "\"abc\""]), "the tag on a second line");
+        assert!(!not_modified(&["\"abc-br\""]));
+        assert!(!not_modified(&["\"x\""]));
     }
 }

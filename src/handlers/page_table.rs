@@ -53,3 +53,9 @@ const fn page(path: &'static str, sitemap: bool, handler: fn() -> MethodRouter<A
 const fn alias(path: &'static str, canonical: &'static str, handler: fn() -> MethodRouter<AppState>) -> PageRoute {
     PageRoute { path, canonical, sitemap: false, handler }
 }
+
+/// The page-cache key of a request path: an alias's canonical path (`/Schedule` is
+/// `/schedule`), so both spellings share one entry; any other path as it is.
+pub fn cache_key(path: &str) -> &str {
+    PAGES.iter().find(|page| page.path == path && page.path != page.canonical).map_or(path, |page| page.canonical)
+}

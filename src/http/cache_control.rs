@@ -1,6 +1,6 @@
 //! `Cache-Control` a CDN or shared cache in front of the site can act on (DESIGN.md
-//! section 9). One middleware on the whole router decides by path, method, status and
-//! content type, so a handler or a page cache never has to remember it:
+//! section 9), decided by path, method, status and content type and set on every answer
+//! by `super::response_headers`, so a handler or a page cache never has to remember it:
 //!
 //! - every `/api/*` answer and the pages about one visitor's payment (`/Success`, `/Failed`,
 //!   `/test-gateway`) are [`PRIVATE`], whatever the handler set;
@@ -12,26 +12,13 @@
 //! - the rest (island assets with their year-long immutable policy, static files, the
 //!   sitemap) keep what their handler set.
 
-use axum::extract::Request;
 use axum::http::{HeaderValue, Method, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::Response;
 
 use crate::cache::control::{PAGE, PRIVATE};
 
 /// Pages that show one visitor's payment (or the test gateway's form for it).
 const PRIVATE_PAGES: [&str; 3] = ["/Success", "/Failed", "/test-gateway"];
-
-/// The middleware (`axum::middleware::from_fn(cache_control::set)`).
-pub async fn set(request: Request, next: Next) -> Response {
-    // Runs on every request, the page cache's hits included: clones that share their bytes
-    // (a standard method, a `Uri`) and no lower-cased copy of the content type.
-    let method = request.method().clone();
-    let uri = request.uri().clone();
-    let mut response = next.run(request).await;
-    apply(&method, uri.path(), &mut response);
-    response
-}
 
 /// Sets the [`policy`] for `response` to a request of `method` for `path`.
 pub fn apply(method: &Method, path: &str, response: &mut Response) {

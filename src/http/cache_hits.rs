@@ -1,76 +1,97 @@
 //! Page-cache hits answered ahead of the middleware stack (issue 9: pages at the speed of a
-//! static file server).
+//! static file server), as first-class requests (issue 25).
 //!
-//! A `GET` or `HEAD` of a page whose prepared answer is fresh (same content generation, same
-//! minute or year as its `crate::cache::pages::ClockUse`, decided by
-//! `crate::handlers::render::fresh`) needs nothing the stack does: no body to
-//! limit or time, no POST to guard, nothing to compress, no span worth a log line. So the
-//! accept loop (or [`App`]'s `call`, which tests drive) answers it straight from memory,
-//! with every header the stack would have added (the security headers of [`crate::http::security::response_headers`] and the policy of
-//! [`cache_control::apply`]); `tests/page_cache.rs` checks that a hit and the first,
-//! rendered answer carry the same headers. Everything else (a miss, a query string, a body,
-//! any other method) goes through the stack unchanged.
+//! A `GET` or `HEAD` of a page whose prepared answer is fresh (`crate::handlers::render::fresh`
+//! decides) needs nothing the stack does: no body to limit or time, no POST to guard, nothing
+//! to compress. So [`App::dispatch`], the one place that tells a hit from a miss (the accept
+//! loop and [`App`]'s `call`, which tests drive, both go through it), answers it straight from
+//! memory. It still gets what every request gets: the `request` span with its client address
+//! and the same log events at the same levels (`super::trace`), and the headers the stack
+//! would have added, composed by the same `super::response_headers` call and kept with the
+//! answer. Aliases of a page (`/Schedule`, `/Terms-%26-Conditions`) share its entry
+//! (`crate::handlers::page_table::cache_key`). Everything else (a miss, a query string, a
+//! body, any other method) goes through the stack unchanged.
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use std::time::Instant;
 
-use axum::body::Body;
-use axum::extract::Request;
-use axum::http::{HeaderMap, Method, StatusCode, header};
+use axum::body::{Body, HttpBody};
+use axum::extract::{ConnectInfo, Request};
+use axum::http::{Method, StatusCode, header};
 use axum::response::Response;
+use tower::ServiceExt;
 
-use super::{cache_control, security};
+use super::response_headers::ResponseHeaders;
+use super::trace;
+use crate::client_ip::{ClientIp, TrustedProxies};
+use crate::handlers::page_table::cache_key;
 use crate::handlers::render::fresh;
 use crate::handlers::state::AppState;
 
 /// The application: the router behind the cache-hit check. `Clone` costs two reference
-/// counts, so the accept loop clones it per request.
+/// counts, so the accept loop clones it per connection.
 #[derive(Clone)]
 pub struct App {
     hits: Arc<CacheHits>,
     router: axum::Router,
 }
 
-/// What a hit needs: the page cache (in the state) and the headers every answer carries.
+/// What a hit needs: the page cache (in the state), the headers every answer carries and
+/// who may name the client.
 struct CacheHits {
     state: AppState,
-    /// The security headers of `crate::http::security::response_headers`.
-    headers: HeaderMap,
+    headers: ResponseHeaders,
+    trusted_proxies: TrustedProxies,
 }
 
 impl App {
     /// `router` (the whole stack) behind the cache-hit check for `state`'s page cache.
-    pub fn new(state: AppState, security_headers: HeaderMap, router: axum::Router) -> App {
-        App { hits: Arc::new(CacheHits { state, headers: security_headers }), router }
+    pub fn new(state: AppState, headers: ResponseHeaders, router: axum::Router) -> App {
+        let trusted_proxies = state.config.trusted_proxies.clone();
+        App { hits: Arc::new(CacheHits { state, headers, trusted_proxies }), router }
     }
 
-    /// The complete answer to `request` when the page cache holds a fresh one for its path
-    /// (whatever its body type: the accept loop asks before it wraps hyper's).
-    pub fn hit<B>(&self, request: &axum::http::Request<B>) -> Option<Response> {
+    /// Answers `request` from `peer` (none when tests drive the app without a socket): a hit
+    /// at once, inside its request span; anything else through the router's stack.
+    pub fn dispatch<B>(&self, mut request: axum::http::Request<B>, peer: Option<SocketAddr>) -> HitOrMiss
+    where
+        B: HttpBody<Data = axum::body::Bytes> + Send + 'static,
+        B::Error: Into<axum::BoxError>,
+    {
+        if let Some(response) = self.hit(&request, peer) {
+            return HitOrMiss::Hit(Some(response));
+        }
+        if let Some(peer) = peer {
+            request.extensions_mut().insert(ConnectInfo(peer));
+        }
+        HitOrMiss::Miss(Box::pin(self.router.clone().oneshot(request.map(Body::new))))
+    }
+
+    /// The complete answer to `request` when the page cache holds a fresh one for its path.
+    fn hit<B>(&self, request: &axum::http::Request<B>, peer: Option<SocketAddr>) -> Option<Response> {
         let method = request.method();
         if (method != Method::GET && method != Method::HEAD) || request.uri().query().is_some() || has_body(request) {
             return None;
         }
-        let path = request.uri().path();
-        let prepared = fresh(&self.hits.state, path)?;
-        let form = prepared.choose(request.headers());
-        // What the stack adds; the same for GET and HEAD (`cache_control::policy`).
+        let key = cache_key(request.uri().path());
+        let prepared = fresh(&self.hits.state, key)?;
+        let form = prepared.choose(request.headers()).ok()?;
+        let started = Instant::now();
+        let client = ClientIp(peer.map(|peer| self.hits.trusted_proxies.client(peer.ip(), request.headers())));
+        let span = trace::request_span(method, request.uri(), client);
+        let _entered = span.enter();
+        trace::started();
+        // The headers the stack adds to this answer (the same for GET and HEAD, whose
+        // `Cache-Control` policy is the same), made once per form and kept with it.
         let complete = |mut response: Response| {
-            cache_control::apply(&Method::GET, path, &mut response);
-            security::add_missing(response.headers_mut(), &self.hits.headers);
+            self.hits.headers.complete(&Method::GET, key, &mut response);
             std::mem::take(response.headers_mut())
         };
-        let Some(headers) = prepared.hit_headers(path, form, complete) else {
-            let mut response = prepared.respond_as(form);
-            if method == Method::HEAD {
-                *response.body_mut() = Body::empty();
-            }
-            cache_control::apply(method, path, &mut response);
-            security::add_missing(response.headers_mut(), &self.hits.headers);
-            return Some(response);
-        };
+        let headers = prepared.hit_headers(form, complete);
         let body = if method == Method::HEAD || form.not_modified {
             Body::empty()
         } else {
@@ -81,6 +102,7 @@ impl App {
             *response.status_mut() = StatusCode::NOT_MODIFIED;
         }
         *response.headers_mut() = headers.clone();
+        trace::finished(response.status(), started.elapsed());
         Some(response)
     }
 
@@ -101,7 +123,7 @@ fn has_body<B>(request: &axum::http::Request<B>) -> bool {
 impl tower::Service<Request> for App {
     type Response = Response;
     type Error = std::convert::Infallible;
-    type Future = HitOrMiss<<axum::Router as tower::Service<Request>>::Future>;
+    type Future = HitOrMiss;
 
     fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
         // The router is always ready (axum's own `poll_ready` says so).
@@ -109,24 +131,22 @@ impl tower::Service<Request> for App {
     }
 
     fn call(&mut self, request: Request) -> Self::Future {
-        match self.hit(&request) {
-            Some(response) => HitOrMiss::Hit(Some(response)),
-            None => HitOrMiss::Miss(Box::pin(tower::Service::call(&mut self.router.clone(), request))),
-        }
+        let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|info| info.0);
+        self.dispatch(request, peer)
     }
 }
 
+/// The router's own future for a request.
+type RouterFuture = tower::util::Oneshot<axum::Router, Request>;
+
 /// A hit is ready at once (no allocation); a miss is the router's own future.
-pub enum HitOrMiss<F> {
+pub enum HitOrMiss {
     Hit(Option<Response>),
-    Miss(Pin<Box<F>>),
+    Miss(Pin<Box<RouterFuture>>),
 }
 
-impl<F, E> Future for HitOrMiss<F>
-where
-    F: Future<Output = Result<Response, E>>,
-{
-    type Output = Result<Response, E>;
+impl Future for HitOrMiss {
+    type Output = Result<Response, std::convert::Infallible>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         match self.get_mut() {

@@ -2,21 +2,29 @@
 //! `crate::handlers::page_table`, the seo files, the APIs and assets, under the middleware
 //! stack, behind the cache-hit fast path.
 
-use axum::Router;
-use axum::extract::DefaultBodyLimit;
-use axum::middleware;
-use axum::response::Redirect;
-use axum::routing::{get, post};
-use tower_http::compression::CompressionLayer;
-use tower_http::trace::TraceLayer;
+use std::any::Any;
+use std::sync::Arc;
+use std::time::Duration;
 
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::middleware;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutBody};
+use tower_http::trace::TraceLayer;
+use tracing::Span;
 
 use super::body_limit::{self, BodyLimits};
 use super::cache_hits::App;
-use super::{cache_control, guard, security};
+use super::response_headers::{self, ResponseHeaders};
+use super::{guard, security, trace};
 use crate::assets;
 use crate::client_ip::{self, ClientIp};
+use crate::error::{ApiError, AppError};
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
 use crate::handlers::page_table::PAGES;
 use crate::handlers::pages::{errors, newsletter as newsletter_links, test_gateway};
@@ -25,8 +33,15 @@ use crate::handlers::state::AppState;
 use crate::payments::config::TEST_GATEWAY_PATH;
 
 /// The whole application: the router below, behind the page cache's hits
-/// (src/cache_hits.rs). Tests drive it with `oneshot`; `serve` binds it to a socket.
+/// (`super::cache_hits`). Tests drive it with `oneshot`; `serve` binds it to a socket.
 pub fn app(state: AppState) -> App {
+    app_with_routes(state, Router::new(), Router::new())
+}
+
+/// [`app`] with `pages` and `api` (mounted under `/api`) merged into its routers, under the
+/// same stack. For tests that need a route the site does not have (a handler that panics);
+/// [`app`] adds none.
+pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api: Router<AppState>) -> App {
     let config = state.config.clone();
     let payment_config = state.payments.clone();
     let trusted_proxies = config.trusted_proxies.clone();
@@ -53,8 +68,12 @@ pub fn app(state: AppState) -> App {
                 .layer(DefaultBodyLimit::max(test_gateway::BODY_LIMIT_BYTES)),
         );
     }
+    // A panic in a page handler is a 500 with the site's error page (the marker the panic
+    // answer carries is rendered by `render_page_errors`, which sits outside it).
     let pages = pages
+        .merge(extra_pages)
         .fallback(errors::not_found)
+        .layer(CatchPanicLayer::custom(|panic| page_panic(panic).into_response()))
         .layer(middleware::from_fn_with_state(state.clone(), errors::render_page_errors));
 
     let api = Router::new()
@@ -70,7 +89,10 @@ pub fn app(state: AppState) -> App {
         // (to answer 413 in JSON); the layer keeps axum's own extractors from buffering more.
         .route("/ccavenue-initiate", post(payments::initiate).layer(DefaultBodyLimit::max(payments::BODY_LIMIT_BYTES)))
         .route("/ccavenue-handle", post(payments::handle).layer(DefaultBodyLimit::max(payments::BODY_LIMIT_BYTES)))
-        .fallback(api_not_found);
+        .merge(extra_api)
+        .fallback(api_not_found)
+        // A panic in an API handler is a 500 with the JSON error body.
+        .layer(CatchPanicLayer::custom(|panic| ApiError(page_panic(panic)).into_response()));
 
     // The payment form posts to the current mode's gateway origin (none when payments are off).
     let form_action = payment_config.form_action_origin();
@@ -90,13 +112,12 @@ pub fn app(state: AppState) -> App {
     // No body byte for BODY_TIMEOUT_SECS ends the read with an error the readers answer as
     // 408 (`crate::handlers::extract::is_body_timeout`); the timer restarts with every chunk.
     let body_timeout = std::time::Duration::from_secs(state.config.body_timeout_secs.max(1));
-    let mut router = router
+    let router = router
         .layer(tower::ServiceBuilder::new().layer(RequestBodyTimeoutLayer::new(body_timeout)).map_request(
             |request: axum::http::Request<TimeoutBody<axum::body::Body>>| request.map(axum::body::Body::new),
         ))
         .with_state(state.clone());
-    let security_headers = security::response_headers(&csp, &config.public_url);
-    router = router.layer(security::layer(std::sync::Arc::new(security_headers.clone())));
+    let response_headers = ResponseHeaders::new(security::response_headers(&csp, &config.public_url));
     // Pages and files come compressed from `crate::cache`; the layer compresses only what is
     // built per request (APIs, payment results, error pages).
     let compression = CompressionLayer::new().br(true).gzip(true).compress_when({
@@ -104,19 +125,35 @@ pub fn app(state: AppState) -> App {
         tower_http::compression::DefaultPredicate::new().and(crate::cache::prepared::NotPrepared)
     });
     let router = router
-        .layer(middleware::from_fn(cache_control::set))
+        // Security headers and the `Cache-Control` policy, composed once (cache hits too).
+        .layer(middleware::from_fn_with_state(Arc::new(response_headers.clone()), response_headers::layer))
         .layer(compression)
-        .layer(TraceLayer::new_for_http().make_span_with(request_span))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(|request: &Request<Body>| {
+                    trace::request_span(request.method(), request.uri(), ClientIp::of(request.extensions()))
+                })
+                .on_request(|_: &Request<Body>, _: &Span| trace::started())
+                .on_response(|response: &Response, latency: Duration, _: &Span| {
+                    trace::finished(response.status(), latency)
+                }),
+        )
         // Outermost: the client address is known before the log span opens (src/client_ip.rs).
         .layer(middleware::from_fn_with_state(trusted_proxies, client_ip::resolve));
     // A fresh page from the cache needs none of the above.
-    App::new(state, security_headers, router)
+    App::new(state, response_headers, router)
 }
 
-/// The log span of a request: method, path and the client address (`TRUSTED_PROXIES`-aware).
-fn request_span(request: &axum::http::Request<axum::body::Body>) -> tracing::Span {
-    let client = ClientIp::of(request.extensions());
-    tracing::info_span!("request", method = %request.method(), uri = %request.uri(), %client)
+/// What a handler's panic becomes: a logged internal error (inside the request's span, which
+/// the trace layer keeps entered while the handler runs), answered as a generic 500. The
+/// payload's text is logged, never shown.
+fn page_panic(panic: Box<dyn Any + Send + 'static>) -> AppError {
+    let message = panic
+        .downcast_ref::<&str>()
+        .map(|text| (*text).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_owned());
+    AppError::internal("handler panicked", message)
 }
 
 async fn api_not_found() -> crate::error::ApiError {

@@ -1,10 +1,7 @@
 //! Security headers on every response (issue: Serving). The Content-Security-Policy allows
 //! only the site's own scripts, no inline script, and the map embed's frame.
 
-use std::sync::Arc;
-
 use axum::http::{HeaderMap, HeaderName, HeaderValue, header};
-use axum::response::Response;
 
 /// The policy. `style-src 'unsafe-inline'` is kept for style attributes that animation and
 /// toast libraries set; scripts stay strictly same-origin.
@@ -30,8 +27,7 @@ pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000";
 
 /// Every security header, with `Strict-Transport-Security` only when `public_url` is
 /// `https` (a browser told to insist on https for a plain-http site would lock its visitors
-/// out). One map serves both the [`layer`] and the cache-hit path
-/// (`crate::http::cache_hits`), so no answer gets a different set.
+/// out). `super::response_headers` adds them to every answer, cache hits included.
 pub fn response_headers(csp: &str, public_url: &str) -> HeaderMap {
     let fixed: [(HeaderName, &'static str); 5] = [
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
@@ -57,14 +53,4 @@ pub fn add_missing(response: &mut HeaderMap, headers: &HeaderMap) {
             response.insert(name.clone(), value.clone());
         }
     }
-}
-
-/// The layer that sets `headers` ([`response_headers`]) on every answer.
-pub fn layer(
-    headers: Arc<HeaderMap>,
-) -> tower::util::MapResponseLayer<impl Fn(Response) -> Response + Clone + Send + Sync + 'static> {
-    tower::util::MapResponseLayer::new(move |mut response: Response| {
-        add_missing(response.headers_mut(), &headers);
-        response
-    })
 }

@@ -3,16 +3,14 @@
 
 use std::sync::Arc;
 
-use axum::extract::ConnectInfo;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
-use tower::ServiceExt;
 
 use super::connections::{self, Limits};
-use crate::http::cache_hits::{App, HitOrMiss};
+use crate::http::cache_hits::App;
 
 /// Serves `app` on `listener` with the connection limits of [`connections::Limits`] until
 /// `shutdown` resolves; then stops accepting, lets accepted requests finish for at most
@@ -103,13 +101,9 @@ pub async fn accept_loop(
         };
         let _ = stream.set_nodelay(true);
         let app = app.clone();
-        let service = hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
-            // A fresh cached page is answered before hyper's request becomes axum's.
-            if let Some(response) = app.hit(&request) {
-                return HitOrMiss::Hit(Some(response));
-            }
-            request.extensions_mut().insert(ConnectInfo(peer));
-            HitOrMiss::Miss(Box::pin(app.router().clone().oneshot(request.map(axum::body::Body::new))))
+        // A fresh cached page is answered before hyper's request becomes axum's.
+        let service = hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+            app.dispatch(request, Some(peer))
         });
         let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service).into_owned();
         let connection = graceful.watch(connection);

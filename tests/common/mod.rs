@@ -8,6 +8,7 @@ pub mod database;
 pub mod fixture;
 pub mod html;
 pub mod inflate;
+pub mod log;
 pub mod payer;
 pub mod payments;
 pub mod smtp;
