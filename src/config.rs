@@ -38,9 +38,18 @@ pub struct Config {
     #[arg(long, env = "MAIL_FROM", global = true)]
     pub mail_from: Option<String>,
 
-    /// Who receives organiser notices; defaults to the site's contact email from the seed.
+    /// Who receives organiser notices (defaults to the site's contact email from the seed) and
+    /// who may sign in to `/organiser` (nobody when unset); a comma-separated list.
     #[arg(long, env = "ORGANISER_EMAIL", global = true)]
     pub organiser_email: Option<String>,
+
+    /// Minutes an organiser session may stay unused before it ends (DESIGN.md section 12).
+    #[arg(long, env = "ORGANISER_IDLE_MINUTES", default_value_t = 30, global = true)]
+    pub organiser_idle_minutes: u64,
+
+    /// Hours an organiser session lasts at most, however busy.
+    #[arg(long, env = "ORGANISER_SESSION_HOURS", default_value_t = 12, global = true)]
+    pub organiser_session_hours: u64,
 
     /// Who takes payments: `live` (CCAvenue; refuses to start without the three credentials),
     /// `test` (the built-in TEST gateway) or `off`. Unset: `live` when the three CCAvenue
@@ -162,6 +171,8 @@ impl std::fmt::Debug for Config {
             .field("ccavenue_status_url", &self.ccavenue_status_url)
             .field("upload_max_bytes", &self.upload_max_bytes)
             .field("rate_limit_per_minute", &self.rate_limit_per_minute)
+            .field("organiser_idle_minutes", &self.organiser_idle_minutes)
+            .field("organiser_session_hours", &self.organiser_session_hours)
             .finish_non_exhaustive()
     }
 }
@@ -194,6 +205,8 @@ impl Config {
             ccavenue_gateway_url: None,
             ccavenue_status_url: None,
             upload_max_bytes: 20 * 1024 * 1024,
+            organiser_idle_minutes: 30,
+            organiser_session_hours: 12,
             rate_limit_per_minute: 30,
             header_read_timeout_secs: 10,
             body_timeout_secs: 15,

@@ -38,6 +38,8 @@ pub mod export;
 pub mod mail;
 /// Amounts in cents.
 pub mod money;
+/// Who the organisers are; their sign-in links and session secrets.
+pub mod organisers;
 /// The paper form's options.
 pub mod paper_form;
 /// Papers: file types, references, file names and where they are kept.

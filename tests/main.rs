@@ -22,6 +22,7 @@ mod layers;
 mod live_content;
 mod mail;
 mod mail_consent;
+mod organiser;
 mod page_cache;
 mod pages;
 mod panics;

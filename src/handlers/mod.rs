@@ -5,6 +5,7 @@ pub mod ahead;
 pub mod api;
 pub mod extract;
 pub mod layout;
+pub mod organiser;
 pub mod page_table;
 pub mod pages;
 pub mod render;

@@ -2,7 +2,7 @@
 //! section 9), decided by path, method, status and content type and set on every answer
 //! by `super::response_headers`, so a handler or a page cache never has to remember it:
 //!
-//! - every `/api/*` answer and the pages about one visitor's payment (`/Success`, `/Failed`,
+//! - every `/api/*` and `/organiser` answer and the pages about one visitor's payment (`/Success`, `/Failed`,
 //!   `/test-gateway`) are [`PRIVATE`], whatever the handler set;
 //! - HTML pages (GET/HEAD, 2xx, 304 or 404) are [`PAGE`]: browsers revalidate every time
 //!   (with the ETag), a shared cache may serve a page for 60 s, which keeps the countdown's
@@ -32,9 +32,14 @@ pub fn apply(method: &Method, path: &str, response: &mut Response) {
     }
 }
 
+/// `/organiser` and below (DESIGN.md section 12): no cache keeps any of it.
+pub fn is_organiser_area(path: &str) -> bool {
+    path.strip_prefix("/organiser").is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 /// The policy for an answer, or `None` to keep the handler's.
 pub fn policy(method: &Method, path: &str, status: StatusCode, is_html: bool) -> Option<&'static str> {
-    if path == "/api" || path.starts_with("/api/") || PRIVATE_PAGES.contains(&path) {
+    if path == "/api" || path.starts_with("/api/") || is_organiser_area(path) || PRIVATE_PAGES.contains(&path) {
         return Some(PRIVATE);
     }
     if !is_html {
@@ -61,6 +66,11 @@ mod tests {
             assert_eq!(policy(get, path, StatusCode::OK, false), Some(PRIVATE), "{path}");
         }
         assert_eq!(policy(get, "/apiary", StatusCode::OK, true), Some(PAGE), "only the /api/ tree");
+        for path in ["/organiser", "/organiser/sign-in/abc", "/organiser/submissions.csv"] {
+            assert_eq!(policy(get, path, StatusCode::OK, true), Some(PRIVATE), "{path}");
+            assert_eq!(policy(get, path, StatusCode::SEE_OTHER, false), Some(PRIVATE), "{path}");
+        }
+        assert_eq!(policy(get, "/organisers", StatusCode::OK, true), Some(PAGE), "only the /organiser tree");
         assert_eq!(policy(get, "/assets/main-abc123.js", StatusCode::OK, false), None);
         assert_eq!(policy(get, "/sitemap.xml", StatusCode::OK, false), None);
     }

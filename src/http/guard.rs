@@ -22,6 +22,7 @@ use governor::middleware::NoOpMiddleware;
 use governor::state::keyed::HashMapStateStore;
 use governor::{Quota, RateLimiter as Gcra};
 
+use super::cache_control::is_organiser_area;
 use crate::client_ip::ClientIp;
 use crate::config::{Config, origin_of};
 use crate::handlers::extract::Refusal;
@@ -77,6 +78,16 @@ pub async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> 
         let allowed = origin.to_str().ok().and_then(origin_of).is_some_and(|o| o == guard.origin);
         if !allowed {
             tracing::warn!(%path, origin = ?origin, "cross-origin POST refused");
+            return Refusal::new(StatusCode::FORBIDDEN, "Cross-origin requests are not allowed").into_response();
+        }
+    }
+    // The organiser area asks for proof of a same-origin request, not only the absence of a
+    // foreign one (DESIGN.md section 12): a POST without `Origin` must say
+    // `Sec-Fetch-Site: same-origin`, which browsers send and pages cannot forge.
+    if is_organiser_area(&path) && !request.headers().contains_key(header::ORIGIN) {
+        let same_site = request.headers().get("sec-fetch-site").is_some_and(|v| v.as_bytes() == b"same-origin");
+        if !same_site {
+            tracing::warn!(%path, "organiser POST without Origin or Sec-Fetch-Site: same-origin refused");
             return Refusal::new(StatusCode::FORBIDDEN, "Cross-origin requests are not allowed").into_response();
         }
     }

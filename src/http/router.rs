@@ -9,11 +9,13 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::{HeaderName, HeaderValue};
 use axum::middleware;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutBody};
 use tower_http::trace::TraceLayer;
 use tracing::Span;
@@ -26,6 +28,7 @@ use crate::assets;
 use crate::client_ip::{self, ClientIp};
 use crate::error::{ApiError, AppError};
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
+use crate::handlers::organiser::{dashboard, session, sign_in};
 use crate::handlers::page_table::PAGES;
 use crate::handlers::pages::{errors, newsletter as newsletter_links, test_gateway};
 use crate::handlers::seo;
@@ -70,7 +73,20 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
     }
     // A panic in a page handler is a 500 with the site's error page (the marker the panic
     // answer carries is rendered by `render_page_errors`, which sits outside it).
+    // The organiser area (DESIGN.md section 12): never indexed; its own guards are in
+    // `handlers::organiser::session` (who) and `super::guard` (same-origin POSTs).
+    let organiser_area = Router::new()
+        .route(session::HOME, get(dashboard::home))
+        .route("/organiser/sign-in", post(sign_in::request_link))
+        .route("/organiser/sign-in/{token}", get(sign_in::confirm_page).post(sign_in::sign_in))
+        .route("/organiser/sign-out", post(sign_in::sign_out))
+        .route("/organiser/sign-out-everywhere", post(sign_in::sign_out_everywhere))
+        .layer(SetResponseHeaderLayer::overriding(
+            HeaderName::from_static("x-robots-tag"),
+            HeaderValue::from_static("noindex"),
+        ));
     let pages = pages
+        .merge(organiser_area)
         .merge(extra_pages)
         .fallback(errors::not_found)
         .layer(CatchPanicLayer::custom(|panic| page_panic(panic).into_response()))

@@ -1,8 +1,11 @@
 //! All SQL lives here, in functions taking a connection or pool, grouped by area.
 
+pub mod audit;
 pub mod content;
+pub mod dashboard;
 pub mod messages;
 pub mod orders;
+pub mod organisers;
 pub mod papers;
 pub mod submissions;
 pub mod subscribers;

@@ -226,13 +226,21 @@ impl TestApp {
     /// A second server instance over the same database and `DATA_DIR`, with its own pool,
     /// as a load balancer's other backend. Drop it before `self`.
     pub async fn another_instance(&self) -> TestApp {
-        let pool = conference::db::connect(&self.config.database_url).await.expect("second instance connects");
-        let state = AppState::new(pool.clone(), self.config.clone());
+        self.another_instance_with(|_| {}).await
+    }
+
+    /// [`TestApp::another_instance`] with a changed configuration (e.g. another
+    /// `ORGANISER_EMAIL`), on the same database and clock.
+    pub async fn another_instance_with(&self, configure: impl FnOnce(&mut Config)) -> TestApp {
+        let mut config = self.config.clone();
+        configure(&mut config);
+        let pool = conference::db::connect(&config.database_url).await.expect("second instance connects");
+        let state = AppState::new(pool.clone(), config.clone()).with_clock(self.state.clock.clone());
         TestApp {
             router: conference::app(state.clone()),
             pool,
             dir: tempfile::tempdir().expect("temporary folder"),
-            config: self.config.clone(),
+            config,
             state,
             postgres: None,
         }

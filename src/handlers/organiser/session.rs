@@ -1,0 +1,172 @@
+//! Who is signed in (DESIGN.md section 12; OWASP Session Management cheat sheet): the session
+//! cookie, the server-side session it names, and the extractors every organiser route takes.
+//!
+//! The session table and this extractor are the whole mechanism, kept here rather than in a
+//! session crate: the well-kept ones (tower-sessions and its stores) are built for sqlx 0.8
+//! and a store per engine, while this project runs sqlx 0.9's `Any` driver on SQLite and
+//! PostgreSQL; the rules it must follow are few and are all in this file.
+//!
+//! A request is an organiser's when its cookie's id hashes to a stored session that is
+//! neither idle past `ORGANISER_IDLE_MINUTES` nor older than `ORGANISER_SESSION_HOURS` (by
+//! the state's clock), and whose address is still in `ORGANISER_EMAIL`. Anything else is
+//! answered with the sign-in page's address (pages) or 404 (files, CSV): never data.
+
+use std::time::Duration;
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use cookie::{Cookie, SameSite};
+
+use crate::client_ip::ClientIp;
+use crate::error::AppError;
+use crate::handlers::state::AppState;
+use crate::mail::outbox::timestamp;
+use crate::organisers;
+use crate::repo::audit::{self, NewEntry};
+use crate::repo::organisers as store;
+
+/// Where the organiser area starts: the sign-in page, or the dashboard once signed in.
+pub const HOME: &str = "/organiser";
+
+/// The cookie's name: with an https `PUBLIC_URL` the `__Host-` prefix, which browsers accept
+/// only with `Secure`, `Path=/` and no `Domain` (RFC 6265bis section 4.1.3.2).
+pub fn cookie_name(state: &AppState) -> &'static str {
+    if is_https(state) { "__Host-organiser_session" } else { "organiser_session" }
+}
+
+fn is_https(state: &AppState) -> bool {
+    state.config.public_url.trim().get(..8).is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"))
+}
+
+/// The `Set-Cookie` value that hands the browser session `id`: `HttpOnly`, `SameSite=Lax`,
+/// `Path=/`, `Secure` with https; no `Max-Age`, so it ends with the browser too (the server
+/// ends it on its own terms whatever the browser keeps).
+pub fn session_cookie(state: &AppState, id: &str) -> HeaderValue {
+    let cookie = Cookie::build((cookie_name(state), id.to_owned()))
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .path("/")
+        .secure(is_https(state))
+        .build();
+    HeaderValue::from_str(&cookie.to_string()).expect("a base64url session id is a valid header value")
+}
+
+/// The `Set-Cookie` value that removes the session cookie.
+pub fn cleared_cookie(state: &AppState) -> HeaderValue {
+    let cookie = Cookie::build((cookie_name(state), ""))
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .path("/")
+        .secure(is_https(state))
+        .max_age(time::Duration::ZERO)
+        .build();
+    HeaderValue::from_str(&cookie.to_string()).expect("an empty cookie is a valid header value")
+}
+
+/// A signed-in organiser.
+#[derive(Debug, Clone)]
+pub struct Organiser {
+    pub email: String,
+    /// The session's row.
+    pub session: i64,
+    /// The client address of this request, for the audit log.
+    pub client: Option<String>,
+}
+
+impl Organiser {
+    /// An audit entry by this organiser, at `at`.
+    pub fn entry<'a>(&'a self, at: &'a str, action: &'a str) -> NewEntry<'a> {
+        NewEntry {
+            at,
+            actor: &self.email,
+            client: self.client.as_deref(),
+            action,
+            object_type: None,
+            object_id: None,
+            details: serde_json::json!({}),
+        }
+    }
+}
+
+/// The session id a request's `Cookie` lines carry under this site's cookie name.
+fn session_id(parts: &Parts, name: &str) -> Option<String> {
+    parts
+        .headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|line| line.to_str().ok())
+        .flat_map(Cookie::split_parse)
+        .filter_map(Result::ok)
+        .find(|cookie| cookie.name() == name)
+        .map(|cookie| cookie.value().to_owned())
+        .filter(|id| organisers::is_well_formed(id))
+}
+
+/// The organiser a request comes from, if any; ends (deletes) a session found expired or
+/// whose address left `ORGANISER_EMAIL`, and restarts the idle timer of a live one.
+pub async fn authenticate(parts: &Parts, state: &AppState) -> Result<Option<Organiser>, AppError> {
+    let Some(id) = session_id(parts, cookie_name(state)) else { return Ok(None) };
+    let Some(session) = store::find_session(&state.pool, &organisers::hash(&id)).await? else { return Ok(None) };
+    let now = state.clock.now();
+    let stamp = timestamp(now);
+    let idle = Duration::from_secs(state.config.organiser_idle_minutes.max(1) * 60);
+    let idle_since = timestamp(now - idle);
+    let client = ClientIp::of(&parts.extensions).0.map(|ip| ip.to_string());
+    let still_organiser = organisers::is_organiser(&state.config, &session.email);
+    if !still_organiser || session.expires <= stamp || session.last_seen <= idle_since {
+        let mut tx = state.pool.begin().await?;
+        if still_organiser {
+            store::delete_session(&mut tx, session.id).await?;
+        } else {
+            // Off the list: every session of the address ends now, on every instance.
+            store::delete_sessions_of(&mut tx, &session.email).await?;
+            let entry = NewEntry {
+                at: &stamp,
+                actor: audit::SYSTEM,
+                client: client.as_deref(),
+                action: "auth.access_removed",
+                object_type: Some("organiser"),
+                object_id: Some(&session.email),
+                details: serde_json::json!({ "reason": "not in ORGANISER_EMAIL" }),
+            };
+            audit::record(&mut tx, &entry).await?;
+        }
+        tx.commit().await?;
+        return Ok(None);
+    }
+    store::touch_session(&state.pool, session.id, &stamp).await?;
+    Ok(Some(Organiser { email: session.email, session: session.id, client }))
+}
+
+/// A page for organisers only: without a session, a 303 to the sign-in page.
+pub struct SignedIn(pub Organiser);
+
+impl FromRequestParts<AppState> for SignedIn {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        match authenticate(parts, state).await {
+            Ok(Some(organiser)) => Ok(SignedIn(organiser)),
+            Ok(None) => Err(Redirect::to(HOME).into_response()),
+            Err(err) => Err(err.into_response()),
+        }
+    }
+}
+
+/// A file or CSV for organisers only: without a session, 404 (a file's address reveals
+/// nothing, and a download never lands on a sign-in page).
+pub struct SignedInForFile(pub Organiser);
+
+impl FromRequestParts<AppState> for SignedInForFile {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        match authenticate(parts, state).await {
+            Ok(Some(organiser)) => Ok(SignedInForFile(organiser)),
+            Ok(None) => Err((StatusCode::NOT_FOUND, "Not found").into_response()),
+            Err(err) => Err(err.into_response()),
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! Signing in by a mailed one-time link (DESIGN.md section 12; OWASP Authentication and
+//! Forgot Password cheat sheets), and signing out.
+//!
+//! - `GET /organiser` without a session: the sign-in page (one field, `email`).
+//! - `POST /organiser/sign-in`: the same answer, status and page for any address. A row is
+//!   written for every request and the mail goes through the outbox, so neither the answer nor
+//!   its timing tells an organiser's address from another; only `ORGANISER_EMAIL`'s addresses
+//!   get a mail. At most [`organisers::LINKS_PER_HOUR`] requests per address per hour (429).
+//! - `GET /organiser/sign-in/{token}`: "Sign in as ..." with one button. Mail scanners open
+//!   links before people do, so only that button's POST uses the token up.
+//! - `POST /organiser/sign-in/{token}`: one atomic `UPDATE` uses the link; a new session id
+//!   is issued, and the cookie set.
+//! - `POST /organiser/sign-out` ends this session; `/organiser/sign-out-everywhere` every
+//!   session of this address.
+
+use askama::Template;
+use axum::Form;
+use axum::extract::{Path, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
+
+use super::session::{self, SignedIn};
+use crate::client_ip::ClientIp;
+use crate::error::AppError;
+use crate::handlers::layout::{Layout, Meta};
+use crate::handlers::render::html;
+use crate::handlers::state::AppState;
+use crate::mail::outbox::timestamp;
+use crate::mail::{self, Context};
+use crate::organisers::{self, Secret};
+use crate::repo::audit::{self, NewEntry};
+use crate::repo::organisers as store;
+use crate::validate;
+
+/// The answer to every accepted request for a link (issue 20's wording).
+pub const LINK_ON_ITS_WAY: &str = "If this address belongs to an organiser, a sign-in link is on its way.";
+/// The answer past the per-address limit, the same for any address.
+pub const TOO_MANY_LINKS: &str = "Too many sign-in links were asked for this address. Please try again in an hour.";
+/// A link that is unknown, used or expired.
+pub const LINK_NOT_VALID: &str = "This sign-in link does not work any more: it was used, it expired (links work for 15 minutes), or it is not one we sent.";
+
+#[derive(Template)]
+#[template(path = "organiser/sign_in.html")]
+pub struct SignInPage {
+    pub layout: Layout,
+    /// What the last request did (`role="status"`).
+    pub notice: Option<String>,
+    /// A problem with the field.
+    pub error: Option<String>,
+    /// What was typed, shown again after an error.
+    pub email: String,
+}
+
+#[derive(Template)]
+#[template(path = "organiser/link.html")]
+pub struct LinkPage {
+    pub layout: Layout,
+    /// The address the link signs in, when it still works.
+    pub email: Option<String>,
+    /// Where the button posts (the link itself).
+    pub action: String,
+    pub message: &'static str,
+}
+
+/// A page of the organiser area: the site's layout, kept out of search engines.
+pub async fn layout(state: &AppState, title: &str, path: &str) -> Result<Layout, AppError> {
+    let snapshot = state.content.snapshot().await;
+    Layout::new(&state.page_ctx(&snapshot), |site| {
+        Meta::new(format!("{title} | {}", site.short_name), "The organisers' area.", path).noindex()
+    })
+}
+
+/// `status` with `page`'s HTML.
+fn answer(status: StatusCode, page: &impl Template) -> Result<Response, AppError> {
+    Ok(crate::handlers::render::html_response(status, html(page)?))
+}
+
+/// The sign-in page, with `notice` or `error`.
+pub async fn sign_in_page(
+    state: &AppState,
+    status: StatusCode,
+    notice: Option<String>,
+    error: Option<String>,
+    email: String,
+) -> Result<Response, AppError> {
+    let layout = layout(state, "Organisers: sign in", session::HOME).await?;
+    answer(status, &SignInPage { layout, notice, error, email })
+}
+
+/// The sign-in form's fields.
+#[derive(Debug, Deserialize)]
+pub struct SignInForm {
+    #[serde(default)]
+    pub email: String,
+}
+
+/// POST `/organiser/sign-in`.
+pub async fn request_link(
+    State(state): State<AppState>,
+    client: Option<axum::Extension<ClientIp>>,
+    Form(form): Form<SignInForm>,
+) -> Result<Response, AppError> {
+    let typed = form.email.trim().to_owned();
+    if !validate::is_valid_email(&typed) {
+        let error = Some("Please enter a valid email address".to_owned());
+        return sign_in_page(&state, StatusCode::UNPROCESSABLE_ENTITY, None, error, typed).await;
+    }
+    let email = organisers::normalise(&typed);
+    let now = state.clock.now();
+    let created = timestamp(now);
+    let hour_ago = timestamp(now - time::Duration::HOUR);
+    let secret = Secret::new();
+    let organiser = organisers::is_organiser(&state.config, &email);
+    let client = client.and_then(|axum::Extension(ClientIp(ip))| ip).map(|ip| ip.to_string());
+    // Composed before the transaction, for every address alike.
+    let ctx = Context::load(&state.pool, &state.config).await?;
+    let link = state.config.absolute(&format!("{}/sign-in/{}", session::HOME, secret.token));
+    let mail = compose_link_mail(&ctx, &email, &link)?;
+    let mut tx = state.pool.begin().await?;
+    if store::links_since(&mut tx, &email, &hour_ago).await? >= organisers::LINKS_PER_HOUR {
+        drop(tx);
+        tracing::warn!(%email, "sign-in links: hourly limit reached");
+        let notice = Some(TOO_MANY_LINKS.to_owned());
+        return sign_in_page(&state, StatusCode::TOO_MANY_REQUESTS, notice, None, String::new()).await;
+    }
+    let expires = timestamp(now + organisers::LINK_LIFETIME);
+    store::insert_link(&mut tx, &email, &secret.hash, &created, &expires).await?;
+    if organiser {
+        mail::enqueue(&mut tx, &mail).await?;
+        let entry = NewEntry {
+            at: &created,
+            actor: &email,
+            client: client.as_deref(),
+            action: "auth.link_requested",
+            object_type: Some("organiser"),
+            object_id: Some(&email),
+            details: serde_json::json!({}),
+        };
+        audit::record(&mut tx, &entry).await?;
+    } else {
+        tracing::info!("sign-in link asked for an address that is not an organiser's; no mail");
+    }
+    tx.commit().await?;
+    sign_in_page(&state, StatusCode::OK, Some(LINK_ON_ITS_WAY.to_owned()), None, String::new()).await
+}
+
+#[derive(Template)]
+#[template(path = "mail/organiser_link.txt")]
+struct LinkText<'a> {
+    site: &'a mail::MailSite,
+    link: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "mail/organiser_link.html")]
+struct LinkHtml<'a> {
+    site: &'a mail::MailSite,
+    link: &'a str,
+}
+
+fn compose_link_mail(ctx: &Context, email: &str, link: &str) -> Result<mail::OutgoingMail, AppError> {
+    let site = &ctx.site;
+    mail::compose(email, ctx.subject("Your sign-in link"), &LinkText { site, link }, &LinkHtml { site, link })
+        .map_err(|e| AppError::internal("sign-in link mail", e))
+}
+
+/// The headers of a page whose URL holds a token: never sent on as a referrer.
+fn no_referrer(mut response: Response) -> Response {
+    response.headers_mut().insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    response
+}
+
+async fn link_page(
+    state: &AppState,
+    status: StatusCode,
+    token: &str,
+    email: Option<String>,
+) -> Result<Response, AppError> {
+    let action = format!("{}/sign-in/{token}", session::HOME);
+    let layout = layout(state, "Organisers: sign in", session::HOME).await?;
+    let message = if email.is_some() { "" } else { LINK_NOT_VALID };
+    Ok(no_referrer(answer(status, &LinkPage { layout, email, action, message })?))
+}
+
+/// GET `/organiser/sign-in/{token}`: the confirmation page; uses nothing up.
+pub async fn confirm_page(State(state): State<AppState>, Path(token): Path<String>) -> Result<Response, AppError> {
+    let email = if organisers::is_well_formed(&token) {
+        let now = timestamp(state.clock.now());
+        store::usable_link(&state.pool, &organisers::hash(&token), &now).await?
+    } else {
+        None
+    };
+    match email.filter(|email| organisers::is_organiser(&state.config, email)) {
+        Some(email) => link_page(&state, StatusCode::OK, &token, Some(email)).await,
+        None => link_page(&state, StatusCode::NOT_FOUND, &token, None).await,
+    }
+}
+
+/// POST `/organiser/sign-in/{token}`: uses the link up and starts a session.
+pub async fn sign_in(
+    State(state): State<AppState>,
+    client: Option<axum::Extension<ClientIp>>,
+    Path(token): Path<String>,
+) -> Result<Response, AppError> {
+    if !organisers::is_well_formed(&token) {
+        return link_page(&state, StatusCode::NOT_FOUND, &token, None).await;
+    }
+    let now = state.clock.now();
+    let stamp = timestamp(now);
+    let client = client.and_then(|axum::Extension(ClientIp(ip))| ip).map(|ip| ip.to_string());
+    let mut tx = state.pool.begin().await?;
+    let used = store::use_link(&mut tx, &organisers::hash(&token), &stamp).await?;
+    let Some(email) = used.filter(|email| organisers::is_organiser(&state.config, email)) else {
+        drop(tx);
+        return link_page(&state, StatusCode::NOT_FOUND, &token, None).await;
+    };
+    // A new id at every sign-in (OWASP: renew the session id when privileges change).
+    let session_id = Secret::new();
+    let lifetime = time::Duration::hours(state.config.organiser_session_hours.max(1) as i64);
+    store::insert_session(&mut tx, &session_id.hash, &email, &stamp, &timestamp(now + lifetime), client.as_deref())
+        .await?;
+    let entry = NewEntry {
+        at: &stamp,
+        actor: &email,
+        client: client.as_deref(),
+        action: "auth.signed_in",
+        object_type: Some("organiser"),
+        object_id: Some(&email),
+        details: serde_json::json!({}),
+    };
+    audit::record(&mut tx, &entry).await?;
+    tx.commit().await?;
+    let mut response = Redirect::to(session::HOME).into_response();
+    response.headers_mut().insert(header::SET_COOKIE, session::session_cookie(&state, &session_id.token));
+    Ok(no_referrer(response))
+}
+
+/// POST `/organiser/sign-out`.
+pub async fn sign_out(State(state): State<AppState>, SignedIn(organiser): SignedIn) -> Result<Response, AppError> {
+    let stamp = timestamp(state.clock.now());
+    let mut tx = state.pool.begin().await?;
+    store::delete_session(&mut tx, organiser.session).await?;
+    audit::record(&mut tx, &organiser.entry(&stamp, "auth.signed_out")).await?;
+    tx.commit().await?;
+    signed_out(&state)
+}
+
+/// POST `/organiser/sign-out-everywhere`: every session of this address, on every device.
+pub async fn sign_out_everywhere(
+    State(state): State<AppState>,
+    SignedIn(organiser): SignedIn,
+) -> Result<Response, AppError> {
+    let stamp = timestamp(state.clock.now());
+    let mut tx = state.pool.begin().await?;
+    let ended = store::delete_sessions_of(&mut tx, &organiser.email).await?;
+    let mut entry = organiser.entry(&stamp, "auth.signed_out_everywhere");
+    entry.details = serde_json::json!({ "sessions": ended });
+    audit::record(&mut tx, &entry).await?;
+    tx.commit().await?;
+    signed_out(&state)
+}
+
+fn signed_out(state: &AppState) -> Result<Response, AppError> {
+    let mut response = Redirect::to(session::HOME).into_response();
+    response.headers_mut().insert(header::SET_COOKIE, session::cleared_cookie(state));
+    Ok(response)
+}

@@ -1,0 +1,76 @@
+//! The audit log (migrations/0010_organisers.sql, DESIGN.md section 12): append-only, written
+//! on the connection of what it records (its transaction), never updated or deleted (the
+//! database refuses both). It never holds a token or a session id.
+
+use serde::Serialize;
+use sqlx::FromRow;
+
+use crate::db::{Connection, Pool};
+
+/// Who did it: an organiser's address, `cli` (a command on the server) or `system`.
+pub const CLI: &str = "cli";
+pub const SYSTEM: &str = "system";
+
+/// An entry to record.
+#[derive(Debug, Clone)]
+pub struct NewEntry<'a> {
+    /// RFC 3339 UTC.
+    pub at: &'a str,
+    pub actor: &'a str,
+    pub client: Option<&'a str>,
+    /// Dotted, e.g. `auth.signed_in`.
+    pub action: &'a str,
+    pub object_type: Option<&'a str>,
+    pub object_id: Option<&'a str>,
+    /// JSON object.
+    pub details: serde_json::Value,
+}
+
+/// A recorded entry.
+#[derive(Debug, Clone, FromRow, Serialize)]
+pub struct Entry {
+    pub id: i64,
+    pub at: String,
+    pub actor: String,
+    pub client: Option<String>,
+    pub action: String,
+    pub object_type: Option<String>,
+    pub object_id: Option<String>,
+    pub details: String,
+}
+
+/// Appends `entry` on `conn`.
+pub async fn record(conn: &mut Connection, entry: &NewEntry<'_>) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO audit_log (at, actor, client, action, object_type, object_id, details) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(entry.at)
+    .bind(entry.actor)
+    .bind(entry.client)
+    .bind(entry.action)
+    .bind(entry.object_type)
+    .bind(entry.object_id)
+    .bind(entry.details.to_string())
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The newest `limit` entries, newest first.
+pub async fn latest(pool: &Pool, limit: i64) -> Result<Vec<Entry>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, at, actor, client, action, object_type, object_id, details FROM audit_log \
+         ORDER BY id DESC LIMIT $1",
+    )
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+}
+
+/// Every entry, oldest first (`conference export audit`).
+pub async fn all(pool: &Pool) -> Result<Vec<Entry>, sqlx::Error> {
+    sqlx::query_as("SELECT id, at, actor, client, action, object_type, object_id, details FROM audit_log ORDER BY id")
+        .fetch_all(pool)
+        .await
+}

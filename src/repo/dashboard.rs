@@ -1,0 +1,111 @@
+//! The counts of the organisers' dashboard (DESIGN.md section 12): what came in, what was
+//! paid, who subscribed, and whether mail goes out.
+
+use sqlx::FromRow;
+
+use crate::db::Pool;
+
+/// Submissions of one paper type: in all, and since a time.
+#[derive(Debug, Clone, FromRow)]
+pub struct PaperTypeCount {
+    pub paper_type: String,
+    pub total: i64,
+    pub recent: i64,
+}
+
+/// Submissions by paper type, `recent` counting those received at or after `since`.
+pub async fn submissions_by_type(pool: &Pool, since: &str) -> Result<Vec<PaperTypeCount>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT paper_type, COUNT(*) AS total, SUM(CASE WHEN created >= $1 THEN 1 ELSE 0 END) AS recent \
+         FROM submissions GROUP BY paper_type ORDER BY paper_type",
+    )
+    .bind(since)
+    .fetch_all(pool)
+    .await
+}
+
+/// Contact messages in all.
+pub async fn messages(pool: &Pool) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM messages").fetch_one(pool).await
+}
+
+/// Orders of one payments mode (`live`, `test`, or empty for orders from before modes were
+/// recorded) in one state.
+#[derive(Debug, Clone, FromRow)]
+pub struct OrderCount {
+    pub payments_mode: String,
+    pub status: String,
+    pub orders: i64,
+}
+
+/// Orders by payments mode and state.
+pub async fn orders_by_state(pool: &Pool) -> Result<Vec<OrderCount>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT COALESCE(payments_mode, '') AS payments_mode, status, COUNT(*) AS orders FROM orders \
+         GROUP BY COALESCE(payments_mode, ''), status ORDER BY 1, 2",
+    )
+    .fetch_all(pool)
+    .await
+}
+
+/// What was paid in one payments mode, currency and kind of order, in cents.
+#[derive(Debug, Clone, FromRow)]
+pub struct PaidTotal {
+    pub payments_mode: String,
+    pub currency: String,
+    pub kind: String,
+    pub orders: i64,
+    pub cents: i64,
+}
+
+/// Paid orders' totals per payments mode, currency and kind (plan, custom, sponsor).
+pub async fn paid_totals(pool: &Pool) -> Result<Vec<PaidTotal>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT COALESCE(payments_mode, '') AS payments_mode, currency, kind, COUNT(*) AS orders, \
+         CAST(SUM(amount_cents) AS BIGINT) AS cents FROM orders WHERE status = 'success' \
+         GROUP BY COALESCE(payments_mode, ''), currency, kind ORDER BY 1, 2, 3",
+    )
+    .fetch_all(pool)
+    .await
+}
+
+/// Subscribers in one state (`pending`, `subscribed`, `unsubscribed`).
+#[derive(Debug, Clone, FromRow)]
+pub struct StatusCount {
+    pub status: String,
+    pub count: i64,
+}
+
+/// Subscribers by state.
+pub async fn subscribers_by_status(pool: &Pool) -> Result<Vec<StatusCount>, sqlx::Error> {
+    sqlx::query_as("SELECT status, COUNT(*) AS count FROM subscribers GROUP BY status ORDER BY status")
+        .fetch_all(pool)
+        .await
+}
+
+/// Outbox rows by state (`pending`, `sent`, `failed`).
+pub async fn outbox_by_status(pool: &Pool) -> Result<Vec<StatusCount>, sqlx::Error> {
+    sqlx::query_as("SELECT status, COUNT(*) AS count FROM outbox GROUP BY status ORDER BY status").fetch_all(pool).await
+}
+
+/// A mail that has failed at least once (still being retried, or given up).
+#[derive(Debug, Clone, FromRow)]
+pub struct FailingMail {
+    pub id: i64,
+    pub subject: String,
+    pub status: String,
+    pub attempts: i64,
+    pub last_error: Option<String>,
+    pub created: String,
+}
+
+/// The newest `limit` mails that failed at least once.
+pub async fn failing_mail(pool: &Pool, limit: i64) -> Result<Vec<FailingMail>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, subject, status, CAST(attempts AS BIGINT) AS attempts, last_error, created FROM outbox \
+         WHERE status = 'failed' OR (status = 'pending' AND last_error IS NOT NULL) ORDER BY id DESC LIMIT $1",
+    )
+    .bind(limit)
+    .fetch_all(pool)
+    .await
+}
