@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use crate::config::Config;
+use crate::repo::audit;
 use crate::{db, export, server};
 
 /// The `conference` command line.
@@ -80,13 +81,30 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         Command::Export { kind, out } => {
             let pool = db::connect(&config.database_url).await?;
             db::migrate(&pool).await?;
-            match (kind, out) {
+            let details = match (kind, out) {
                 (export::ExportKind::Papers, Some(out)) => {
                     let written = export::papers::write_all(&pool, &config.data_dir, &out).await?;
                     tracing::info!(written, out = %out.display(), "papers exported");
+                    serde_json::json!({ "kind": kind.as_str(), "written": written, "out": out.display().to_string() })
                 }
-                (kind, _) => export::export(&pool, kind, std::io::stdout().lock()).await?,
-            }
+                (kind, _) => {
+                    export::export(&pool, kind, std::io::stdout().lock()).await?;
+                    serde_json::json!({ "kind": kind.as_str() })
+                }
+            };
+            // What left the database, in the organisers' audit log (DESIGN.md section 12).
+            let at = crate::mail::outbox::now_rfc3339();
+            let mut conn = pool.acquire().await?;
+            let entry = audit::NewEntry {
+                at: &at,
+                actor: audit::CLI,
+                client: None,
+                action: if kind == export::ExportKind::Papers { "export.papers" } else { "export.csv" },
+                object_type: Some("export"),
+                object_id: Some(kind.as_str()),
+                details,
+            };
+            audit::record(&mut conn, &entry).await?;
         }
         Command::Serve => server::serve(config).await?,
     }

@@ -388,3 +388,40 @@ async fn the_audit_log_refuses_updates_and_deletes() {
         .unwrap();
     assert_eq!(entries, 2, "link requested, signed in: both still there");
 }
+
+/// `conference export audit` writes the log as CSV, and every export records itself there
+/// with the actor `cli` (DESIGN.md section 12).
+#[tokio::test]
+async fn exports_log_themselves_and_export_audit_writes_the_log() {
+    let app = organisers_app().await;
+    sign_in(&app, CHAIR).await;
+    let export = |kind: &'static str| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_conference"))
+            .args(["export", kind])
+            .env("DATABASE_URL", &app.config.database_url)
+            .env("DATA_DIR", app.dir.path())
+            .env("RUST_LOG", "warn")
+            .output()
+            .expect("the binary runs");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    export("messages");
+    let csv = export("audit");
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_owned).collect();
+    assert_eq!(header, ["id", "at", "actor", "client", "action", "object_type", "object_id", "details"]);
+    let rows: Vec<Vec<String>> = reader.records().map(|r| r.unwrap().iter().map(str::to_owned).collect()).collect();
+    let actions: Vec<(&str, &str)> = rows.iter().map(|r| (r[2].as_str(), r[4].as_str())).collect();
+    assert_eq!(
+        actions,
+        [(CHAIR, "auth.link_requested"), (CHAIR, "auth.signed_in"), ("cli", "export.csv")],
+        "the messages export is recorded; the audit export records itself after it has written"
+    );
+    assert_eq!(rows[2][6], "messages");
+    let logged: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM audit_log WHERE actor = 'cli' AND object_id = 'audit'")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(logged, 1);
+}

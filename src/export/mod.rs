@@ -4,6 +4,7 @@
 //! Every cell goes through `csv::spreadsheet_safe` on its way into the `csv` writer, so no export
 //! can hand a spreadsheet a formula (OWASP, "CSV Injection"; DESIGN.md section 2).
 
+pub mod audit;
 pub mod csv;
 pub mod papers;
 pub mod registrations;
@@ -21,6 +22,8 @@ pub enum ExportKind {
     Submissions,
     Messages,
     Subscribers,
+    /// The organisers' audit log (DESIGN.md section 12).
+    Audit,
     /// The paper files, into `--out DIR` (not CSV).
     Papers,
 }
@@ -33,8 +36,23 @@ pub async fn export(pool: &Pool, kind: ExportKind, out: impl Write) -> Result<()
         ExportKind::Submissions => visitors::write_submissions(pool, &mut writer).await?,
         ExportKind::Messages => visitors::write_messages(pool, &mut writer).await?,
         ExportKind::Subscribers => visitors::write_subscribers(pool, &mut writer).await?,
+        ExportKind::Audit => audit::write(pool, &mut writer).await?,
         ExportKind::Papers => return Err("papers are files: use `export papers --out DIR`".into()),
     }
     writer.0.flush()?;
     Ok(())
+}
+
+impl ExportKind {
+    /// The name as on the command line (`registrations`, ..., `papers`), for the audit log.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExportKind::Registrations => "registrations",
+            ExportKind::Submissions => "submissions",
+            ExportKind::Messages => "messages",
+            ExportKind::Subscribers => "subscribers",
+            ExportKind::Audit => "audit",
+            ExportKind::Papers => "papers",
+        }
+    }
 }
