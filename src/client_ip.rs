@@ -11,7 +11,7 @@
 
 use std::convert::Infallible;
 use std::fmt;
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -20,55 +20,46 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
 use axum::middleware::Next;
 use axum::response::Response;
+use ipnet::{IpNet, Ipv4Net};
 
 /// One `TRUSTED_PROXIES` entry: an address, or a network in CIDR notation (`10.0.0.0/8`,
-/// `fd00::/8`). A bare address is a /32 (IPv4) or /128 (IPv6) network.
+/// `fd00::/8`). A bare address is a /32 (IPv4) or /128 (IPv6) network; host bits after the
+/// prefix are ignored (`192.168.1.77/24` is `192.168.1.0/24`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ProxyNet {
-    network: IpAddr,
-    prefix: u8,
-}
+pub struct ProxyNet(IpNet);
 
 impl ProxyNet {
     /// Whether `addr` lies in this network. An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`,
     /// as a dual-stack socket reports IPv4 peers) counts as its IPv4 address.
     pub fn contains(&self, addr: IpAddr) -> bool {
-        match (self.network, canonical(addr)) {
-            (IpAddr::V4(net), IpAddr::V4(a)) => {
-                let mask = u32::MAX.checked_shl(32 - u32::from(self.prefix)).unwrap_or(0);
-                u32::from(net) & mask == u32::from(a) & mask
-            }
-            (IpAddr::V6(net), IpAddr::V6(a)) => {
-                let mask = u128::MAX.checked_shl(128 - u32::from(self.prefix)).unwrap_or(0);
-                u128::from(net) & mask == u128::from(a) & mask
-            }
-            _ => false,
-        }
+        self.0.contains(&canonical(addr))
     }
 }
 
 impl FromStr for ProxyNet {
     type Err = String;
 
+    /// Errors: the entry is neither an address nor a network with a prefix length of 0 to 32
+    /// (IPv4) or 0 to 128 (IPv6); the message names the entry.
     fn from_str(text: &str) -> Result<Self, String> {
-        let (addr, prefix) = match text.split_once('/') {
-            Some((addr, prefix)) => (addr, Some(prefix)),
-            None => (text, None),
+        let net = match text.parse::<IpAddr>() {
+            Ok(addr) => IpNet::from(addr),
+            Err(_) => text.parse::<IpNet>().map_err(|_| {
+                format!(
+                    "{text:?} is not an IP address or CIDR network (e.g. 10.0.0.1 or 10.0.0.0/8, a prefix of 0 to 32 or 0 to 128)"
+                )
+            })?,
         };
-        let network: IpAddr = addr
-            .parse()
-            .map_err(|_| format!("{text:?} is not an IP address or CIDR network (e.g. 10.0.0.1 or 10.0.0.0/8)"))?;
-        let network = canonical(network);
-        let max = if network.is_ipv4() { 32 } else { 128 };
-        let prefix = match prefix {
-            None => max,
-            // Digits only: `u8::from_str` would also take `+8`.
-            Some(p) => match p.parse::<u8>() {
-                Ok(n) if n <= max && p.bytes().all(|b| b.is_ascii_digit()) => n,
-                _ => return Err(format!("{text:?} has an invalid prefix length (0 to {max})")),
+        // Peers are compared in their IPv4 form (`canonical`), so an IPv4-mapped network is
+        // kept as the IPv4 network it stands for, or it would never match.
+        let net = match net {
+            IpNet::V6(v6) => match (v6.addr().to_ipv4_mapped(), v6.prefix_len().checked_sub(96)) {
+                (Some(v4), Some(prefix)) => Ipv4Net::new(v4, prefix).map_or(net, IpNet::V4),
+                _ => net,
             },
+            v4 => v4,
         };
-        Ok(ProxyNet { network, prefix })
+        Ok(ProxyNet(net))
     }
 }
 
@@ -200,61 +191,111 @@ fn forwarded_for_chain(headers: &HeaderMap) -> Vec<Option<IpAddr>> {
 }
 
 /// The `for=` of every `Forwarded` element (RFC 7239 section 4), left to right across
-/// repeated header lines; `None` for an element without an address in `for=`.
+/// repeated header lines; `None` for an element without an address in `for=`. A line that
+/// does not follow the grammar is one `None`: where its elements begin cannot be known.
 fn forwarded_chain(headers: &HeaderMap) -> Vec<Option<IpAddr>> {
     let mut chain = Vec::new();
     for value in headers.get_all(header::FORWARDED) {
-        let Ok(text) = value.to_str() else {
-            chain.push(None);
-            continue;
-        };
-        for element in split_outside_quotes(text, ',') {
-            let node = split_outside_quotes(element, ';').into_iter().find_map(|pair| {
-                let (name, value) = pair.split_once('=')?;
-                name.trim().eq_ignore_ascii_case("for").then(|| value.trim())
-            });
-            chain.push(node.and_then(|node| parse_node(unquote(node))));
+        match value.to_str().ok().and_then(forwarded_nodes) {
+            Some(nodes) => chain.extend(nodes.into_iter().map(|node| node.as_deref().and_then(parse_node))),
+            None => chain.push(None),
         }
     }
     chain
 }
 
-/// An address as forwarding headers write it: `192.0.2.1`, `2001:db8::1`, with a port
-/// `192.0.2.1:4711`, or bracketed `[2001:db8::1]` / `[2001:db8::1]:4711` (RFC 7239 section 6).
+/// The `for=` value of each element of one `Forwarded` line, quoted pairs undone; `None` for
+/// the line when it breaks RFC 7239 section 4's grammar (`1#forwarded-element`, each
+/// element `forwarded-pair *( ";" forwarded-pair )`, each pair `token "=" value`).
+fn forwarded_nodes(line: &str) -> Option<Vec<Option<String>>> {
+    const OWS: [char; 2] = [' ', '\t'];
+    let mut nodes = Vec::new();
+    let mut node = None;
+    let mut rest = line.trim_start_matches(OWS);
+    loop {
+        // Empty elements and pairs (`a,,b`, `a;;b`) are allowed by the list syntax.
+        if !rest.is_empty() && !rest.starts_with([',', ';']) {
+            let name_end = rest.find(|c: char| !is_tchar(c)).unwrap_or(rest.len());
+            let (name, after) = rest.split_at(name_end);
+            if name.is_empty() {
+                return None;
+            }
+            let (value, after) = value(after.strip_prefix('=')?)?;
+            // Section 4: a parameter occurs at most once per element.
+            if name.eq_ignore_ascii_case("for") && node.replace(value).is_some() {
+                return None;
+            }
+            rest = after.trim_start_matches(OWS);
+        }
+        match rest.chars().next() {
+            None => {
+                nodes.push(node.take());
+                return Some(nodes);
+            }
+            Some(',') => nodes.push(node.take()),
+            Some(';') => {}
+            Some(_) => return None,
+        }
+        rest = rest[1..].trim_start_matches(OWS);
+    }
+}
+
+/// A value at the start of `text`, and what follows it. A quoted-string (RFC 9110 section
+/// 5.6.4) has its quoted pairs undone (`\"` is `"`, `\\` is `\`); `None` when its closing
+/// quote is missing. Otherwise a token, read up to the next delimiter: some proxies leave
+/// `host:port` unquoted, and [`parse_node`] checks the value anyway.
+fn value(text: &str) -> Option<(String, &str)> {
+    let Some(quoted) = text.strip_prefix('"') else {
+        let end = text.find([',', ';', '"', ' ', '\t']).unwrap_or(text.len());
+        return (end > 0).then(|| (text[..end].to_owned(), &text[end..]));
+    };
+    let mut value = String::new();
+    let mut chars = quoted.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Some((value, &quoted[i + 1..])),
+            '\\' => value.push(chars.next()?.1),
+            c => value.push(c),
+        }
+    }
+    None
+}
+
+/// A `tchar` of RFC 9110 section 5.6.2, what parameter names are made of.
+fn is_tchar(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
+}
+
+/// An address as forwarding headers write it (RFC 7239 section 6): `192.0.2.1`,
+/// `192.0.2.1:4711`, `[2001:db8::1]`, `[2001:db8::1]:4711`, a port possibly obfuscated
+/// (`192.0.2.1:_p1`), or a bare IPv6 address as `X-Forwarded-For` writes it. `None` for
+/// `unknown`, an obfuscated node (`_hidden`) or anything else.
 fn parse_node(node: &str) -> Option<IpAddr> {
     if let Ok(addr) = node.parse::<IpAddr>() {
         return Some(addr);
     }
-    if let Ok(socket) = node.parse::<SocketAddr>() {
-        return Some(socket.ip());
-    }
-    let inner = node.strip_prefix('[')?.strip_suffix(']')?;
-    inner.parse::<std::net::Ipv6Addr>().ok().map(IpAddr::V6)
-}
-
-/// A quoted-string's content (RFC 7230 section 3.2.6, backslash escapes undone); a token as is.
-fn unquote(value: &str) -> &str {
-    value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value)
-}
-
-/// Splits at `separator` except inside a quoted-string.
-fn split_outside_quotes(text: &str, separator: char) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let (mut start, mut quoted, mut escaped) = (0, false, false);
-    for (i, c) in text.char_indices() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if quoted => escaped = true,
-            '"' => quoted = !quoted,
-            c if c == separator && !quoted => {
-                parts.push(text[start..i].trim());
-                start = i + c.len_utf8();
-            }
-            _ => {}
+    let (addr, port) = match node.strip_prefix('[') {
+        Some(bracketed) => {
+            let (v6, after) = bracketed.split_once(']')?;
+            let port = if after.is_empty() { None } else { Some(after.strip_prefix(':')?) };
+            (IpAddr::V6(v6.parse::<Ipv6Addr>().ok()?), port)
         }
-    }
-    parts.push(text[start..].trim());
-    parts
+        None => {
+            let (v4, port) = node.split_once(':')?;
+            (IpAddr::V4(v4.parse::<Ipv4Addr>().ok()?), Some(port))
+        }
+    };
+    port.is_none_or(is_node_port).then_some(addr)
+}
+
+/// `node-port` of RFC 7239 section 6.1: `1*5DIGIT`, or `obfport`: `"_" 1*(ALPHA / DIGIT /
+/// "." / "_" / "-")`.
+fn is_node_port(port: &str) -> bool {
+    let digits = (1..=5).contains(&port.len()) && port.bytes().all(|b| b.is_ascii_digit());
+    let obfuscated = port
+        .strip_prefix('_')
+        .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)));
+    digits || obfuscated
 }
 
 #[cfg(test)]
@@ -365,5 +406,65 @@ mod tests {
         // X-Forwarded-For wins when both came: it is what the sample proxy writes.
         let both = headers(&[("forwarded", "for=1.2.3.4"), ("x-forwarded-for", "198.51.100.7")]);
         assert_eq!(list.client(ip("127.0.0.1"), &both), ip("198.51.100.7"));
+    }
+
+    #[test]
+    fn quoted_pairs_in_forwarded_are_undone() {
+        let (list, proxy) = (proxies("127.0.0.1"), ip("127.0.0.1"));
+        let client = |value: &str| list.client(proxy, &headers(&[("forwarded", value)]));
+        // Any character may be escaped in a quoted-string (RFC 9110 section 5.6.4).
+        assert_eq!(client(r#"for="\[2001:db8::1\]:4711""#), ip("2001:db8::1"));
+        assert_eq!(client(r#"for="198.51.100.\7""#), ip("198.51.100.7"));
+        // Escaped quotes belong to the value: `"[2001:db8::1]:4711"`, quotes and all, is no
+        // address, so the walk ends at the proxy.
+        assert_eq!(client(r#"for=198.51.100.9, for="\"[2001:db8::1]:4711\"""#), proxy);
+        // An escaped quote does not end a quoted-string, so the comma after it splits nothing.
+        assert_eq!(client(r#"for=198.51.100.7;host="a\",for=203.0.113.66""#), ip("198.51.100.7"));
+        // `\\` is one backslash, and the quote after it closes the string.
+        assert_eq!(client(r#"for=198.51.100.7;host="a\\", for=198.51.100.8"#), ip("198.51.100.8"));
+    }
+
+    #[test]
+    fn a_malformed_forwarded_line_names_no_client() {
+        let (list, proxy) = (proxies("127.0.0.1"), ip("127.0.0.1"));
+        for bad in [
+            // `"a\\"` is a whole quoted-string; the `b"` after it is not part of the grammar.
+            r#"for="a\\"b""#,
+            r#"for="198.51.100.7\\"b""#,
+            // The last quote is escaped, so the string never closes.
+            r#"for="198.51.100.7\""#,
+            r#"for="198.51.100.7"x"#,
+            "for=198.51.100.7;for=198.51.100.8",
+            "=198.51.100.7",
+            "for",
+        ] {
+            let forwarded = headers(&[("forwarded", &format!("for=203.0.113.1, {bad}"))]);
+            assert_eq!(list.client(proxy, &forwarded), proxy, "{bad}");
+        }
+    }
+
+    #[test]
+    fn obfuscated_identifiers_per_rfc_7239_section_6() {
+        let (list, proxy) = (proxies("127.0.0.1, 10.0.0.0/8"), ip("127.0.0.1"));
+        let client = |value: &str| list.client(proxy, &headers(&[("forwarded", value)]));
+        // An obfuscated port hides the port only: the address is the client's.
+        assert_eq!(client(r#"for="198.51.100.7:_p0rt""#), ip("198.51.100.7"));
+        assert_eq!(client(r#"for="[2001:db8::7]:_a.b-c""#), ip("2001:db8::7"));
+        // An obfuscated node or `unknown` cannot be checked: the walk ends before it.
+        assert_eq!(client("for=198.51.100.7, for=_gazonk"), proxy);
+        assert_eq!(client("for=198.51.100.7, for=unknown"), proxy);
+        assert_eq!(client("for=198.51.100.7, for=_hidden, for=10.0.0.2"), ip("10.0.0.2"));
+        // `_` alone and six digits are no port.
+        assert_eq!(client(r#"for="198.51.100.7:_""#), proxy);
+        assert_eq!(client(r#"for="198.51.100.7:123456""#), proxy);
+    }
+
+    #[test]
+    fn an_ipv4_mapped_entry_is_its_ipv4_network() {
+        // Peers are compared in their IPv4 form, so such an entry must be too, or it never matches.
+        let net: ProxyNet = "::ffff:10.1.0.0/112".parse().unwrap();
+        assert!(net.contains(ip("10.1.2.3")) && net.contains(ip("::ffff:10.1.2.3")));
+        assert!(!net.contains(ip("10.2.0.1")));
+        assert!(proxies("::ffff:127.0.0.1").contains(ip("127.0.0.1")));
     }
 }

@@ -17,13 +17,11 @@ use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::process::Command;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
 use conference::ccavenue::crypto;
 use conference::ccavenue::protocol::PaymentResponse;
@@ -33,6 +31,10 @@ use conference::payments::config::TEST_WORKING_KEY;
 #[path = "common/fixture.rs"]
 #[allow(dead_code)]
 mod fixture;
+
+/// The HTTP client for loopback (shared with the `site` crash test).
+#[path = "common/loopback.rs"]
+mod loopback;
 
 /// The checkout tests' payer (shared with the `site` payment tests).
 #[path = "common/payer.rs"]
@@ -354,35 +356,44 @@ impl Reply {
     }
 }
 
-/// One HTTP/1.0 exchange with 127.0.0.1:`port` (one connection, closed by the server, so
-/// the answer is whatever arrives until then).
+/// One HTTP exchange with 127.0.0.1:`port`, within `REQUEST_TIMEOUT`; redirects are
+/// answers, not followed. Errors (refused, reset, timed out) are status 0 with the error's
+/// chain as the body.
 async fn http(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
-    let exchange = async {
-        let mut stream = TcpStream::connect(("127.0.0.1", port)).await?;
-        let mut request = format!("{method} {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n");
-        for (name, value) in headers {
-            request.push_str(&format!("{name}: {value}\r\n"));
+    let method = reqwest::Method::from_bytes(method.as_bytes()).expect("an HTTP method");
+    let mut request = client().request(method, format!("http://127.0.0.1:{port}{path}")).body(body.to_owned());
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let no_answer = |err: reqwest::Error| {
+        let mut chain = err.to_string();
+        let mut source = std::error::Error::source(&err);
+        while let Some(cause) = source {
+            chain.push_str(&format!(": {cause}"));
+            source = cause.source();
         }
-        request.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
-        stream.write_all(request.as_bytes()).await?;
-        let mut raw = Vec::new();
-        stream.read_to_end(&mut raw).await?;
-        Ok::<_, std::io::Error>(raw)
+        Reply { status: 0, headers: BTreeMap::new(), body: chain }
     };
-    let raw = match tokio::time::timeout(REQUEST_TIMEOUT, exchange).await {
-        Ok(Ok(raw)) => raw,
-        Ok(Err(err)) => return Reply { status: 0, headers: BTreeMap::new(), body: err.to_string() },
-        Err(_) => return Reply { status: 0, headers: BTreeMap::new(), body: "timed out".into() },
+    let response = match request.send().await {
+        Ok(response) => response,
+        Err(err) => return no_answer(err),
     };
-    let text = String::from_utf8_lossy(&raw);
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let mut lines = head.lines();
-    let status = lines.next().and_then(|line| line.split_whitespace().nth(1)?.parse().ok()).unwrap_or(0);
-    let headers = lines
-        .filter_map(|line| line.split_once(':'))
-        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
+    let status = response.status().as_u16();
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(name, value)| (name.as_str().to_owned(), String::from_utf8_lossy(value.as_bytes()).into_owned()))
         .collect();
-    Reply { status, headers, body: body.to_owned() }
+    match response.text().await {
+        Ok(body) => Reply { status, headers, body },
+        Err(err) => no_answer(err),
+    }
+}
+
+/// The one HTTP client of the scenarios (see `loopback::builder`).
+fn client() -> &'static reqwest::Client {
+    static CLIENT: OnceLock<reqwest::Client> = OnceLock::new();
+    CLIENT.get_or_init(|| loopback::builder().timeout(REQUEST_TIMEOUT).build().expect("an HTTP client"))
 }
 
 // ---------------------------------------------------------------------------------------

@@ -6,16 +6,21 @@
 //! in requests and time; every process started is stopped by its pid.
 
 use std::collections::BTreeSet;
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
+use axum::body::Bytes;
 use conference::db::Pool;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use http_body_util::channel::Channel;
+
+/// The HTTP client for loopback (shared with the cluster tests).
+#[path = "common/loopback.rs"]
+mod loopback;
 
 const ROUNDS: usize = 2;
 const UPLOADS: usize = 24;
@@ -55,7 +60,7 @@ impl Server {
     async fn wait_ready(&mut self) {
         let deadline = Instant::now() + PATIENCE;
         loop {
-            if let Ok(Some((200, _))) = request(self.addr, "GET", "/api/health", "", &[], 0).await.map(Some) {
+            if let Ok((200, _)) = request(self.addr, "GET", "/api/health", "", &[], 0).await {
                 return;
             }
             assert!(self.child.try_wait().unwrap().is_none(), "the server exited during start-up");
@@ -77,8 +82,9 @@ impl Drop for Server {
     }
 }
 
-/// One HTTP/1.1 request on a new connection; the body goes out in 32 KiB slices `pause_ms`
-/// apart. Returns the status and the body, or an error when the server went away.
+/// One request on a new connection; the body goes out in 32 KiB slices `pause_ms` apart, so
+/// a kill can land in the middle of an upload. The status and the body, or an error when the
+/// server went away.
 async fn request(
     addr: SocketAddr,
     method: &str,
@@ -86,25 +92,34 @@ async fn request(
     content_type: &str,
     body: &[u8],
     pause_ms: u64,
-) -> std::io::Result<(u16, String)> {
-    let mut stream = TcpStream::connect(addr).await?;
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: {ORIGIN}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).await?;
-    for chunk in body.chunks(32 * 1024) {
-        stream.write_all(chunk).await?;
-        if pause_ms > 0 {
+) -> reqwest::Result<(u16, String)> {
+    static CLIENT: OnceLock<reqwest::Client> = OnceLock::new();
+    let client = CLIENT.get_or_init(|| loopback::builder().timeout(PATIENCE).build().expect("an HTTP client"));
+    let (mut sender, paced) = Channel::<Bytes, Infallible>::new(1);
+    let slices: Vec<Bytes> = body.chunks(32 * 1024).map(Bytes::copy_from_slice).collect();
+    let feeder = tokio::spawn(async move {
+        for slice in slices {
+            // An error: the request is over (answered early, or the server is gone).
+            if sender.send_data(slice).await.is_err() {
+                return;
+            }
             tokio::time::sleep(Duration::from_millis(pause_ms)).await;
         }
-    }
-    let mut answer = Vec::new();
-    tokio::time::timeout(PATIENCE, stream.read_to_end(&mut answer)).await.map_err(std::io::Error::other)??;
-    let text = String::from_utf8_lossy(&answer).into_owned();
-    let status = text.get(9..12).and_then(|s| s.parse().ok()).ok_or_else(|| std::io::Error::other("no status"))?;
-    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default();
-    Ok((status, body))
+    });
+    let method = reqwest::Method::from_bytes(method.as_bytes()).expect("an HTTP method");
+    let answer = client
+        .request(method, format!("http://{addr}{path}"))
+        .header("origin", ORIGIN)
+        .header("content-type", content_type)
+        // Declared, as a browser does: the server judges the size before reading the body.
+        .header("content-length", body.len())
+        .body(reqwest::Body::wrap(paced))
+        .send()
+        .await;
+    feeder.abort();
+    let answer = answer?;
+    let status = answer.status().as_u16();
+    Ok((status, answer.text().await?))
 }
 
 fn paper_form(n: usize) -> (String, Vec<u8>) {

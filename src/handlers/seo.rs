@@ -2,7 +2,7 @@
 
 use axum::extract::{Request, State};
 use axum::response::Response;
-use time::macros::format_description;
+use icalendar::{Calendar, Component, DatePerhapsTime, Event, EventLike, Property};
 
 use crate::cache::pages::ClockUse;
 use crate::cache::prepared::Kind;
@@ -78,6 +78,12 @@ pub async fn calendar(State(state): State<AppState>, request: Request) -> Result
     CALENDAR_PAGE.serve(&state, request.headers()).await
 }
 
+/// The body of `/calendar.ics` (RFC 5545): the conference and each important date as an
+/// all-day `VEVENT`, stamped with the clock's minute. `icalendar` escapes the TEXT values and
+/// folds lines at 75 octets. A date that is not `YYYY-MM-DD` is left out (and logged): one
+/// invalid `DTSTART` makes calendar apps drop the whole subscription.
+///
+/// Errors: the site row or the important dates are not loaded.
 pub fn render_calendar(page: &PageCtx<'_>) -> Result<String, AppError> {
     let site = page.content.site()?;
     let dates =
@@ -92,118 +98,108 @@ pub fn render_calendar(page: &PageCtx<'_>) -> Result<String, AppError> {
         .next()
         .unwrap_or("localhost")
         .to_string();
-    let stamp =
-        page.now.format(format_description!("[year][month][day]T[hour][minute][second]Z")).expect("timestamp formats");
-    let mut cal = Calendar::default();
-    cal.line("BEGIN:VCALENDAR");
-    cal.line("VERSION:2.0");
-    cal.line(&format!("PRODID:-//{}//Conference website//EN", ical_text(&site.short_name)));
-    cal.line("CALSCALE:GREGORIAN");
-    cal.line("METHOD:PUBLISH");
-    cal.line(&format!("X-WR-CALNAME:{}", ical_text(&site.short_name)));
-    cal.event(
+    // DTSTAMP from the site's clock (which tests set); the crate would stamp the wall clock.
+    let stamp = DatePerhapsTime::from(page.now).to_property("DTSTAMP");
+
+    let mut calendar = Calendar::empty();
+    calendar
+        .append_property(Property::new("VERSION", "2.0"))
+        .append_property(Property::new("PRODID", format!("-//{}//Conference website//EN", site.short_name)))
+        .append_property(Property::new("CALSCALE", "GREGORIAN"))
+        .append_property(Property::new("METHOD", "PUBLISH"))
+        .append_property(Property::new("X-WR-CALNAME", &site.short_name));
+    let conference = all_day(
         &format!("conference@{host}"),
         &stamp,
         &site.start_date,
-        &next_day(&site.end_date),
+        &site.end_date,
         &site.name,
         &format!("{} {}", site.tagline, page.config.absolute("/")),
-        Some(&format!("{}, {}, {}, {}", site.venue_name, site.street_address, site.city, site.country)),
     );
+    if let Some(mut conference) = conference {
+        let place = format!("{}, {}, {}, {}", site.venue_name, site.street_address, site.city, site.country);
+        calendar.push(conference.location(&one_newline(&place)).done());
+    }
     for date in dates {
-        cal.event(
-            &format!("date-{}@{host}", date.id),
-            &stamp,
-            &date.date,
-            &next_day(&date.date),
-            &format!("{}: {}", site.short_name, date.title),
-            &date.description,
-            None,
-        );
-    }
-    cal.line("END:VCALENDAR");
-    Ok(cal.0)
-}
-
-/// `YYYY-MM-DD` of the following day, as iCalendar's exclusive all-day `DTEND` needs.
-fn next_day(date: &str) -> String {
-    crate::dates::parse(date)
-        .and_then(|d| d.next_day())
-        .map(|d| format!("{:04}-{:02}-{:02}", d.year(), d.month() as u8, d.day()))
-        .unwrap_or_else(|| date.to_string())
-}
-
-/// Escapes TEXT values (RFC 5545 section 3.3.11).
-fn ical_text(text: &str) -> String {
-    text.replace('\\', "\\\\").replace(';', "\\;").replace(',', "\\,").replace("\r\n", "\\n").replace('\n', "\\n")
-}
-
-#[derive(Default)]
-struct Calendar(String);
-
-impl Calendar {
-    /// Appends a content line, folded at 75 octets with CRLF + space (RFC 5545 section 3.1).
-    fn line(&mut self, line: &str) {
-        let mut count = 0;
-        for ch in line.chars() {
-            let len = ch.len_utf8();
-            if count + len > 75 {
-                self.0.push_str("\r\n ");
-                count = 1;
-            }
-            self.0.push(ch);
-            count += len;
+        let summary = format!("{}: {}", site.short_name, date.title);
+        let uid = format!("date-{}@{host}", date.id);
+        let event = all_day(&uid, &stamp, &date.date, &date.date, &summary, &date.description);
+        if let Some(event) = event {
+            calendar.push(event);
         }
-        self.0.push_str("\r\n");
     }
+    Ok(calendar.to_string())
+}
 
-    #[allow(clippy::too_many_arguments)]
-    fn event(
-        &mut self,
-        uid: &str,
-        stamp: &str,
-        start: &str,
-        end: &str,
-        summary: &str,
-        description: &str,
-        location: Option<&str>,
-    ) {
-        self.line("BEGIN:VEVENT");
-        self.line(&format!("UID:{uid}"));
-        self.line(&format!("DTSTAMP:{stamp}"));
-        self.line(&format!("DTSTART;VALUE=DATE:{}", start.replace('-', "")));
-        self.line(&format!("DTEND;VALUE=DATE:{}", end.replace('-', "")));
-        self.line(&format!("SUMMARY:{}", ical_text(summary)));
-        self.line(&format!("DESCRIPTION:{}", ical_text(description)));
-        if let Some(location) = location {
-            self.line(&format!("LOCATION:{}", ical_text(location)));
-        }
-        self.line("END:VEVENT");
-    }
+/// An all-day `VEVENT` from `first` to `last` (`YYYY-MM-DD`, both included). `None`, logged,
+/// when either is not a date.
+fn all_day(uid: &str, stamp: &Property, first: &str, last: &str, summary: &str, description: &str) -> Option<Event> {
+    let (Some(start), Some(last_day)) = (crate::dates::parse(first), crate::dates::parse(last)) else {
+        tracing::warn!(uid, first, last, "calendar: a date is not YYYY-MM-DD, its event is left out");
+        return None;
+    };
+    let mut event = Event::new();
+    event
+        .uid(uid)
+        .append_property(stamp.clone())
+        .starts(start)
+        // An all-day DTEND is exclusive (RFC 5545 section 3.6.1).
+        .ends(last_day.next_day().unwrap_or(last_day))
+        .summary(&one_newline(summary))
+        .description(&one_newline(description));
+    Some(event)
+}
+
+/// Text with CRLF as LF: `icalendar` writes LF as `\n` (RFC 5545 section 3.3.11) but passes a
+/// CR through, and a bare CR in the body breaks the CRLF-only line structure.
+fn one_newline(text: &str) -> String {
+    text.replace("\r\n", "\n").replace('\r', "\n")
 }
 
 #[cfg(test)]
 mod tests {
+    use time::macros::datetime;
+
     use super::*;
 
+    fn stamp() -> Property {
+        DatePerhapsTime::from(datetime!(2031-12-31 23:59:30 UTC)).to_property("DTSTAMP")
+    }
+
+    /// The calendar text of one event, and its content lines unfolded (RFC 5545 section 3.1).
+    fn written(event: Event) -> (String, Vec<String>) {
+        let text = Calendar::empty().push(event).to_string();
+        let lines = text.replace("\r\n ", "").split("\r\n").map(str::to_owned).collect();
+        (text, lines)
+    }
+
     #[test]
-    fn long_lines_fold_at_75_octets() {
-        let mut cal = Calendar::default();
-        cal.line(&format!("SUMMARY:{}", "é".repeat(60)));
-        for line in cal.0.split("\r\n") {
+    fn text_is_escaped_and_long_lines_fold_at_75_octets() {
+        let summary = "Opening, keynote; lunch \\ posters\r\nin the hall";
+        let description = "é".repeat(60);
+        let (text, lines) =
+            written(all_day("u@host", &stamp(), "2025-03-21", "2025-03-21", summary, &description).unwrap());
+        for line in text.split("\r\n") {
             assert!(line.len() <= 75, "{line:?} is {} octets", line.len());
         }
-        assert_eq!(cal.0.replace("\r\n ", ""), format!("SUMMARY:{}\r\n", "é".repeat(60)));
+        assert!(!text.replace("\r\n", "").contains(['\r', '\n']), "CRLF line ends only: {text:?}");
+        assert!(lines.contains(&r"SUMMARY:Opening\, keynote\; lunch \\ posters\nin the hall".to_owned()), "{lines:#?}");
+        assert!(lines.contains(&format!("DESCRIPTION:{description}")), "{lines:#?}");
     }
 
     #[test]
-    fn text_values_are_escaped() {
-        assert_eq!(ical_text("a, b; c\\d\ne"), "a\\, b\\; c\\\\d\\ne");
+    fn an_all_day_event_ends_the_day_after_and_is_stamped_by_the_clock() {
+        let (_, lines) = written(all_day("u@host", &stamp(), "2025-12-30", "2025-12-31", "New year", "").unwrap());
+        for expected in
+            ["DTSTART;VALUE=DATE:20251230", "DTEND;VALUE=DATE:20260101", "DTSTAMP:20311231T235930Z", "UID:u@host"]
+        {
+            assert!(lines.contains(&expected.to_owned()), "{expected} in {lines:#?}");
+        }
     }
 
     #[test]
-    fn all_day_end_is_exclusive() {
-        assert_eq!(next_day("2025-03-23"), "2025-03-24");
-        assert_eq!(next_day("2025-12-31"), "2026-01-01");
+    fn a_date_that_is_not_a_date_leaves_its_event_out() {
+        assert!(all_day("u@host", &stamp(), "2025-03-21", "21 March", "x", "").is_none());
+        assert!(all_day("u@host", &stamp(), "2025-02-30", "2025-03-01", "x", "").is_none());
     }
 }
