@@ -4,7 +4,7 @@
 
 import { createRoot } from 'react-dom/client';
 import { useLayoutEffect, type ComponentType, type ReactNode } from 'react';
-import { actionable } from './runtime';
+import { actionable } from './actionable';
 
 let counter = 0;
 

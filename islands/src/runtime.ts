@@ -19,6 +19,7 @@
 // Typing into a fallback form is kept by the islands themselves (lib/fallback.ts).
 
 import type { ComponentType } from 'react';
+import { actionable } from './actionable';
 
 export type Trigger = 'load' | 'idle' | 'visible' | 'intent';
 export type IslandProps = Record<string, unknown>;
@@ -176,12 +177,6 @@ export function waitForTrigger(trigger: Trigger, el: Element, env: TriggerEnv = 
 }
 
 const started = new WeakSet<Element>();
-
-/** The links and buttons of an island's markup, in document order (an early click is replayed,
- * and focus kept, on the one at the same place). */
-export function actionable(el: Element): HTMLElement[] {
-  return Array.from(el.querySelectorAll<HTMLElement>('a[href], button'));
-}
 
 /** Longest the runtime waits for a press on an `intent` island's fallback to end before it
  * mounts the island anyway (a finger left resting on the screen). */
