@@ -5,12 +5,14 @@
 import { createRoot } from 'react-dom/client';
 import { useLayoutEffect, type ComponentType, type ReactNode } from 'react';
 import { actionable } from './actionable';
+import { carryOver, caretFor, counterpart, formControls, isFormControl, type FormControl } from './lib/fallback';
 
 let counter = 0;
 
 /**
  * Renders `Component` into `el`, replacing the server fallback on React's first commit.
- * Resolves once the island has committed (and sets `data-island-ready`); rejects if the first
+ * Resolves once the island has committed, taken over what the visitor entered into the
+ * fallback (lib/fallback.ts) and focus, and set `data-island-ready`; rejects if the first
  * render throws, after putting the fallback back. A crash after that also restores the
  * fallback and is reported through `onLaterError`.
  */
@@ -21,10 +23,14 @@ export function render(
   onLaterError: (error: unknown) => void,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    // React clears the element on its first commit; keep the server markup to put it back.
-    const fallback = el.cloneNode(true) as HTMLElement;
+    // The server markup itself, not a copy: React only takes it out of the page, so these
+    // nodes keep what the visitor entered up to the swap (read after it, and put back on a
+    // crash).
+    const fallback = Array.from(el.childNodes);
+    const controls = formControls(el);
     let mounted = false;
     let crashed = false;
+    let swapping = false;
     // The server control the visitor is in while the island loads (an `intent` island loads
     // because they focused it): the commit removes it, and focus would fall to <body>, so
     // what they type or press next would be lost. Tracked up to the commit itself.
@@ -32,7 +38,19 @@ export function render(
     const trackFocus = (event: FocusEvent) => {
       focusedBefore = focusIn(el, event.target);
     };
+    // Focus moved out of the island before the swap: nothing to give back. (A browser that
+    // reports the focused node's removal as a blur does so during the swap: not counted.)
+    const trackBlur = (event: FocusEvent) => {
+      if (swapping) return;
+      const next = event.relatedTarget;
+      if (!(next instanceof Node) || !el.contains(next)) focusedBefore = null;
+    };
     el.addEventListener('focusin', trackFocus);
+    el.addEventListener('focusout', trackBlur);
+    const stopTracking = () => {
+      el.removeEventListener('focusin', trackFocus);
+      el.removeEventListener('focusout', trackBlur);
+    };
 
     const root = createRoot(el, {
       identifierPrefix: `island${++counter}-`,
@@ -41,9 +59,9 @@ export function render(
         crashed = true;
         // React is still inside its own work here; unmount once it is done.
         setTimeout(() => {
-          el.removeEventListener('focusin', trackFocus);
+          stopTracking();
           root.unmount();
-          el.replaceChildren(...Array.from(fallback.childNodes));
+          el.replaceChildren(...fallback);
           el.removeAttribute('data-island-ready');
           if (mounted) onLaterError(error);
           else reject(error);
@@ -51,14 +69,26 @@ export function render(
       },
     });
 
+    // Runs after the commit but outside React's work, so the island handles the input events
+    // of `carryOver` as a visitor's and its state (and what it derives from it) is updated
+    // synchronously; still in the commit's task, so nothing the visitor does comes between.
+    const takeOver = () => {
+      if (crashed) return;
+      carryOver(controls, el);
+      if (crashed) return;
+      mounted = true;
+      keepFocus(el, focusedBefore, controls);
+      el.setAttribute('data-island-ready', '');
+      resolve();
+    };
+
     function Ready({ children }: { children: ReactNode }) {
+      // Rendered in the same task as the commit that swaps the markup.
+      swapping = true;
       useLayoutEffect(() => {
-        el.removeEventListener('focusin', trackFocus);
+        stopTracking();
         if (crashed) return;
-        mounted = true;
-        keepFocus(el, focusedBefore);
-        el.setAttribute('data-island-ready', '');
-        resolve();
+        queueMicrotask(takeOver);
       }, []);
       return children;
     }
@@ -84,25 +114,29 @@ function focusIn(el: HTMLElement, target: EventTarget | null): FocusedBefore | n
 
 /**
  * After the first commit, when the control that had focus was replaced (focus fell to
- * <body>): focuses its replacement, the island's control with the same id (islands render the
- * server form's ids, labels rely on them) with the caret where it was, else the link or button
- * at the same place (a fallback link that became a button).
+ * <body>): focuses its replacement, the island's control standing for it (lib/fallback.ts:
+ * same id, else same name and value; islands render the server form's ids and names, labels
+ * rely on them) with the caret where it was, else the element with its id, else the link or
+ * button at the same place (a fallback link that became a button).
  */
-function keepFocus(el: HTMLElement, before: FocusedBefore | null): void {
+function keepFocus(el: HTMLElement, before: FocusedBefore | null, controls: readonly FormControl[]): void {
   if (!before || before.element.isConnected) return;
   const active = document.activeElement;
   if (active && active !== document.body) return;
-  const byId = before.element.id ? document.getElementById(before.element.id) : null;
-  const after = byId && el.contains(byId) ? byId : before.index >= 0 ? actionable(el)[before.index] : undefined;
+  const old = before.element;
+  const byId = old.id ? document.getElementById(old.id) : null;
+  const after =
+    (isFormControl(old) ? counterpart(old, controls, formControls(el)) : undefined) ??
+    (byId && el.contains(byId) ? byId : before.index >= 0 ? actionable(el)[before.index] : undefined);
   if (!after) return;
   after.focus({ preventScroll: true });
-  const old = before.element;
   if (
     (old instanceof HTMLInputElement || old instanceof HTMLTextAreaElement) &&
     (after instanceof HTMLInputElement || after instanceof HTMLTextAreaElement)
   ) {
     try {
-      after.setSelectionRange(old.selectionStart, old.selectionEnd);
+      const caret = caretFor(old, after);
+      if (caret) after.setSelectionRange(caret[0], caret[1]);
     } catch {
       // inputs without a caret (checkbox, file, email in some browsers) have no selection
     }

@@ -16,7 +16,8 @@
 // mounted, the island's link or button at the same position is clicked instead (so Register
 // Now opens the modal), or, if the island failed, the fallback link is followed after all.
 // The fallback is not swapped while a pointer is pressed on it (the click would be lost).
-// Typing into a fallback form is kept by the islands themselves (lib/fallback.ts).
+// What the visitor entered into a fallback form (text, choices, files), focus and caret are
+// carried over to the island at the swap itself, for every island (mount.tsx, lib/fallback.ts).
 
 import type { ComponentType } from 'react';
 import { actionable } from './actionable';
