@@ -30,27 +30,11 @@ export function render(
     const controls = formControls(el);
     let mounted = false;
     let crashed = false;
-    let swapping = false;
-    // The server control the visitor is in while the island loads (an `intent` island loads
-    // because they focused it): the commit removes it, and focus would fall to <body>, so
-    // what they type or press next would be lost. Tracked up to the commit itself.
-    let focusedBefore = focusIn(el, document.activeElement);
-    const trackFocus = (event: FocusEvent) => {
-      focusedBefore = focusIn(el, event.target);
-    };
-    // Focus moved out of the island before the swap: nothing to give back. (A browser that
-    // reports the focused node's removal as a blur does so during the swap: not counted.)
-    const trackBlur = (event: FocusEvent) => {
-      if (swapping) return;
-      const next = event.relatedTarget;
-      if (!(next instanceof Node) || !el.contains(next)) focusedBefore = null;
-    };
-    el.addEventListener('focusin', trackFocus);
-    el.addEventListener('focusout', trackBlur);
-    const stopTracking = () => {
-      el.removeEventListener('focusin', trackFocus);
-      el.removeEventListener('focusout', trackBlur);
-    };
+    // The control the visitor is in as the markup is swapped (an `intent` island loads
+    // because they focused it), with its caret: the commit removes it and focus would fall to
+    // <body>, so what they type or press next would be lost. Read while rendering, in the
+    // commit's task: a node taken out of the page no longer tells where its caret was.
+    let focusedBefore: FocusedBefore | null = null;
 
     const root = createRoot(el, {
       identifierPrefix: `island${++counter}-`,
@@ -59,7 +43,6 @@ export function render(
         crashed = true;
         // React is still inside its own work here; unmount once it is done.
         setTimeout(() => {
-          stopTracking();
           root.unmount();
           el.replaceChildren(...fallback);
           el.removeAttribute('data-island-ready');
@@ -83,10 +66,8 @@ export function render(
     };
 
     function Ready({ children }: { children: ReactNode }) {
-      // Rendered in the same task as the commit that swaps the markup.
-      swapping = true;
+      if (!mounted) focusedBefore = focusIn(el, document.activeElement);
       useLayoutEffect(() => {
-        stopTracking();
         if (crashed) return;
         queueMicrotask(takeOver);
       }, []);
@@ -101,41 +82,53 @@ export function render(
   });
 }
 
-/** The focused control of the server markup: the element, and its place among the links and buttons. */
+/** The focused control of the server markup: the element, its place among the links and
+ * buttons, and its value and caret at the swap. */
 interface FocusedBefore {
   element: HTMLElement;
   index: number;
+  value: string;
+  selectionStart: number | null;
+  selectionEnd: number | null;
 }
 
 function focusIn(el: HTMLElement, target: EventTarget | null): FocusedBefore | null {
   if (!(target instanceof HTMLElement) || !el.contains(target)) return null;
-  return { element: target, index: actionable(el).indexOf(target) };
+  const text = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement ? target : null;
+  let selectionStart: number | null = null;
+  let selectionEnd: number | null = null;
+  try {
+    selectionStart = text?.selectionStart ?? null;
+    selectionEnd = text?.selectionEnd ?? null;
+  } catch {
+    // inputs without a caret (checkbox, file) have no selection
+  }
+  return { element: target, index: actionable(el).indexOf(target), value: text?.value ?? '', selectionStart, selectionEnd };
 }
 
 /**
  * After the first commit, when the control that had focus was replaced (focus fell to
- * <body>): focuses its replacement, the island's control standing for it (lib/fallback.ts:
+ * <body>, or the island focused the replacement itself): focuses its replacement, the island's control standing for it (lib/fallback.ts:
  * same id, else same name and value; islands render the server form's ids and names, labels
  * rely on them) with the caret where it was, else the element with its id, else the link or
  * button at the same place (a fallback link that became a button).
  */
 function keepFocus(el: HTMLElement, before: FocusedBefore | null, controls: readonly FormControl[]): void {
   if (!before || before.element.isConnected) return;
-  const active = document.activeElement;
-  if (active && active !== document.body) return;
   const old = before.element;
   const byId = old.id ? document.getElementById(old.id) : null;
   const after =
     (isFormControl(old) ? counterpart(old, controls, formControls(el)) : undefined) ??
     (byId && el.contains(byId) ? byId : before.index >= 0 ? actionable(el)[before.index] : undefined);
   if (!after) return;
-  after.focus({ preventScroll: true });
-  if (
-    (old instanceof HTMLInputElement || old instanceof HTMLTextAreaElement) &&
-    (after instanceof HTMLInputElement || after instanceof HTMLTextAreaElement)
-  ) {
+  // The island's own effects run first and may have focused the same control (the caret
+  // then sits at its start) or, on purpose, another one, which is left as it is.
+  const active = document.activeElement;
+  if (active && active !== document.body && active !== after) return;
+  if (active !== after) after.focus({ preventScroll: true });
+  if (after instanceof HTMLInputElement || after instanceof HTMLTextAreaElement) {
     try {
-      const caret = caretFor(old, after);
+      const caret = caretFor(before, after);
       if (caret) after.setSelectionRange(caret[0], caret[1]);
     } catch {
       // inputs without a caret (checkbox, file, email in some browsers) have no selection
