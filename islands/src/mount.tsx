@@ -108,10 +108,11 @@ function focusIn(el: HTMLElement, target: EventTarget | null): FocusedBefore | n
 
 /**
  * After the first commit, when the control that had focus was replaced (focus fell to
- * <body>, or the island focused the replacement itself): focuses its replacement, the island's control standing for it (lib/fallback.ts:
- * same id, else same name and value; islands render the server form's ids and names, labels
- * rely on them) with the caret where it was, else the element with its id, else the link or
- * button at the same place (a fallback link that became a button).
+ * <body>, or the island focused the replacement itself): focuses its replacement, with the
+ * caret where it was. That is the island's control standing for it (lib/fallback.ts: same
+ * id, else same name and value; islands render the server form's ids and names, labels rely
+ * on them), else the element with its id, else the link or button at the same place (a
+ * fallback link that became a button).
  */
 function keepFocus(el: HTMLElement, before: FocusedBefore | null, controls: readonly FormControl[]): void {
   if (!before || before.element.isConnected) return;
