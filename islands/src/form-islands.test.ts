@@ -22,7 +22,7 @@ function files(dir: string, suffix: RegExp): string[] {
 }
 
 /** What is inside the `<div>` whose opening tag starts at `start` (its fallback). */
-export function divContent(html: string, start: number): string {
+function divContent(html: string, start: number): string {
   const open = html.indexOf('>', start) + 1;
   const tags = /<div\b|<\/div>/g;
   tags.lastIndex = open;
@@ -35,7 +35,7 @@ export function divContent(html: string, start: number): string {
 }
 
 /** `data-hydrate="intent"` islands of some templates, with their fallbacks' markup. */
-export function intentIslands(templates: Array<{ text: string }>): Map<string, string> {
+function intentIslands(templates: Array<{ text: string }>): Map<string, string> {
   const found = new Map<string, string>();
   for (const { text } of templates) {
     for (const m of text.matchAll(/<div\b[^>]*\bdata-island="([A-Za-z0-9]+)"[^>]*>/g)) {
@@ -68,7 +68,7 @@ function rendersControls(file: string, seen = new Set<string>()): boolean {
 }
 
 /** The `island` of each row of `FORM_ISLANDS` in the spec's source. */
-export function tableIslands(source: string): string[] {
+function tableIslands(source: string): string[] {
   const file = ts.createSourceFile('spec.ts', source, ts.ScriptTarget.Latest, true);
   const names: string[] = [];
   const visit = (node: ts.Node) => {

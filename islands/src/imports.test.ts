@@ -23,7 +23,7 @@ const STATIC_IMPORT = /^\s*(?:import|export)\s+(?:[^'";]*?\sfrom\s+)?['"](\.{1,2
 const DYNAMIC_IMPORT = /\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 /** Relative imports of one file, static and lazy, as absolute paths of source files. */
-export function localImports(file: string, text: string, files: Set<string>): string[] {
+function localImports(file: string, text: string, files: Set<string>): string[] {
   const found: string[] = [];
   for (const match of [...text.matchAll(STATIC_IMPORT), ...text.matchAll(DYNAMIC_IMPORT)]) {
     const base = resolve(dirname(file), match[1]);
@@ -34,7 +34,7 @@ export function localImports(file: string, text: string, files: Set<string>): st
 }
 
 /** The first import loop found (as a list of files, the first repeated at the end), or null. */
-export function findLoop(graph: Map<string, string[]>): string[] | null {
+function findLoop(graph: Map<string, string[]>): string[] | null {
   const done = new Set<string>();
   const path: string[] = [];
   const onPath = new Set<string>();

@@ -2,7 +2,7 @@
 // What a visitor entered into a server fallback survives the island taking over, for any
 // island, including one that never looks at the fallback itself (issue 24).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useState } from 'react';
+import { useState, type ChangeEvent, type ComponentType } from 'react';
 import { mountIsland, type IslandLoaders } from '../runtime';
 import { caretFor, counterpart, formControls } from './fallback';
 import CustomPayment from '../islands/CustomPayment';
@@ -13,7 +13,7 @@ afterEach(() => {
 });
 
 /** An `intent` island element with `html` as its fallback, and a loader the test releases. */
-function intentIsland<P>(name: string, html: string, Component: React.ComponentType<P>, props: object = {}) {
+function intentIsland<P>(name: string, html: string, Component: ComponentType<P>, props: object = {}) {
   const el = document.createElement('div');
   el.setAttribute('data-island', name);
   el.setAttribute('data-hydrate', 'intent');
@@ -59,7 +59,7 @@ describe('values entered into the fallback', () => {
     function Survey() {
       const [v, setV] = useState({ name: '', note: '', kind: '', when: 'Oral', topic: '', agree: false });
       const [file, setFile] = useState('');
-      const set = (key: keyof typeof v) => (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
+      const set = (key: keyof typeof v) => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
         setV({ ...v, [key]: e.target.type === 'checkbox' ? (e.target as HTMLInputElement).checked : e.target.value });
       return (
         <form>
