@@ -4,13 +4,15 @@
 
 import { createRoot } from 'react-dom/client';
 import { useLayoutEffect, type ComponentType, type ReactNode } from 'react';
-import { actionable } from './runtime';
+import { actionable } from './actionable';
+import { carryOver, caretFor, counterpart, formControls, isFormControl, type FormControl } from './lib/fallback';
 
 let counter = 0;
 
 /**
  * Renders `Component` into `el`, replacing the server fallback on React's first commit.
- * Resolves once the island has committed (and sets `data-island-ready`); rejects if the first
+ * Resolves once the island has committed, taken over what the visitor entered into the
+ * fallback (lib/fallback.ts) and focus, and set `data-island-ready`; rejects if the first
  * render throws, after putting the fallback back. A crash after that also restores the
  * fallback and is reported through `onLaterError`.
  */
@@ -21,18 +23,18 @@ export function render(
   onLaterError: (error: unknown) => void,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    // React clears the element on its first commit; keep the server markup to put it back.
-    const fallback = el.cloneNode(true) as HTMLElement;
+    // The server markup itself, not a copy: React only takes it out of the page, so these
+    // nodes keep what the visitor entered up to the swap (read after it, and put back on a
+    // crash).
+    const fallback = Array.from(el.childNodes);
+    const controls = formControls(el);
     let mounted = false;
     let crashed = false;
-    // The server control the visitor is in while the island loads (an `intent` island loads
-    // because they focused it): the commit removes it, and focus would fall to <body>, so
-    // what they type or press next would be lost. Tracked up to the commit itself.
-    let focusedBefore = focusIn(el, document.activeElement);
-    const trackFocus = (event: FocusEvent) => {
-      focusedBefore = focusIn(el, event.target);
-    };
-    el.addEventListener('focusin', trackFocus);
+    // The control the visitor is in as the markup is swapped (an `intent` island loads
+    // because they focused it), with its caret: the commit removes it and focus would fall to
+    // <body>, so what they type or press next would be lost. Read while rendering, in the
+    // commit's task: a node taken out of the page no longer tells where its caret was.
+    let focusedBefore: FocusedBefore | null = null;
 
     const root = createRoot(el, {
       identifierPrefix: `island${++counter}-`,
@@ -41,9 +43,8 @@ export function render(
         crashed = true;
         // React is still inside its own work here; unmount once it is done.
         setTimeout(() => {
-          el.removeEventListener('focusin', trackFocus);
           root.unmount();
-          el.replaceChildren(...Array.from(fallback.childNodes));
+          el.replaceChildren(...fallback);
           el.removeAttribute('data-island-ready');
           if (mounted) onLaterError(error);
           else reject(error);
@@ -51,14 +52,24 @@ export function render(
       },
     });
 
+    // Runs after the commit but outside React's work, so the island handles the input events
+    // of `carryOver` as a visitor's and its state (and what it derives from it) is updated
+    // synchronously; still in the commit's task, so nothing the visitor does comes between.
+    const takeOver = () => {
+      if (crashed) return;
+      carryOver(controls, el);
+      if (crashed) return;
+      mounted = true;
+      keepFocus(el, focusedBefore, controls);
+      el.setAttribute('data-island-ready', '');
+      resolve();
+    };
+
     function Ready({ children }: { children: ReactNode }) {
+      if (!mounted) focusedBefore = focusIn(el, document.activeElement);
       useLayoutEffect(() => {
-        el.removeEventListener('focusin', trackFocus);
         if (crashed) return;
-        mounted = true;
-        keepFocus(el, focusedBefore);
-        el.setAttribute('data-island-ready', '');
-        resolve();
+        queueMicrotask(takeOver);
       }, []);
       return children;
     }
@@ -71,38 +82,55 @@ export function render(
   });
 }
 
-/** The focused control of the server markup: the element, and its place among the links and buttons. */
+/** The focused control of the server markup: the element, its place among the links and
+ * buttons, and its value and caret at the swap. */
 interface FocusedBefore {
   element: HTMLElement;
   index: number;
+  value: string;
+  selectionStart: number | null;
+  selectionEnd: number | null;
 }
 
 function focusIn(el: HTMLElement, target: EventTarget | null): FocusedBefore | null {
   if (!(target instanceof HTMLElement) || !el.contains(target)) return null;
-  return { element: target, index: actionable(el).indexOf(target) };
+  const text = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement ? target : null;
+  let selectionStart: number | null = null;
+  let selectionEnd: number | null = null;
+  try {
+    selectionStart = text?.selectionStart ?? null;
+    selectionEnd = text?.selectionEnd ?? null;
+  } catch {
+    // inputs without a caret (checkbox, file) have no selection
+  }
+  return { element: target, index: actionable(el).indexOf(target), value: text?.value ?? '', selectionStart, selectionEnd };
 }
 
 /**
  * After the first commit, when the control that had focus was replaced (focus fell to
- * <body>): focuses its replacement, the island's control with the same id (islands render the
- * server form's ids, labels rely on them) with the caret where it was, else the link or button
- * at the same place (a fallback link that became a button).
+ * <body>, or the island focused the replacement itself): focuses its replacement, with the
+ * caret where it was. That is the island's control standing for it (lib/fallback.ts: same
+ * id, else same name and value; islands render the server form's ids and names, labels rely
+ * on them), else the element with its id, else the link or button at the same place (a
+ * fallback link that became a button).
  */
-function keepFocus(el: HTMLElement, before: FocusedBefore | null): void {
+function keepFocus(el: HTMLElement, before: FocusedBefore | null, controls: readonly FormControl[]): void {
   if (!before || before.element.isConnected) return;
-  const active = document.activeElement;
-  if (active && active !== document.body) return;
-  const byId = before.element.id ? document.getElementById(before.element.id) : null;
-  const after = byId && el.contains(byId) ? byId : before.index >= 0 ? actionable(el)[before.index] : undefined;
-  if (!after) return;
-  after.focus({ preventScroll: true });
   const old = before.element;
-  if (
-    (old instanceof HTMLInputElement || old instanceof HTMLTextAreaElement) &&
-    (after instanceof HTMLInputElement || after instanceof HTMLTextAreaElement)
-  ) {
+  const byId = old.id ? document.getElementById(old.id) : null;
+  const after =
+    (isFormControl(old) ? counterpart(old, controls, formControls(el)) : undefined) ??
+    (byId && el.contains(byId) ? byId : before.index >= 0 ? actionable(el)[before.index] : undefined);
+  if (!after) return;
+  // The island's own effects run first and may have focused the same control (the caret
+  // then sits at its start) or, on purpose, another one, which is left as it is.
+  const active = document.activeElement;
+  if (active && active !== document.body && active !== after) return;
+  if (active !== after) after.focus({ preventScroll: true });
+  if (after instanceof HTMLInputElement || after instanceof HTMLTextAreaElement) {
     try {
-      after.setSelectionRange(old.selectionStart, old.selectionEnd);
+      const caret = caretFor(before, after);
+      if (caret) after.setSelectionRange(caret[0], caret[1]);
     } catch {
       // inputs without a caret (checkbox, file, email in some browsers) have no selection
     }

@@ -16,9 +16,11 @@
 // mounted, the island's link or button at the same position is clicked instead (so Register
 // Now opens the modal), or, if the island failed, the fallback link is followed after all.
 // The fallback is not swapped while a pointer is pressed on it (the click would be lost).
-// Typing into a fallback form is kept by the islands themselves (lib/fallback.ts).
+// What the visitor entered into a fallback form (text, choices, files), focus and caret are
+// carried over to the island at the swap itself, for every island (mount.tsx, lib/fallback.ts).
 
 import type { ComponentType } from 'react';
+import { actionable } from './actionable';
 
 export type Trigger = 'load' | 'idle' | 'visible' | 'intent';
 export type IslandProps = Record<string, unknown>;
@@ -176,12 +178,6 @@ export function waitForTrigger(trigger: Trigger, el: Element, env: TriggerEnv = 
 }
 
 const started = new WeakSet<Element>();
-
-/** The links and buttons of an island's markup, in document order (an early click is replayed,
- * and focus kept, on the one at the same place). */
-export function actionable(el: Element): HTMLElement[] {
-  return Array.from(el.querySelectorAll<HTMLElement>('a[href], button'));
-}
 
 /** Longest the runtime waits for a press on an `intent` island's fallback to end before it
  * mounts the island anyway (a finger left resting on the screen). */

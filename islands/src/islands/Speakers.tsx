@@ -1,19 +1,31 @@
 // Speakers by category as tabs (spec section 2: default keynote) with a drawer per speaker
 // (More info; closed by the overlay, X, Close or Esc). WAI-ARIA tabs: automatic activation,
 // Left/Right wrap, Home/End. Props: home.rs `speakers_props`. Without JavaScript the server
-// lists every category in turn (templates/partials/speakers.html).
+// lists every category in turn (templates/partials/speakers.html); the island reads its
+// speakers from that markup rather than from a second copy in its props.
 
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Modal } from '../lib/dialog';
-import { bioParagraphs, initialTabIndex, orderGroups, tabKeyTarget, type SpeakerData, type SpeakerGroupData } from '../lib/tabs';
+import {
+  bioParagraphs,
+  groupsFromMarkup,
+  initialTabIndex,
+  orderGroups,
+  tabKeyTarget,
+  type SpeakerData,
+  type SpeakerGroupData,
+} from '../lib/tabs';
 
 export interface SpeakersProps {
-  groups: SpeakerGroupData[];
+  /** The groups to show; by default those of the server's markup the island replaces. */
+  groups?: SpeakerGroupData[];
   /** Category of the tab open at first. */
   initial?: string;
 }
 
-export default function Speakers({ groups, initial = 'keynote' }: SpeakersProps) {
+export default function Speakers({ groups: given, initial = 'keynote' }: SpeakersProps) {
+  // Read on the first render, while the server's markup is still in the page.
+  const [groups] = useState(() => given ?? groupsFromMarkup(document.querySelector('[data-island="Speakers"]')));
   const ordered = useMemo(() => orderGroups(groups), [groups]);
   const [active, setActive] = useState(() => initialTabIndex(ordered, initial));
   const [speaker, setSpeaker] = useState<SpeakerData | null>(null);

@@ -48,3 +48,28 @@ export function bioParagraphs(bio: string): string[] {
     .map((p) => p.replace(/\s+/g, ' ').trim())
     .filter((p) => p !== '');
 }
+
+/**
+ * The groups and speakers of the server's markup (templates/partials/speakers.html), in its
+ * order, which is the tab order and each speaker's `order`: the island's data, sent once.
+ */
+export function groupsFromMarkup(root: ParentNode | null): SpeakerGroupData[] {
+  if (!root) return [];
+  const text = (scope: Element, selector: string) => scope.querySelector(selector)?.textContent?.trim() ?? '';
+  return Array.from(root.querySelectorAll<HTMLElement>('[data-category]'), (group) => {
+    const category = group.dataset.category ?? '';
+    return {
+      category,
+      label: text(group, '.speakers__category'),
+      speakers: Array.from(group.querySelectorAll('.person-card'), (card, order) => ({
+        id: `${category}-${order}`,
+        order,
+        name: text(card, '.person-card__name'),
+        role: text(card, '.person-card__role'),
+        image: card.querySelector('img')?.getAttribute('src') ?? '',
+        // The bio's own line breaks (paragraphs) are in the text, not trimmed away inside.
+        bio: card.querySelector('.person-card__more p')?.textContent ?? '',
+      })),
+    };
+  });
+}

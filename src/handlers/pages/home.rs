@@ -76,7 +76,7 @@ pub fn render(page: &PageCtx<'_>) -> Result<String, AppError> {
         highlights: content.highlights.clone(),
         objectives: content.objectives.clone(),
         statistics: content.home_statistics.clone(),
-        speakers_props: speakers.as_ref().map_or(Value::Null, |groups| speakers_props(groups)),
+        speakers_props: speakers.as_ref().map_or(Value::Null, |_| speakers_props()),
         goals_props: goals.as_ref().map_or(Value::Null, |goals| json!({ "goals": goals })),
         timeline_props: timeline.as_ref().map_or(Value::Null, |items| timeline_props(items, &layout.site.utc_offset)),
         goals,
@@ -91,30 +91,11 @@ pub fn render(page: &PageCtx<'_>) -> Result<String, AppError> {
 /// The category whose tab the speakers island opens on (spec section 2: default keynote).
 pub const DEFAULT_SPEAKER_TAB: &str = "keynote";
 
-/// `{ groups: [{ category, label, speakers: [{ id, order, name, role, image, bio }] }], initial }`,
-/// groups in tab order and speakers by `order` as the repository returns them.
-pub fn speakers_props(groups: &[SpeakerGroup]) -> Value {
-    let groups: Vec<Value> = groups
-        .iter()
-        .map(|g| {
-            let speakers: Vec<Value> = g
-                .speakers
-                .iter()
-                .map(|s| {
-                    json!({
-                        "id": s.id,
-                        "order": s.position,
-                        "name": s.name,
-                        "role": s.role,
-                        "image": s.image,
-                        "bio": s.bio,
-                    })
-                })
-                .collect();
-            json!({ "category": g.category, "label": g.label, "speakers": speakers })
-        })
-        .collect();
-    json!({ "groups": groups, "initial": DEFAULT_SPEAKER_TAB })
+/// `{ initial }`: the island reads the groups and speakers (names, roles, photos, bios) from
+/// its fallback's markup (templates/partials/speakers.html), which already carries every one
+/// of them; a second copy here sent every bio twice.
+pub fn speakers_props() -> Value {
+    json!({ "initial": DEFAULT_SPEAKER_TAB })
 }
 
 /// `{ utcOffset, items: [{ date, label, title, description, passed }] }`; `passed` is the
