@@ -213,12 +213,14 @@ describe('data-hydrate="intent"', () => {
     press('pointerdown');
     await vi.waitFor(() => expect(load).toHaveBeenCalledOnce());
     arrive({ default: Opener });
-    await new Promise((r) => setTimeout(r, 30));
+    // The chunk is in and the runtime holds the mount back (a state, not a guessed delay).
+    await vi.waitFor(() => expect(el.hasAttribute('data-island-held')).toBe(true));
     expect(el.querySelector('button'), 'still the fallback while pressed').toBeNull();
     expect(el.querySelector('a')).toBe(link);
     press('pointerup');
     link.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
     expect(await mounting).toBe(true);
+    expect(el.hasAttribute('data-island-held')).toBe(false);
     await vi.waitFor(() => expect(el.querySelector('[role="dialog"]')?.textContent).toBe('modal'));
   });
 
