@@ -136,9 +136,19 @@ describe('data-hydrate="intent"', () => {
   }
 
   it('loads nothing until the visitor points at, focuses or touches the island', async () => {
-    const { el, load, mounting } = intentIsland('Opener');
-    await new Promise((r) => setTimeout(r, 20));
-    expect(load).not.toHaveBeenCalled();
+    // Fake timers, run out: whatever a `load`, `idle` or `visible` trigger would wait for (a
+    // paint timeout, an idle callback, a fallback delay) has come and gone, and still nothing
+    // loads. A real 20 ms wait would pass on a runtime that loads a little later.
+    vi.useFakeTimers();
+    let started: ReturnType<typeof intentIsland>;
+    try {
+      started = intentIsland('Opener');
+      await vi.runAllTimersAsync();
+      expect(started.load).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
+    const { el, load, mounting } = started;
     await userEvent.hover(el.querySelector('a')!);
     expect(await mounting).toBe(true);
     expect(load).toHaveBeenCalledOnce();
