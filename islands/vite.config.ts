@@ -41,5 +41,9 @@ export default defineConfig({
     // e2e/ belongs to Playwright.
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'node',
+    // A ceiling, not a wait: the tests that type with user-event take seconds on two busy
+    // cores (CI runs other suites beside this one). Past Vitest's default 5 s one was failed
+    // half way, and the typing it left running went into the next test's fields.
+    testTimeout: 30_000,
   },
 });

@@ -2,7 +2,8 @@
 //! against this build's server binary, so `cargo test` is the one test command.
 //!
 //! `harness = false`: this is a plain program; its exit code is the verdict. Set
-//! `BROWSER_TESTS=skip` to leave both suites out (only for quick local iteration).
+//! `BROWSER_TESTS=skip` to leave both suites out (only for quick local iteration; with `CI`
+//! set it fails the run). A missing Chromium, Node.js or npm fails it, with or without `CI`.
 
 use std::path::Path;
 use std::process::{Command, ExitCode};
@@ -29,6 +30,11 @@ fn run(title: &str, program: &str, args: &[&str], envs: &[(&str, &str)]) -> bool
 
 fn main() -> ExitCode {
     if std::env::var("BROWSER_TESTS").as_deref() == Ok("skip") {
+        // CI (`.ci/run` sets CI) must not turn green with the browser suites left out.
+        if std::env::var_os("CI").is_some() {
+            eprintln!("browser: BROWSER_TESTS=skip is for local iteration; CI is set, so the run fails instead");
+            return ExitCode::FAILURE;
+        }
         println!("browser: skipped (BROWSER_TESTS=skip)");
         return ExitCode::SUCCESS;
     }

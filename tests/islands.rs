@@ -9,8 +9,9 @@ use axum::http::StatusCode;
 use serde_json::Value;
 
 use crate::common::html::{ElementRef, Html, first, labelled, links, parse, select, text, texts};
-use crate::common::{PAGES, app};
+use crate::common::{PAGES, app, app_at};
 use conference::repo::content;
+use time::macros::datetime;
 
 /// The mount point of the island `name` in `page` (its `data-island` element, whose content is
 /// the server's fallback) with its parsed props (`Null` when it has none).
@@ -30,7 +31,6 @@ fn strings(value: &Value) -> Vec<String> {
 #[tokio::test]
 async fn every_page_has_the_notice_popup_with_the_site_details_and_no_visible_fallback() {
     let app = app().await;
-    let site = content::site(&app.pool).await.unwrap();
     let mut paths: Vec<String> = app.page_paths().await.into_iter().map(|(p, _)| p).collect();
     paths.push("/no-such-page".into());
     for path in paths {
@@ -38,19 +38,20 @@ async fn every_page_has_the_notice_popup_with_the_site_details_and_no_visible_fa
         let (mount, props) = island(&page, "NoticePopup");
         assert_eq!(mount.attr("data-hydrate"), Some("idle"), "{path}");
         assert!(mount.inner_html().trim().is_empty(), "the popup only appears after 1.5 s: no fallback on {path}");
-        assert_eq!(props["endorsement"], site.endorsement.as_str());
+        // The fixture seed's site row.
+        assert_eq!(props["endorsement"], "Guild of Imaginary Harbours");
         assert_eq!(props["dates"], "21-23 March 2025");
-        assert_eq!(props["venue"], format!("{}, {}, {}", site.venue_name, site.city, site.country).as_str());
+        assert_eq!(props["venue"], "Quillmouth Institute of Tides, Port Quill, Lanternland");
         assert_eq!(props["paperDue"], "18 March 2025");
-        assert_eq!(props["website"], site.website.as_str());
-        assert_eq!(props["email"], site.contact_email.as_str());
-        assert_eq!(props["phone"], site.contact_phone.as_str());
-        assert_eq!(props["telHref"], format!("tel:{}", crate::common::fixture::PHONE).as_str());
-        assert_eq!(props["letterImage"], site.letter_image.as_str());
+        assert_eq!(props["website"], "https://fixcon.example.net");
+        assert_eq!(props["email"], "desk@fixcon.example.net");
+        assert_eq!(props["phone"], "+15550100200");
+        assert_eq!(props["telHref"], "tel:+15550100200");
+        assert_eq!(props["letterImage"], "/static/img/endorsement-letter.svg");
         assert_eq!(props["registerHref"], "/pricing");
     }
     // The letter the popup shows is served.
-    let (status, _, _) = app.get(&site.letter_image).await;
+    let (status, _, _) = app.get("/static/img/endorsement-letter.svg").await;
     assert_eq!(status, StatusCode::OK);
 }
 
@@ -95,27 +96,47 @@ fn askama_escaped(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&#34;").replace('\'', "&#39;")
 }
 
+/// The fixture seed's timeline (`tests/fixtures/content.sql`) as the island gets it at
+/// 2025-03-07 16:30 UTC, which is 2025-03-08 00:30 at the venue (+08:00): the first two days
+/// are over there, though the 7th is not over in UTC.
 #[tokio::test]
 async fn timeline_island_gets_the_dates_the_venue_offset_and_the_server_verdict() {
-    let app = app().await;
+    let app = app_at(datetime!(2025-03-07 16:30 UTC)).await;
     let page = parse(&app.page("/").await);
     let (mount, props) = island(&page, "Timeline");
     assert_eq!(mount.attr("data-hydrate"), Some("visible"));
     assert_eq!(props["utcOffset"], "+08:00");
-    let dates = content::dates(&app.pool).await.unwrap();
-    let items = props["items"].as_array().unwrap();
-    assert_eq!(items.len(), dates.len());
-    let now = time::OffsetDateTime::now_utc();
-    for (item, date) in items.iter().zip(&dates) {
-        assert_eq!(item["date"], date.date.as_str());
-        assert_eq!(item["title"], date.title.as_str());
-        assert_eq!(item["description"], date.description.as_str());
-        assert_eq!(item["label"], conference::dates::long(&date.date).as_str());
-        assert_eq!(item["passed"], conference::dates::has_passed(&date.date, "+08:00", now));
-    }
-    // The fallback marks the same items as past.
-    let past_props = items.iter().filter(|i| i["passed"] == true).count();
-    assert_eq!(select(mount, ".timeline__item--past").len(), past_props);
+    let expected = [
+        (
+            "2025-02-28",
+            "Abstract Submission Deadline",
+            "Last day to send a fixture abstract.",
+            "28 February 2025",
+            true,
+        ),
+        ("2025-03-07", "Notification of Acceptance", "Fixture authors hear back.", "7 March 2025", true),
+        ("2025-03-15", "Registration Deadline", "Fixture presenters register by this date.", "15 March 2025", false),
+        ("2025-03-18", "Full Paper Submission Due", "Last day for the fixture full paper.", "18 March 2025", false),
+        ("2025-03-21", "Conference Day 1", "Fixture opening and keynotes.", "21 March 2025", false),
+        ("2025-03-22", "Conference Day 2", "Fixture sessions.", "22 March 2025", false),
+        ("2025-03-23", "Conference Day 3", "Fixture closing.", "23 March 2025", false),
+    ];
+    let given: Vec<(&str, &str, &str, &str, bool)> = props["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|item| {
+            let field = |name: &str| item[name].as_str().unwrap_or_else(|| panic!("{name} of {item}"));
+            let passed = item["passed"].as_bool().unwrap_or_else(|| panic!("passed of {item}"));
+            (field("date"), field("title"), field("description"), field("label"), passed)
+        })
+        .collect();
+    assert_eq!(given, expected);
+    // The fallback marks the same two items as past.
+    assert_eq!(
+        texts(mount, ".timeline__item--past .timeline__title del"),
+        ["Abstract Submission Deadline", "Notification of Acceptance"]
+    );
 }
 
 #[tokio::test]

@@ -146,6 +146,21 @@ impl Server {
         Server { child, port, log, readers }
     }
 
+    /// Waits (at most `limit`) until a line of the log holds every one of `parts`.
+    fn logged(&self, parts: &[&str], limit: Duration) -> bool {
+        let start = Instant::now();
+        loop {
+            let log = self.log.lock().unwrap().clone();
+            if log.lines().any(|line| parts.iter().all(|part| line.contains(part))) {
+                return true;
+            }
+            if start.elapsed() > limit {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Kills the server (by its pid) and returns its whole log.
     fn stop(mut self) -> String {
         let _ = self.child.kill();
@@ -194,9 +209,12 @@ fn logs_and_error_pages_never_show_a_secret() {
     answers += &initiated;
     let contact = r#"{"name":"Ada","number":"+14155552671","email":"ada@example.org","country":"USA","message":"Hello there, a question about the venue."}"#;
     answers += &post(port, "/api/contact", "application/json", contact);
-    // The mail worker tries the closed SMTP port and logs the failure.
-    std::thread::sleep(Duration::from_secs(2));
+    // The mail worker tries the closed SMTP port and logs the failure: the line most likely
+    // to carry the SMTP URL, so the check below is only worth something once it is there.
+    let failure = server.logged(&["WARN", "mail not sent; will retry", "error=Connection"], Duration::from_secs(30));
     let log = server.stop();
+    assert!(failure, "the SMTP failure is logged within 30 s:\n{log}");
+    assert!(log.contains("mail worker started transport=SMTP"), "the worker mails over SMTP_URL:\n{log}");
     assert!(log.contains("order initiated"), "the log was captured:\n{log}");
     // The access code goes to the browser by design (CCAvenue's kit posts it with encRequest);
     // only the answer of the checkout itself may carry it.

@@ -215,17 +215,23 @@ test.describe('loading on intent', () => {
   });
 
   test('the island arriving while Register Now is pressed waits for the press to end, and the click still opens the modal', async ({ page }) => {
+    test.slow();
     const release = await holdCheckoutChunk(page);
     await page.goto('/pricing');
     const link = page.locator(`#plan-${LISTENER_VIRTUAL.id}`).getByRole('link', { name: `Register Now for ${LISTENER_VIRTUAL.title}` });
     await link.hover();
     await page.mouse.down();
-    const arrived = page.waitForResponse(/\/assets\/TicketCheckout-[^/]+\.js$/);
     release();
-    await arrived;
-    // Time enough for the island to mount if it did not wait: the link must stay under the
-    // pressed button, or the click that ends the press would reach neither.
-    await page.waitForTimeout(500);
+    // Wait until the runtime has everything it needs to mount: it either holds the mount back
+    // for the press (data-island-held) or, were it not to wait, has mounted already. Either
+    // way the press ends only then, so a runtime that swapped the link away under the pressed
+    // button loses the click and the modal below never opens.
+    const loaded = page.locator(
+      `#plan-${LISTENER_VIRTUAL.id} [data-island="TicketCheckout"]:is([data-island-held], [data-island-ready])`,
+    );
+    // The chunks (React, the modal, the phone field and its CSS) can take seconds on a busy
+    // machine: a longer wait for this state, not a retry.
+    await expect(loaded).toBeAttached({ timeout: 30_000 });
     await expect(link).toBeAttached();
     await page.mouse.up();
     await expect(page.getByRole('dialog', { name: `Register: ${LISTENER_VIRTUAL.title}` })).toBeVisible();

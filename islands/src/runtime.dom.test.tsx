@@ -136,9 +136,19 @@ describe('data-hydrate="intent"', () => {
   }
 
   it('loads nothing until the visitor points at, focuses or touches the island', async () => {
-    const { el, load, mounting } = intentIsland('Opener');
-    await new Promise((r) => setTimeout(r, 20));
-    expect(load).not.toHaveBeenCalled();
+    // Fake timers, run out: whatever a `load`, `idle` or `visible` trigger would wait for (a
+    // paint timeout, an idle callback, a fallback delay) has come and gone, and still nothing
+    // loads. A real 20 ms wait would pass on a runtime that loads a little later.
+    vi.useFakeTimers();
+    let started: ReturnType<typeof intentIsland>;
+    try {
+      started = intentIsland('Opener');
+      await vi.runAllTimersAsync();
+      expect(started.load).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
+    const { el, load, mounting } = started;
     await userEvent.hover(el.querySelector('a')!);
     expect(await mounting).toBe(true);
     expect(load).toHaveBeenCalledOnce();
@@ -213,12 +223,14 @@ describe('data-hydrate="intent"', () => {
     press('pointerdown');
     await vi.waitFor(() => expect(load).toHaveBeenCalledOnce());
     arrive({ default: Opener });
-    await new Promise((r) => setTimeout(r, 30));
+    // The chunk is in and the runtime holds the mount back (a state, not a guessed delay).
+    await vi.waitFor(() => expect(el.hasAttribute('data-island-held')).toBe(true));
     expect(el.querySelector('button'), 'still the fallback while pressed').toBeNull();
     expect(el.querySelector('a')).toBe(link);
     press('pointerup');
     link.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
     expect(await mounting).toBe(true);
+    expect(el.hasAttribute('data-island-held')).toBe(false);
     await vi.waitFor(() => expect(el.querySelector('[role="dialog"]')?.textContent).toBe('modal'));
   });
 

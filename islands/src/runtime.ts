@@ -15,7 +15,8 @@
 // A plain click on a fallback link before the island is mounted does not navigate; once
 // mounted, the island's link or button at the same position is clicked instead (so Register
 // Now opens the modal), or, if the island failed, the fallback link is followed after all.
-// The fallback is not swapped while a pointer is pressed on it (the click would be lost).
+// The fallback is not swapped while a pointer is pressed on it (the click would be lost);
+// meanwhile, once the chunk is there, the element carries `data-island-held`.
 // What the visitor entered into a fallback form (text, choices, files), focus and caret are
 // carried over to the island at the swap itself, for every island (mount.tsx, lib/fallback.ts).
 
@@ -183,6 +184,10 @@ const started = new WeakSet<Element>();
  * mounts the island anyway (a finger left resting on the screen). */
 export const PRESS_WAIT_MS = 2000;
 
+/** Set on an `intent` island's element while its chunk has arrived but a press on the fallback
+ * holds the mount back; removed when the press ends (or after PRESS_WAIT_MS). */
+export const HELD_ATTRIBUTE = 'data-island-held';
+
 /** What [`holdEarlyClicks`] gives the runtime. */
 interface EarlyClicks {
   /** Resolves once no pointer is pressed inside the fallback (at once when none is) and the
@@ -227,16 +232,23 @@ function holdEarlyClicks(el: HTMLElement): EarlyClicks {
   document.addEventListener('pointerup', onUp, true);
   document.addEventListener('pointercancel', onUp, true);
   return {
-    released: () =>
-      pressed
-        ? new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, PRESS_WAIT_MS);
-            onRelease = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          })
-        : Promise.resolve(),
+    released: () => {
+      if (!pressed) return Promise.resolve();
+      // Loaded and waiting for the press to end: a state tests can wait for (instead of a
+      // fixed time) before they check that the fallback is still there.
+      el.setAttribute(HELD_ATTRIBUTE, '');
+      return new Promise<void>((resolve) => {
+        const release = () => {
+          el.removeAttribute(HELD_ATTRIBUTE);
+          resolve();
+        };
+        const timer = setTimeout(release, PRESS_WAIT_MS);
+        onRelease = () => {
+          clearTimeout(timer);
+          release();
+        };
+      });
+    },
     done(mounted) {
       el.removeEventListener('click', onClick);
       el.removeEventListener('pointerdown', onDown, true);
