@@ -46,7 +46,7 @@ pub struct Secret {
 
 impl Secret {
     /// [`SECRET_BYTES`] from the operating system's generator (`getrandom`, through ring).
-    pub fn new() -> Secret {
+    pub fn generate() -> Secret {
         let mut bytes = [0u8; SECRET_BYTES];
         ring::rand::SystemRandom::new().fill(&mut bytes).expect("the operating system's random generator works");
         let token = URL_SAFE_NO_PAD.encode(bytes);
@@ -85,8 +85,8 @@ mod tests {
 
     #[test]
     fn secrets_are_random_base64url_and_stored_as_sha256() {
-        let a = Secret::new();
-        let b = Secret::new();
+        let a = Secret::generate();
+        let b = Secret::generate();
         assert_ne!(a.token, b.token);
         assert!(is_well_formed(&a.token), "{}", a.token);
         assert_eq!(a.hash.len(), 64);

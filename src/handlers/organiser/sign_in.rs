@@ -110,7 +110,7 @@ pub async fn request_link(
     let now = state.clock.now();
     let created = timestamp(now);
     let hour_ago = timestamp(now - time::Duration::HOUR);
-    let secret = Secret::new();
+    let secret = Secret::generate();
     let organiser = organisers::is_organiser(&state.config, &email);
     let client = client.and_then(|axum::Extension(ClientIp(ip))| ip).map(|ip| ip.to_string());
     // Composed before the transaction, for every address alike.
@@ -216,7 +216,7 @@ pub async fn sign_in(
         return link_page(&state, StatusCode::NOT_FOUND, &token, None).await;
     };
     // A new id at every sign-in (OWASP: renew the session id when privileges change).
-    let session_id = Secret::new();
+    let session_id = Secret::generate();
     let lifetime = time::Duration::hours(state.config.organiser_session_hours.max(1) as i64);
     store::insert_session(&mut tx, &session_id.hash, &email, &stamp, &timestamp(now + lifetime), client.as_deref())
         .await?;
