@@ -55,6 +55,13 @@ impl Secret {
     }
 }
 
+impl Default for Secret {
+    /// A fresh secret, as [`Secret::new`] (clippy's `new_without_default`).
+    fn default() -> Secret {
+        Secret::new()
+    }
+}
+
 /// What is stored of a token or session id: its SHA-256, lowercase hex.
 pub fn hash(token: &str) -> String {
     hex::encode(ring::digest::digest(&ring::digest::SHA256, token.as_bytes()))

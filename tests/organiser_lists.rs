@@ -57,20 +57,20 @@ async fn submissions_filter_search_sort_detail_paper_and_csv() {
 
     let only = |rows: Vec<Vec<String>>| rows.into_iter().map(|r| r[0].clone()).collect::<Vec<_>>();
     let abstracts = get(&app, &cookie, "/organiser/submissions?paper_type=Abstract").await;
-    assert_eq!(only(table(&abstracts.text())), [abstract_ref.clone()]);
+    assert_eq!(only(table(&abstracts.text())), [abstract_ref.as_str()]);
     let searched = get(&app, &cookie, "/organiser/submissions?q=HARBOUR").await;
-    assert_eq!(only(table(&searched.text())), [full_ref.clone()], "search ignores letter case");
+    assert_eq!(only(table(&searched.text())), [full_ref.as_str()], "search ignores letter case");
     let by_mail = get(&app, &cookie, "/organiser/submissions?q=ana%40example").await;
-    assert_eq!(only(table(&by_mail.text())), [abstract_ref.clone()]);
+    assert_eq!(only(table(&by_mail.text())), [abstract_ref.as_str()]);
     let by_reference = get(&app, &cookie, &format!("/organiser/submissions?q={}", &full_ref[7..])).await;
-    assert_eq!(only(table(&by_reference.text())), [full_ref.clone()]);
+    assert_eq!(only(table(&by_reference.text())), [full_ref.as_str()]);
     // LIKE's wildcards match themselves: `%` finds the title with a percent sign only.
     let percent = get(&app, &cookie, "/organiser/submissions?q=%25").await;
-    assert_eq!(only(table(&percent.text())), [abstract_ref.clone()]);
+    assert_eq!(only(table(&percent.text())), [abstract_ref.as_str()]);
     let underscore = get(&app, &cookie, "/organiser/submissions?q=_").await;
     assert!(table(&underscore.text()).is_empty());
     let by_title = get(&app, &cookie, "/organiser/submissions?sort=title&dir=asc").await;
-    assert_eq!(only(table(&by_title.text())), [full_ref.clone(), abstract_ref.clone()]);
+    assert_eq!(only(table(&by_title.text())), [full_ref.as_str(), abstract_ref.as_str()]);
     let today = time::OffsetDateTime::now_utc().date();
     let later = today + time::Duration::days(1);
     let in_range = get(&app, &cookie, &format!("/organiser/submissions?from={today}&to={today}")).await;
@@ -88,7 +88,7 @@ async fn submissions_filter_search_sort_detail_paper_and_csv() {
     assert_eq!(csv.header("content-disposition"), Some("attachment; filename=\"submissions.csv\""));
     let records = csv_records(&csv.text());
     assert_eq!(records[0][..3], ["id", "reference", "created"]);
-    assert_eq!(records[1..].iter().map(|r| r[1].clone()).collect::<Vec<_>>(), [abstract_ref.clone()]);
+    assert_eq!(records[1..].iter().map(|r| r[1].clone()).collect::<Vec<_>>(), [abstract_ref.as_str()]);
     let audited: (String, String) =
         sqlx::query_as("SELECT object_id, details FROM audit_log WHERE action = 'export.csv' ORDER BY id DESC LIMIT 1")
             .fetch_one(&app.pool)

@@ -249,7 +249,9 @@ async fn a_hit_over_tcp_carries_the_headers_of_the_stacks_answer() {
     let other = app().await;
     let pricing = other.request("/pricing", &[("accept-encoding", "br")]).await;
     let etag = pricing.header("etag").expect("an ETag").to_owned();
-    let cases: [(&str, Vec<(&str, &str)>, u16); 3] = [
+    // (request line, headers, expected status)
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, u16);
+    let cases: [Case; 3] = [
         ("GET /committee", vec![("accept-encoding", "gzip, br")], 200),
         ("GET /pricing", vec![("accept-encoding", "br"), ("if-none-match", etag.as_str())], 304),
         ("HEAD /gallery", vec![("accept-encoding", "gzip")], 200),
