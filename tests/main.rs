@@ -23,6 +23,7 @@ mod live_content;
 mod mail;
 mod mail_consent;
 mod organiser;
+mod organiser_lists;
 mod page_cache;
 mod pages;
 mod panics;

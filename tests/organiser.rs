@@ -9,14 +9,14 @@ use crate::common::html::{parse, select, text};
 use crate::common::{BASE, Reply, TestApp, app_with, app_with_clock};
 use conference::clock::Clock;
 
-const CHAIR: &str = "chair@fixcon.example";
+pub(crate) const CHAIR: &str = "chair@fixcon.example";
 const LINK_ON_ITS_WAY: &str = "If this address belongs to an organiser, a sign-in link is on its way.";
 
-async fn organisers_app() -> TestApp {
+pub(crate) async fn organisers_app() -> TestApp {
     app_with(|c| c.organiser_email = Some(format!(" Chair@FixCon.example , {}", "treasurer@fixcon.example"))).await
 }
 
-async fn organisers_app_at(clock: Clock) -> TestApp {
+pub(crate) async fn organisers_app_at(clock: Clock) -> TestApp {
     app_with_clock(|c| c.organiser_email = Some(CHAIR.into()), clock).await
 }
 
@@ -47,7 +47,7 @@ fn session_cookie(reply: &Reply) -> String {
 }
 
 /// Signs `email` in through a mailed link; the cookie to send.
-async fn sign_in(app: &TestApp, email: &str) -> String {
+pub(crate) async fn sign_in(app: &TestApp, email: &str) -> String {
     assert_eq!(ask_for_link(app, email).await.status, StatusCode::OK);
     let (_, link) = mailed_links(app).await.pop().expect("a mailed link");
     let path = link.strip_prefix(BASE).unwrap().to_owned();

@@ -6,6 +6,7 @@
 
 pub mod audit;
 pub mod csv;
+pub mod outbox;
 pub mod papers;
 pub mod registrations;
 pub mod visitors;

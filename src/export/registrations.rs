@@ -6,7 +6,7 @@ use std::io::Write;
 use super::csv::SafeWriter;
 use crate::db::Pool;
 use crate::money;
-use crate::repo::orders;
+use crate::repo::orders::{self, Order};
 
 /// The header row; one row per order follows.
 pub const HEADER: [&str; 20] = [
@@ -37,29 +37,34 @@ pub const HEADER: [&str; 20] = [
 pub async fn write<W: Write>(pool: &Pool, out: &mut SafeWriter<W>) -> Result<(), Box<dyn std::error::Error>> {
     out.write_record(HEADER)?;
     for o in orders::all(pool).await? {
-        let opt = |v: &Option<String>| v.clone().unwrap_or_default();
-        out.write_record([
-            o.order_id.clone(),
-            o.kind.clone(),
-            o.item_id.clone(),
-            o.item_title.clone(),
-            opt(&o.custom_amount),
-            money::format_cents(o.amount_cents),
-            o.currency.clone(),
-            o.status.clone(),
-            o.billing_name.clone(),
-            o.billing_email.clone(),
-            o.billing_tel.clone(),
-            o.billing_country.clone(),
-            o.created.clone(),
-            opt(&o.decided_at),
-            opt(&o.gateway_status),
-            opt(&o.tracking_id),
-            opt(&o.bank_ref_no),
-            opt(&o.payment_mode),
-            opt(&o.failure_message),
-            opt(&o.trans_date),
-        ])?;
+        write_row(out, &o)?;
     }
     Ok(())
+}
+
+/// One order's row (the organisers' CSV of a filtered list writes the same rows).
+pub fn write_row<W: Write>(out: &mut SafeWriter<W>, o: &Order) -> csv::Result<()> {
+    let opt = |v: &Option<String>| v.clone().unwrap_or_default();
+    out.write_record([
+        o.order_id.clone(),
+        o.kind.clone(),
+        o.item_id.clone(),
+        o.item_title.clone(),
+        opt(&o.custom_amount),
+        money::format_cents(o.amount_cents),
+        o.currency.clone(),
+        o.status.clone(),
+        o.billing_name.clone(),
+        o.billing_email.clone(),
+        o.billing_tel.clone(),
+        o.billing_country.clone(),
+        o.created.clone(),
+        opt(&o.decided_at),
+        opt(&o.gateway_status),
+        opt(&o.tracking_id),
+        opt(&o.bank_ref_no),
+        opt(&o.payment_mode),
+        opt(&o.failure_message),
+        opt(&o.trans_date),
+    ])
 }

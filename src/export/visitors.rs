@@ -6,17 +6,26 @@ use std::io::Write;
 
 use super::csv::SafeWriter;
 use crate::db::Pool;
+use crate::repo::messages::{self, Message};
 use crate::repo::submissions::{self, Submission};
-use crate::repo::{messages, subscribers};
+use crate::repo::subscribers::{self, Subscriber};
 
 /// Contact messages, oldest first: `id,created,name,number,email,country,message` (the
 /// spec's field names, section 3).
 pub async fn write_messages<W: Write>(pool: &Pool, out: &mut SafeWriter<W>) -> Result<(), Box<dyn std::error::Error>> {
-    out.write_record(["id", "created", "name", "number", "email", "country", "message"])?;
+    out.write_record(MESSAGE_HEADER)?;
     for m in messages::all(pool).await? {
-        out.write_record([&m.id, &m.created, &m.name, &m.number, &m.email, &m.country, &m.message])?;
+        write_message(out, &m)?;
     }
     Ok(())
+}
+
+/// The header of the messages export.
+pub const MESSAGE_HEADER: [&str; 7] = ["id", "created", "name", "number", "email", "country", "message"];
+
+/// One message's row (the organisers' CSV of a filtered list writes the same rows).
+pub fn write_message<W: Write>(out: &mut SafeWriter<W>, m: &Message) -> csv::Result<()> {
+    out.write_record([&m.id, &m.created, &m.name, &m.number, &m.email, &m.country, &m.message])
 }
 
 /// Newsletter subscribers, oldest first: `id,created,email,status,confirmed` (`status` is
@@ -25,11 +34,19 @@ pub async fn write_subscribers<W: Write>(
     pool: &Pool,
     out: &mut SafeWriter<W>,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    out.write_record(["id", "created", "email", "status", "confirmed"])?;
+    out.write_record(SUBSCRIBER_HEADER)?;
     for s in subscribers::all(pool).await? {
-        out.write_record([&s.id, &s.created, &s.email, &s.status, s.confirmed.as_deref().unwrap_or("")])?;
+        write_subscriber(out, &s)?;
     }
     Ok(())
+}
+
+/// The header of the subscribers export.
+pub const SUBSCRIBER_HEADER: [&str; 5] = ["id", "created", "email", "status", "confirmed"];
+
+/// One subscriber's row.
+pub fn write_subscriber<W: Write>(out: &mut SafeWriter<W>, s: &Subscriber) -> csv::Result<()> {
+    out.write_record([&s.id, &s.created, &s.email, &s.status, s.confirmed.as_deref().unwrap_or("")])
 }
 
 /// One column of the submissions export: its header and the cell of a row.
@@ -67,10 +84,20 @@ pub async fn write_submissions<W: Write>(
     pool: &Pool,
     out: &mut SafeWriter<W>,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    out.write_record(SUBMISSION_COLUMNS.map(|(header, _)| header))?;
+    out.write_record(submission_header())?;
     for s in submissions::all(pool).await? {
-        let row = SUBMISSION_COLUMNS.map(|(_, cell)| cell(&s));
-        out.write_record(row.iter())?;
+        write_submission(out, &s)?;
     }
     Ok(())
+}
+
+/// The header of the submissions export.
+pub fn submission_header() -> [&'static str; 20] {
+    SUBMISSION_COLUMNS.map(|(header, _)| header)
+}
+
+/// One submission's row.
+pub fn write_submission<W: Write>(out: &mut SafeWriter<W>, s: &Submission) -> csv::Result<()> {
+    let row = SUBMISSION_COLUMNS.map(|(_, cell)| cell(s));
+    out.write_record(row.iter())
 }

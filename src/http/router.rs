@@ -28,7 +28,7 @@ use crate::assets;
 use crate::client_ip::{self, ClientIp};
 use crate::error::{ApiError, AppError};
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
-use crate::handlers::organiser::{dashboard, session, sign_in};
+use crate::handlers::organiser::{dashboard, records, session, sign_in, submissions};
 use crate::handlers::page_table::PAGES;
 use crate::handlers::pages::{errors, newsletter as newsletter_links, test_gateway};
 use crate::handlers::seo;
@@ -81,6 +81,23 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route("/organiser/sign-in/{token}", get(sign_in::confirm_page).post(sign_in::sign_in))
         .route("/organiser/sign-out", post(sign_in::sign_out))
         .route("/organiser/sign-out-everywhere", post(sign_in::sign_out_everywhere))
+        // The back office (issue 20 item 4): lists, their CSV, detail pages, the paper.
+        .route(submissions::PATH, get(submissions::list))
+        .route("/organiser/submissions.csv", get(submissions::csv))
+        .route("/organiser/submissions/{reference}", get(submissions::detail))
+        .route("/organiser/submissions/{reference}/paper", get(submissions::paper))
+        .route(records::MESSAGES, get(records::message_list))
+        .route("/organiser/messages.csv", get(records::message_csv))
+        .route("/organiser/messages/{id}", get(records::message_detail))
+        .route(records::ORDERS, get(records::order_list))
+        .route("/organiser/orders.csv", get(records::order_csv))
+        .route("/organiser/orders/{order_id}", get(records::order_detail))
+        .route(records::SUBSCRIBERS, get(records::subscriber_list))
+        .route("/organiser/subscribers.csv", get(records::subscriber_csv))
+        .route(records::OUTBOX, get(records::outbox_list))
+        .route("/organiser/outbox.csv", get(records::outbox_csv))
+        .route(records::AUDIT, get(records::audit_list))
+        .route("/organiser/audit.csv", get(records::audit_csv))
         .layer(SetResponseHeaderLayer::overriding(
             HeaderName::from_static("x-robots-tag"),
             HeaderValue::from_static("noindex"),

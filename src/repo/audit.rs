@@ -2,9 +2,11 @@
 //! on the connection of what it records (its transaction), never updated or deleted (the
 //! database refuses both). It never holds a token or a session id.
 
+use futures_util::stream::BoxStream;
 use serde::Serialize;
 use sqlx::FromRow;
 
+use super::filter::Where;
 use crate::db::{Connection, Pool};
 
 /// Who did it: an organiser's address, `cli` (a command on the server) or `system`.
@@ -73,4 +75,30 @@ pub async fn all(pool: &Pool) -> Result<Vec<Entry>, sqlx::Error> {
     sqlx::query_as("SELECT id, at, actor, client, action, object_type, object_id, details FROM audit_log ORDER BY id")
         .fetch_all(pool)
         .await
+}
+
+const SELECT: &str = "SELECT id, at, actor, client, action, object_type, object_id, details FROM audit_log";
+
+/// The organisers' view of the log: entries whose actor, action or object contains `search`.
+fn sql(search: Option<&str>) -> Where {
+    let mut filter = Where::new();
+    if let Some(text) = search {
+        filter.contains(&["actor", "action", "object_type", "object_id"], text);
+    }
+    filter
+}
+
+/// One page (1-based) of entries, newest first.
+pub async fn list(pool: &Pool, search: Option<&str>, page: i64) -> Result<Vec<Entry>, sqlx::Error> {
+    sql(search).page(pool, SELECT, "id DESC", page).await
+}
+
+/// How many entries [`list`] pages through.
+pub async fn count(pool: &Pool, search: Option<&str>) -> Result<i64, sqlx::Error> {
+    sql(search).count(pool, "audit_log").await
+}
+
+/// The entries [`list`] shows, newest first, one row at a time.
+pub fn stream<'a>(pool: &'a Pool, search: Option<&str>) -> BoxStream<'a, Result<Entry, sqlx::Error>> {
+    sql(search).stream(pool, SELECT, "id DESC")
 }

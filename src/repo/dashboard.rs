@@ -24,6 +24,11 @@ pub async fn submissions_by_type(pool: &Pool, since: &str) -> Result<Vec<PaperTy
     .await
 }
 
+/// Contact messages no organiser has opened yet.
+pub async fn unread_messages(pool: &Pool) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE read_at IS NULL").fetch_one(pool).await
+}
+
 /// Contact messages in all.
 pub async fn messages(pool: &Pool) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("SELECT COUNT(*) FROM messages").fetch_one(pool).await

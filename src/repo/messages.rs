@@ -6,7 +6,10 @@ use sqlx::FromRow;
 use time::OffsetDateTime;
 use time::macros::format_description;
 
-use crate::db::{Connection, Pool};
+use futures_util::stream::BoxStream;
+
+use super::filter::Where;
+use crate::db::{self, Connection, Pool};
 
 /// Characters of generated record ids (lowercase alphanumerics, like the content ids).
 const ID_ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
@@ -81,4 +84,76 @@ pub async fn all(pool: &Pool) -> Result<Vec<Message>, sqlx::Error> {
     sqlx::query_as("SELECT id, name, number, email, country, message, created FROM messages ORDER BY created, id")
         .fetch_all(pool)
         .await
+}
+
+/// A message as organisers see it: with when it was first opened.
+#[derive(Debug, Clone, FromRow)]
+pub struct Received {
+    #[sqlx(flatten)]
+    pub message: Message,
+    /// RFC 3339 UTC; `None` until an organiser opened it.
+    pub read_at: Option<String>,
+}
+
+const RECEIVED: &str = "SELECT id, name, number, email, country, message, created, read_at FROM messages";
+
+/// The organisers' view of messages; `None` matches all.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// `Some(true)`: only messages opened already; `Some(false)`: only those not yet read.
+    pub read: Option<bool>,
+    /// Text in the name, e-mail, country or message.
+    pub search: Option<String>,
+}
+
+impl Filter {
+    fn sql(&self) -> Where {
+        let mut filter = Where::new();
+        if let Some(read) = self.read {
+            filter.is_null("read_at", !read);
+        }
+        if let Some(text) = &self.search {
+            filter.contains(&["name", "email", "country", "message"], text);
+        }
+        filter
+    }
+}
+
+/// Newest first.
+const ORDER: &str = "created DESC, id DESC";
+
+/// One page (1-based) of the messages `filter` selects, newest first.
+pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<Vec<Received>, sqlx::Error> {
+    filter.sql().page(pool, RECEIVED, ORDER, page).await
+}
+
+/// How many messages `filter` selects.
+pub async fn count(pool: &Pool, filter: &Filter) -> Result<i64, sqlx::Error> {
+    filter.sql().count(pool, "messages").await
+}
+
+/// Every message `filter` selects, newest first, one row at a time.
+pub fn stream<'a>(pool: &'a Pool, filter: &Filter) -> BoxStream<'a, Result<Received, sqlx::Error>> {
+    filter.sql().stream(pool, RECEIVED, ORDER)
+}
+
+/// One message by its id.
+pub async fn by_id(pool: &Pool, id: &str) -> Result<Option<Received>, sqlx::Error> {
+    if !db::storable(id) {
+        return Ok(None);
+    }
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("{RECEIVED} WHERE id = $1")))
+        .bind(id.to_owned())
+        .fetch_optional(pool)
+        .await
+}
+
+/// Marks message `id` read at `now`, unless it was read before (the first opening counts).
+pub async fn mark_read(pool: &Pool, id: &str, now: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE messages SET read_at = $2 WHERE id = $1 AND read_at IS NULL")
+        .bind(id)
+        .bind(now)
+        .execute(pool)
+        .await?;
+    Ok(())
 }

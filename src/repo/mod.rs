@@ -3,9 +3,11 @@
 pub mod audit;
 pub mod content;
 pub mod dashboard;
+pub mod filter;
 pub mod messages;
 pub mod orders;
 pub mod organisers;
+pub mod outbox;
 pub mod papers;
 pub mod submissions;
 pub mod subscribers;

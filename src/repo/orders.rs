@@ -1,8 +1,10 @@
 //! Payment orders (`migrations/0005_orders.sql`): created by `/api/ccavenue-initiate`, decided
 //! once by `/api/ccavenue-handle` (DESIGN.md section 6).
 
+use futures_util::stream::BoxStream;
 use sqlx::FromRow;
 
+use super::filter::Where;
 use crate::db::{self, Connection, Pool};
 
 /// What an order pays for.
@@ -241,4 +243,63 @@ pub async fn decide(
 /// Every order, oldest first (the organisers' export).
 pub async fn all(pool: &Pool) -> Result<Vec<Order>, sqlx::Error> {
     sqlx::query_as("SELECT * FROM orders ORDER BY created, order_id").fetch_all(pool).await
+}
+
+/// Which payments mode created an order, as the organisers' filter names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModeFilter {
+    Live,
+    Test,
+    /// Orders from before modes were recorded (migration 0006).
+    Unrecorded,
+}
+
+/// The organisers' view of orders; `None` matches all.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    pub status: Option<Status>,
+    pub kind: Option<OrderKind>,
+    pub payments_mode: Option<ModeFilter>,
+    /// Text in the order id, the payer's e-mail or name.
+    pub search: Option<String>,
+}
+
+impl Filter {
+    fn sql(&self) -> Where {
+        let mut filter = Where::new();
+        if let Some(status) = self.status {
+            filter.equals("status", status.as_str());
+        }
+        if let Some(kind) = self.kind {
+            filter.equals("kind", kind.as_str());
+        }
+        match self.payments_mode {
+            Some(ModeFilter::Live) => filter.equals("payments_mode", "live"),
+            Some(ModeFilter::Test) => filter.equals("payments_mode", "test"),
+            Some(ModeFilter::Unrecorded) => filter.is_null("payments_mode", true),
+            None => {}
+        }
+        if let Some(text) = &self.search {
+            filter.contains(&["order_id", "billing_email", "billing_name"], text);
+        }
+        filter
+    }
+}
+
+/// Newest first.
+const ORDER: &str = "created DESC, order_id DESC";
+
+/// One page (1-based) of the orders `filter` selects, newest first.
+pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<Vec<Order>, sqlx::Error> {
+    filter.sql().page(pool, "SELECT * FROM orders", ORDER, page).await
+}
+
+/// How many orders `filter` selects.
+pub async fn count(pool: &Pool, filter: &Filter) -> Result<i64, sqlx::Error> {
+    filter.sql().count(pool, "orders").await
+}
+
+/// Every order `filter` selects, newest first, one row at a time.
+pub fn stream<'a>(pool: &'a Pool, filter: &Filter) -> BoxStream<'a, Result<Order, sqlx::Error>> {
+    filter.sql().stream(pool, "SELECT * FROM orders", ORDER)
 }

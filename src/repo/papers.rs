@@ -74,6 +74,16 @@ pub async fn copy_to(
     unreachable!("the loop returns when the chunks end")
 }
 
+/// Whether the database holds the paper of submission `submission_id`.
+pub async fn exists(pool: &Pool, submission_id: i64) -> Result<bool, sqlx::Error> {
+    let found: Option<(i64,)> =
+        sqlx::query_as("SELECT submission_id FROM paper_chunks WHERE submission_id = $1 AND seq = 0")
+            .bind(submission_id)
+            .fetch_optional(pool)
+            .await?;
+    Ok(found.is_some())
+}
+
 /// The whole paper stored under `file_path` (the submission's `file_path`, e.g.
 /// `papers/P-2025-7KQ4M9.pdf`), for a mail attachment, which lettre builds in memory anyway.
 /// `None` when no submission has that path or its paper has no chunks.

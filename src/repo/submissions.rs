@@ -1,11 +1,13 @@
 //! Paper submissions (`submissions`, migrations/0004_submissions.sql): written by POST
 //! `/api/paper-submission`, read by `conference export submissions`.
 
+use futures_util::stream::BoxStream;
 use serde::Serialize;
 use sqlx::FromRow;
 use time::OffsetDateTime;
 use time::macros::format_description;
 
+use super::filter::Where;
 use crate::db::{self, Connection, Pool};
 
 /// spec section 3, Paper submission: the validated fields plus the stored file.
@@ -94,7 +96,8 @@ pub fn is_reference_taken(err: &sqlx::Error) -> bool {
     matches!(err, sqlx::Error::Database(db) if db.is_unique_violation())
 }
 
-const COLUMNS: &str = "id, reference, name, number, email, country, author_name, co_author_name, paper_title, \
+/// Every column of a submission, in the order of [`Submission`].
+pub const COLUMNS: &str = "id, reference, name, number, email, country, author_name, co_author_name, paper_title, \
                        department, university_organization, paper_type, presentation_type, message, \
                        conference_source, file_path, file_name, file_type, file_size, created";
 
@@ -120,4 +123,75 @@ pub async fn by_reference(pool: &Pool, reference: &str) -> Result<Option<Submiss
 /// sweep of files without a row.
 pub async fn file_paths(pool: &Pool) -> Result<Vec<String>, sqlx::Error> {
     sqlx::query_scalar("SELECT file_path FROM submissions").fetch_all(pool).await
+}
+
+/// How the organisers' list of submissions is sorted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Sort {
+    /// By `created`, when it came in.
+    #[default]
+    Received,
+    Reference,
+    /// By `paper_title`, ignoring letter case.
+    Title,
+}
+
+/// The organisers' view of submissions: every field is optional, `None` matches all.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// `Abstract` or `Full Paper`.
+    pub paper_type: Option<String>,
+    /// Received at or after this RFC 3339 time.
+    pub from: Option<String>,
+    /// Received before this RFC 3339 time.
+    pub before: Option<String>,
+    /// Text in the title, an author's name, the e-mail or the reference.
+    pub search: Option<String>,
+    pub sort: Sort,
+    pub descending: bool,
+}
+
+impl Filter {
+    fn sql(&self) -> (Where, &'static str) {
+        let mut filter = Where::new();
+        if let Some(paper_type) = &self.paper_type {
+            filter.equals("paper_type", paper_type);
+        }
+        if let Some(from) = &self.from {
+            filter.at_least("created", from);
+        }
+        if let Some(before) = &self.before {
+            filter.below("created", before);
+        }
+        if let Some(text) = &self.search {
+            filter.contains(&["paper_title", "author_name", "co_author_name", "email", "reference"], text);
+        }
+        // Fixed texts only: the sort is chosen from this list, never spelled by the request.
+        let order = match (self.sort, self.descending) {
+            (Sort::Received, false) => "created, id",
+            (Sort::Received, true) => "created DESC, id DESC",
+            (Sort::Reference, false) => "reference",
+            (Sort::Reference, true) => "reference DESC",
+            (Sort::Title, false) => "lower(paper_title), id",
+            (Sort::Title, true) => "lower(paper_title) DESC, id DESC",
+        };
+        (filter, order)
+    }
+}
+
+/// One page (1-based) of the submissions `filter` selects.
+pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<Vec<Submission>, sqlx::Error> {
+    let (filter, order) = filter.sql();
+    filter.page(pool, &format!("SELECT {COLUMNS} FROM submissions"), order, page).await
+}
+
+/// How many submissions `filter` selects.
+pub async fn count(pool: &Pool, filter: &Filter) -> Result<i64, sqlx::Error> {
+    filter.sql().0.count(pool, "submissions").await
+}
+
+/// Every submission `filter` selects, in its order, one row at a time.
+pub fn stream<'a>(pool: &'a Pool, filter: &Filter) -> BoxStream<'a, Result<Submission, sqlx::Error>> {
+    let (filter, order) = filter.sql();
+    filter.stream(pool, &format!("SELECT {COLUMNS} FROM submissions"), order)
 }

@@ -5,6 +5,9 @@
 use serde::Serialize;
 use sqlx::FromRow;
 
+use futures_util::stream::BoxStream;
+
+use super::filter::Where;
 use crate::db::{Connection, Pool};
 
 use super::messages::{created_now, record_id};
@@ -89,4 +92,45 @@ pub async fn all(pool: &Pool) -> Result<Vec<Subscriber>, sqlx::Error> {
     sqlx::query_as("SELECT id, email, created, status, confirmed FROM subscribers ORDER BY created, id")
         .fetch_all(pool)
         .await
+}
+
+/// The organisers' view of subscribers; `None` matches all.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// `pending`, `subscribed` or `unsubscribed`.
+    pub status: Option<String>,
+    /// Text in the address.
+    pub search: Option<String>,
+}
+
+impl Filter {
+    fn sql(&self) -> Where {
+        let mut filter = Where::new();
+        if let Some(status) = &self.status {
+            filter.equals("status", status);
+        }
+        if let Some(text) = &self.search {
+            filter.contains(&["email"], text);
+        }
+        filter
+    }
+}
+
+const SELECT: &str = "SELECT id, email, created, status, confirmed FROM subscribers";
+/// Newest first.
+const ORDER: &str = "created DESC, id DESC";
+
+/// One page (1-based) of the subscribers `filter` selects, newest first.
+pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<Vec<Subscriber>, sqlx::Error> {
+    filter.sql().page(pool, SELECT, ORDER, page).await
+}
+
+/// How many subscribers `filter` selects.
+pub async fn count(pool: &Pool, filter: &Filter) -> Result<i64, sqlx::Error> {
+    filter.sql().count(pool, "subscribers").await
+}
+
+/// Every subscriber `filter` selects, newest first, one row at a time.
+pub fn stream<'a>(pool: &'a Pool, filter: &Filter) -> BoxStream<'a, Result<Subscriber, sqlx::Error>> {
+    filter.sql().stream(pool, SELECT, ORDER)
 }

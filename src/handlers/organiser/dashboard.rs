@@ -33,6 +33,8 @@ pub struct DashboardPage {
     pub email: String,
     pub papers: Vec<PaperTypeCount>,
     pub messages: i64,
+    /// Messages no organiser has opened yet.
+    pub unread: i64,
     pub orders: Vec<OrderCount>,
     pub paid: Vec<PaidTotal>,
     pub subscribers: Vec<StatusCount>,
@@ -72,6 +74,7 @@ pub async fn home(State(state): State<AppState>, request: Request) -> Result<Res
         layout: layout(&state, "Organisers", session::HOME).await?,
         papers: dashboard::submissions_by_type(pool, &week_ago).await?,
         messages: dashboard::messages(pool).await?,
+        unread: dashboard::unread_messages(pool).await?,
         orders: dashboard::orders_by_state(pool).await?,
         paid: dashboard::paid_totals(pool).await?,
         subscribers: dashboard::subscribers_by_status(pool).await?,

@@ -1,0 +1,131 @@
+//! What organisers download: the CSV of a filtered list and a paper. Both are streamed (a
+//! few rows or 64 KiB at a time, never the whole answer in memory), and both are recorded in
+//! the audit log before the first byte goes out.
+
+use axum::body::Body;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::Response;
+use futures_util::stream::{BoxStream, TryStreamExt};
+use tokio::io::{AsyncRead, AsyncReadExt};
+
+use super::session::Organiser;
+use crate::db::Pool;
+use crate::error::AppError;
+use crate::export::SafeWriter;
+use crate::handlers::state::AppState;
+use crate::mail::outbox::timestamp;
+use crate::repo::audit::{self, NewEntry};
+
+/// Rows written before a chunk of CSV is handed to the connection.
+const ROWS_PER_CHUNK: usize = 200;
+/// Bytes of a paper read at a time.
+const FILE_CHUNK_BYTES: usize = 64 * 1024;
+
+/// Records `entry` in its own transaction.
+pub async fn record(state: &AppState, entry: &NewEntry<'_>) -> Result<(), AppError> {
+    let mut tx = state.pool.begin().await?;
+    audit::record(&mut tx, entry).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// How one list is written as CSV: its name (the file is `<list>.csv`), the header of
+/// `conference export` and the row writer of the same module.
+pub struct CsvList<F, T> {
+    pub list: &'static str,
+    pub header: &'static [&'static str],
+    pub rows: for<'a> fn(&'a Pool, &F) -> BoxStream<'a, Result<T, sqlx::Error>>,
+    pub write: fn(&mut SafeWriter<Vec<u8>>, T) -> csv::Result<()>,
+}
+
+/// The CSV of `filter`'s rows, as an attachment; audited as `export.csv` with `details`
+/// (the filters).
+pub async fn csv<F, T>(
+    state: &AppState,
+    organiser: &Organiser,
+    list: CsvList<F, T>,
+    filter: F,
+    details: serde_json::Value,
+) -> Result<Response, AppError>
+where
+    F: Send + Sync + 'static,
+    T: Send + 'static,
+{
+    let at = timestamp(state.clock.now());
+    let mut entry = organiser.entry(&at, "export.csv");
+    entry.object_type = Some("list");
+    entry.object_id = Some(list.list);
+    entry.details = serde_json::json!({ "filter": details });
+    record(state, &entry).await?;
+
+    let (sender, receiver) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(4);
+    let pool = state.pool.clone();
+    tokio::spawn(async move {
+        let new_writer = || SafeWriter(csv::Writer::from_writer(Vec::new()));
+        let chunk = |out: SafeWriter<Vec<u8>>| out.0.into_inner().map_err(|e| std::io::Error::other(e.to_string()));
+        let mut out = new_writer();
+        let mut written = 0;
+        let mut rows = (list.rows)(&pool, &filter);
+        let result: Result<(), std::io::Error> = async {
+            out.write_record(list.header).map_err(std::io::Error::other)?;
+            while let Some(row) = rows.try_next().await.map_err(std::io::Error::other)? {
+                (list.write)(&mut out, row).map_err(std::io::Error::other)?;
+                written += 1;
+                if written % ROWS_PER_CHUNK == 0 {
+                    let full = std::mem::replace(&mut out, new_writer());
+                    if sender.send(Ok(chunk(full)?)).await.is_err() {
+                        return Ok(()); // the client went away
+                    }
+                }
+            }
+            let _ = sender.send(Ok(chunk(out)?)).await;
+            Ok(())
+        }
+        .await;
+        if let Err(err) = result {
+            tracing::error!(error = %err, list = list.list, "CSV download failed");
+            // The body ends in an error: the client sees a broken download, not a short file.
+            let _ = sender.send(Err(err)).await;
+        }
+    });
+    let body = Body::from_stream(futures_util::stream::unfold(receiver, |mut receiver| async move {
+        receiver.recv().await.map(|chunk| (chunk, receiver))
+    }));
+    Ok(attachment(body, "text/csv; charset=utf-8", &format!("{}.csv", list.list)))
+}
+
+/// `reader`'s bytes as a body, [`FILE_CHUNK_BYTES`] at a time.
+pub fn body_of(reader: impl AsyncRead + Send + Unpin + 'static) -> Body {
+    let chunks = futures_util::stream::unfold(Some(reader), |reader| async move {
+        let mut reader = reader?;
+        let mut buffer = vec![0u8; FILE_CHUNK_BYTES];
+        match reader.read(&mut buffer).await {
+            Ok(0) => None,
+            Ok(n) => {
+                buffer.truncate(n);
+                Some((Ok(buffer), Some(reader)))
+            }
+            Err(err) => Some((Err(err), None)),
+        }
+    });
+    Body::from_stream(chunks)
+}
+
+/// A download: `Content-Disposition: attachment` under `filename` (made of this server's
+/// own safe characters), never sniffed into something a browser would run.
+pub fn attachment(body: Body, content_type: &str, filename: &str) -> Response {
+    let mut response = Response::new(body);
+    *response.status_mut() = StatusCode::OK;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_str(content_type).unwrap_or(HeaderValue::from_static("application/octet-stream")),
+    );
+    headers.insert(
+        header::CONTENT_DISPOSITION,
+        HeaderValue::from_str(&format!("attachment; filename=\"{filename}\""))
+            .unwrap_or(HeaderValue::from_static("attachment")),
+    );
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    response
+}

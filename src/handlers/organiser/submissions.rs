@@ -1,0 +1,272 @@
+//! The submissions of the back office (DESIGN.md section 12, issue 20 item 4):
+//! `/organiser/submissions` (filters `paper_type`, `from`, `to`; search `q`; `sort`, `dir`;
+//! `page`), its CSV, one submission's page and its paper.
+
+use axum::extract::{Path, RawQuery, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use time::Duration;
+use time::macros::format_description;
+
+use super::download::{self, CsvList};
+use super::query::{Pager, Params};
+use super::session::{SignedIn, SignedInForFile};
+use super::sign_in::layout;
+use super::view::{Cell, Control, DetailPage, Group, ListPage};
+use crate::db::Engine;
+use crate::error::AppError;
+use crate::export::visitors;
+use crate::handlers::render::render;
+use crate::handlers::state::AppState;
+use crate::mail::outbox::timestamp;
+use crate::paper_form;
+use crate::repo::papers;
+use crate::repo::submissions::{self, Filter, Sort, Submission};
+
+/// The list's address.
+pub const PATH: &str = "/organiser/submissions";
+const KNOWN: [&str; 6] = ["paper_type", "from", "to", "q", "sort", "dir"];
+/// The paper types of the form (the table's CHECK constraint).
+const PAPER_TYPES: [(&str, &str); 2] = [("Abstract", "Abstract"), ("Full Paper", "Full Paper")];
+const SORTS: [(&str, Sort); 3] = [("received", Sort::Received), ("reference", Sort::Reference), ("title", Sort::Title)];
+const DIRECTIONS: [(&str, bool); 2] = [("asc", false), ("desc", true)];
+
+/// The filter a query string asks for.
+fn filter(params: &Params) -> Result<Filter, AppError> {
+    let day = format_description!("[year]-[month]-[day]");
+    let from = params.date("from")?;
+    let to = params.date("to")?;
+    if let (Some(from), Some(to)) = (from, to)
+        && from > to
+    {
+        return Err(AppError::BadRequest("The date range ends (\"to\") before it starts (\"from\").".into()));
+    }
+    let format = |date: time::Date| date.format(day).map_err(|e| AppError::internal("date", e));
+    // `to` is a whole day: everything received before the next midnight (UTC).
+    let before = match to {
+        Some(to) => Some(format(to.checked_add(Duration::DAY).unwrap_or(to))?),
+        None => None,
+    };
+    Ok(Filter {
+        paper_type: params.one_of("paper_type", &PAPER_TYPES)?.map(str::to_owned),
+        from: from.map(format).transpose()?,
+        before,
+        search: params.search()?,
+        sort: params.one_of("sort", &SORTS)?.unwrap_or_default(),
+        // Newest first unless asked otherwise.
+        descending: params.one_of("dir", &DIRECTIONS)?.unwrap_or(true),
+    })
+}
+
+/// The address of one submission's page.
+fn href(reference: &str) -> String {
+    format!("{PATH}/{reference}")
+}
+
+/// GET `/organiser/submissions`.
+pub async fn list(
+    State(state): State<AppState>,
+    SignedIn(_): SignedIn,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, AppError> {
+    let params = Params::parse(raw.as_deref(), &KNOWN)?;
+    let filter = filter(&params)?;
+    let page = params.page()?;
+    let total = submissions::count(&state.pool, &filter).await?;
+    let rows = submissions::list(&state.pool, &filter, page).await?;
+    let rows = rows
+        .into_iter()
+        .map(|s| {
+            let authors = if s.submitted.co_author_name.is_empty() {
+                s.submitted.author_name.clone()
+            } else {
+                format!("{}; {}", s.submitted.author_name, s.submitted.co_author_name)
+            };
+            vec![
+                Cell::link(s.submitted.reference.clone(), href(&s.submitted.reference)),
+                Cell::text(s.submitted.paper_title),
+                Cell::text(authors),
+                Cell::text(s.submitted.email),
+                Cell::text(s.submitted.paper_type),
+                Cell::text(s.created),
+            ]
+        })
+        .collect();
+    let page = ListPage {
+        layout: layout(&state, "Submissions", PATH).await?,
+        heading: "Submissions",
+        path: PATH,
+        summary: Vec::new(),
+        controls: vec![
+            Control::search("Search title, author, e-mail, reference", params.value("q")),
+            Control::select("paper_type", "Paper type", params.value("paper_type"), &PAPER_TYPES),
+            Control::date("from", "Received from", params.value("from")),
+            Control::date("to", "Received until", params.value("to")),
+            Control::select(
+                "sort",
+                "Sort by",
+                params.value("sort"),
+                &[("received", "Received"), ("reference", "Reference"), ("title", "Title")],
+            ),
+            Control::select("dir", "Order", params.value("dir"), &[("desc", "Descending"), ("asc", "Ascending")]),
+        ],
+        columns: vec!["Reference", "Title", "Authors", "E-mail", "Paper type", "Received (UTC)"],
+        rows,
+        pager: Pager::new(PATH, &params, page, total),
+    };
+    render(StatusCode::OK, &page)
+}
+
+/// GET `/organiser/submissions.csv`: the same rows, every page, with the columns of
+/// `conference export submissions`.
+pub async fn csv(
+    State(state): State<AppState>,
+    SignedInForFile(organiser): SignedInForFile,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, AppError> {
+    let params = Params::parse(raw.as_deref(), &KNOWN)?;
+    let filter = filter(&params)?;
+    static HEADER: std::sync::LazyLock<[&str; 20]> = std::sync::LazyLock::new(visitors::submission_header);
+    let list = CsvList {
+        list: "submissions",
+        header: &*HEADER,
+        rows: submissions::stream,
+        write: |out, s: Submission| visitors::write_submission(out, &s),
+    };
+    download::csv(&state, &organiser, list, filter, params.details()).await
+}
+
+/// GET `/organiser/submissions/{reference}`: every field.
+pub async fn detail(
+    State(state): State<AppState>,
+    SignedIn(_): SignedIn,
+    Path(reference): Path<String>,
+) -> Result<Response, AppError> {
+    let Some(s) = submissions::by_reference(&state.pool, &reference).await? else {
+        return Err(AppError::NotFound(format!("No submission has the reference {}.", shown(&reference))));
+    };
+    let n = &s.submitted;
+    let text = |value: &str| Cell::text(value);
+    let groups = vec![
+        Group {
+            heading: "Paper",
+            fields: vec![
+                ("Reference", text(&n.reference)),
+                ("Title", text(&n.paper_title)),
+                ("Paper type", text(&n.paper_type)),
+                ("Presentation", text(&n.presentation_type)),
+                ("Received (UTC)", text(&s.created)),
+                ("Message", text(&n.message)),
+                (
+                    "Heard of us through",
+                    text(
+                        paper_form::CONFERENCE_SOURCES
+                            .iter()
+                            .find(|(value, _)| *value == n.conference_source)
+                            .map_or(n.conference_source.as_str(), |(_, label)| label),
+                    ),
+                ),
+            ],
+        },
+        Group {
+            heading: "Authors",
+            fields: vec![
+                ("Author", text(&n.author_name)),
+                ("Co-authors", text(&n.co_author_name)),
+                ("Name", text(&n.name)),
+                ("E-mail", Cell::link(n.email.clone(), format!("mailto:{}", n.email))),
+                ("Phone", text(&n.number)),
+                ("Country", text(&n.country)),
+                ("Department", text(&n.department)),
+                ("University or organisation", text(&n.university_organization)),
+            ],
+        },
+        Group {
+            heading: "File",
+            fields: vec![
+                ("Uploaded as", text(&n.file_name)),
+                ("Type", text(&n.file_type)),
+                ("Size", text(&paper_form::human_size(n.file_size))),
+                ("Stored as", text(&n.file_path)),
+            ],
+        },
+    ];
+    let page = DetailPage {
+        layout: layout(&state, &format!("Submission {}", n.reference), PATH).await?,
+        heading: format!("Submission {}", n.reference),
+        back: (PATH, "Submissions"),
+        actions: vec![Cell::link(
+            format!("Download the paper ({})", extension(n)),
+            format!("{}/paper", href(&n.reference)),
+        )],
+        groups,
+    };
+    render(StatusCode::OK, &page)
+}
+
+/// The stored paper's extension; only it is taken from the stored path, so no stored text
+/// names a folder or a header.
+fn extension(s: &submissions::NewSubmission) -> &str {
+    s.file_path
+        .rsplit_once('.')
+        .map(|(_, ext)| ext)
+        .filter(|ext| !ext.is_empty() && ext.len() <= 8 && ext.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .unwrap_or("bin")
+}
+
+/// GET `/organiser/submissions/{reference}/paper`: the file as an attachment
+/// `<reference>.<ext>`, from `DATA_DIR` (SQLite) or the database (PostgreSQL); audited as
+/// `paper.downloaded`.
+pub async fn paper(
+    State(state): State<AppState>,
+    SignedInForFile(organiser): SignedInForFile,
+    Path(reference): Path<String>,
+) -> Result<Response, AppError> {
+    let not_found = || AppError::NotFound("No such paper.".into());
+    let Some(s) = submissions::by_reference(&state.pool, &reference).await? else { return Err(not_found()) };
+    // References are the server's own (`P-2025-7KQ4M9`); anything else never reaches a header.
+    let name_part = if s.submitted.reference.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+        &s.submitted.reference
+    } else {
+        "paper"
+    };
+    let filename = format!("{name_part}.{}", extension(&s.submitted));
+    let body = match Engine::of_pool(&state.pool) {
+        Engine::Sqlite => {
+            let stored = &s.submitted.file_path;
+            if stored.split(['/', '\\']).any(|part| part == "..") || std::path::Path::new(stored).is_absolute() {
+                return Err(not_found());
+            }
+            match tokio::fs::File::open(state.config.data_dir.join(stored)).await {
+                Ok(file) => download::body_of(file),
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Err(not_found()),
+                Err(err) => return Err(AppError::internal("paper file", err)),
+            }
+        }
+        Engine::Postgres => {
+            if !papers::exists(&state.pool, s.id).await? {
+                return Err(not_found());
+            }
+            let (reader, mut writer) = tokio::io::duplex(64 * 1024);
+            let pool = state.pool.clone();
+            let id = s.id;
+            tokio::spawn(async move {
+                if let Err(err) = papers::copy_to(&pool, id, &mut writer).await {
+                    tracing::error!(error = %err, "paper download failed");
+                }
+            });
+            download::body_of(reader)
+        }
+    };
+    let at = timestamp(state.clock.now());
+    let mut entry = organiser.entry(&at, "paper.downloaded");
+    entry.object_type = Some("submission");
+    entry.object_id = Some(&s.submitted.reference);
+    download::record(&state, &entry).await?;
+    Ok(download::attachment(body, &s.submitted.file_type, &filename))
+}
+
+/// At most 40 characters of what was asked for, for a message.
+fn shown(value: &str) -> String {
+    value.chars().take(40).collect()
+}

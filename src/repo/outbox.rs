@@ -1,0 +1,63 @@
+//! The mail outbox as organisers read it (`outbox`, migrations/0002_outbox.sql): what was
+//! queued, sent or failed, with the attempts and last error; never the bodies.
+
+use futures_util::stream::BoxStream;
+use sqlx::FromRow;
+
+use super::filter::Where;
+use crate::db::Pool;
+
+/// One mail of the outbox.
+#[derive(Debug, Clone, FromRow)]
+pub struct Mail {
+    pub id: i64,
+    pub to_address: String,
+    pub subject: String,
+    /// `pending`, `sent` or `failed`.
+    pub status: String,
+    pub attempts: i64,
+    pub last_error: Option<String>,
+    /// RFC 3339 UTC.
+    pub created: String,
+    pub sent_at: Option<String>,
+}
+
+/// The organisers' view of the outbox; `None` matches all.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// `pending`, `sent` or `failed`.
+    pub status: Option<String>,
+    /// Text in the recipient or the subject.
+    pub search: Option<String>,
+}
+
+impl Filter {
+    fn sql(&self) -> Where {
+        let mut filter = Where::new();
+        if let Some(status) = &self.status {
+            filter.equals("status", status);
+        }
+        if let Some(text) = &self.search {
+            filter.contains(&["to_address", "subject"], text);
+        }
+        filter
+    }
+}
+
+const SELECT: &str = "SELECT id, to_address, subject, status, CAST(attempts AS BIGINT) AS attempts, last_error, \
+                      created, sent_at FROM outbox";
+
+/// One page (1-based) of the mails `filter` selects, newest first.
+pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<Vec<Mail>, sqlx::Error> {
+    filter.sql().page(pool, SELECT, "id DESC", page).await
+}
+
+/// How many mails `filter` selects.
+pub async fn count(pool: &Pool, filter: &Filter) -> Result<i64, sqlx::Error> {
+    filter.sql().count(pool, "outbox").await
+}
+
+/// Every mail `filter` selects, newest first, one row at a time.
+pub fn stream<'a>(pool: &'a Pool, filter: &Filter) -> BoxStream<'a, Result<Mail, sqlx::Error>> {
+    filter.sql().stream(pool, SELECT, "id DESC")
+}

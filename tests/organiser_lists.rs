@@ -1,0 +1,403 @@
+//! The back office's lists (DESIGN.md section 12, issue 20 item 4): each list, filter,
+//! search and detail page on the fixture seed plus rows sent through the public forms or
+//! written here; the CSV of a filtered view holds exactly the table's rows; bad filter values
+//! are a 400 page; and no list, detail, download or CSV answers data without a live session.
+
+use axum::http::StatusCode;
+use time::macros::datetime;
+
+use crate::api_submission::{Form, submit};
+use crate::common::TestApp;
+use crate::common::html::{parse, select, text};
+use crate::organiser::{CHAIR, organisers_app, organisers_app_at, sign_in};
+use conference::clock::Clock;
+
+/// GET `path` with the session `cookie`.
+async fn get(app: &TestApp, cookie: &str, path: &str) -> crate::common::Reply {
+    app.request(path, &[("cookie", cookie)]).await
+}
+
+/// The cells of each row of a list page's table (rows that say "Nothing matches" excepted).
+fn table(body: &str) -> Vec<Vec<String>> {
+    let page = parse(body);
+    select(&page, ".organiser__table-wrap tbody tr")
+        .into_iter()
+        .map(|row| select(row, "td").into_iter().map(|cell| text(cell).trim().to_owned()).collect::<Vec<_>>())
+        .filter(|cells| cells.len() > 1)
+        .collect()
+}
+
+/// The records of a CSV answer (header first).
+fn csv_records(body: &str) -> Vec<Vec<String>> {
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).from_reader(body.as_bytes());
+    reader.records().map(|r| r.unwrap().iter().map(str::to_owned).collect()).collect()
+}
+
+/// Submits a paper through the public form; its reference.
+async fn submit_paper(app: &TestApp, email: &str, title: &str, paper_type: &str) -> String {
+    let form = Form::valid().with("email", email).with("paperTitle", title).with("paperType", paper_type);
+    let (status, answer) = submit(app, &form).await;
+    assert_eq!(status, StatusCode::CREATED, "{answer}");
+    answer["reference"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn submissions_filter_search_sort_detail_paper_and_csv() {
+    let app = organisers_app().await;
+    let abstract_ref = submit_paper(&app, "ana@example.org", "Tidal lanterns at 50% brightness", "Abstract").await;
+    let full_ref = submit_paper(&app, "ben@example.org", "Harbour computing", "Full Paper").await;
+    let cookie = sign_in(&app, CHAIR).await;
+
+    let all = get(&app, &cookie, "/organiser/submissions").await;
+    assert_eq!(all.status, StatusCode::OK, "{}", all.text());
+    assert_eq!(all.header("cache-control"), Some("private, no-store"));
+    let rows = table(&all.text());
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert_eq!(rows[0][0], full_ref, "newest first by default");
+
+    let only = |rows: Vec<Vec<String>>| rows.into_iter().map(|r| r[0].clone()).collect::<Vec<_>>();
+    let abstracts = get(&app, &cookie, "/organiser/submissions?paper_type=Abstract").await;
+    assert_eq!(only(table(&abstracts.text())), [abstract_ref.as_str()]);
+    let searched = get(&app, &cookie, "/organiser/submissions?q=HARBOUR").await;
+    assert_eq!(only(table(&searched.text())), [full_ref.as_str()], "search ignores letter case");
+    let by_mail = get(&app, &cookie, "/organiser/submissions?q=ana%40example").await;
+    assert_eq!(only(table(&by_mail.text())), [abstract_ref.as_str()]);
+    let by_reference = get(&app, &cookie, &format!("/organiser/submissions?q={}", &full_ref[7..])).await;
+    assert_eq!(only(table(&by_reference.text())), [full_ref.as_str()]);
+    // LIKE's wildcards match themselves: `%` finds the title with a percent sign only.
+    let percent = get(&app, &cookie, "/organiser/submissions?q=%25").await;
+    assert_eq!(only(table(&percent.text())), [abstract_ref.as_str()]);
+    let underscore = get(&app, &cookie, "/organiser/submissions?q=_").await;
+    assert!(table(&underscore.text()).is_empty());
+    let by_title = get(&app, &cookie, "/organiser/submissions?sort=title&dir=asc").await;
+    assert_eq!(only(table(&by_title.text())), [full_ref.as_str(), abstract_ref.as_str()]);
+    let today = time::OffsetDateTime::now_utc().date();
+    let later = today + time::Duration::days(1);
+    let in_range = get(&app, &cookie, &format!("/organiser/submissions?from={today}&to={today}")).await;
+    assert_eq!(table(&in_range.text()).len(), 2, "`to` takes the whole day");
+    let after = get(&app, &cookie, &format!("/organiser/submissions?from={later}")).await;
+    assert!(table(&after.text()).is_empty());
+
+    // The CSV of a filtered view: the same rows, with `conference export submissions`'s columns.
+    let page = parse(&abstracts.text());
+    let link = select(&page, "a[download]")[0].value().attr("href").unwrap().to_owned();
+    assert_eq!(link, "/organiser/submissions.csv?paper_type=Abstract");
+    let csv = get(&app, &cookie, &link).await;
+    assert_eq!(csv.status, StatusCode::OK);
+    assert_eq!(csv.header("content-type"), Some("text/csv; charset=utf-8"));
+    assert_eq!(csv.header("content-disposition"), Some("attachment; filename=\"submissions.csv\""));
+    let records = csv_records(&csv.text());
+    assert_eq!(records[0][..3], ["id", "reference", "created"]);
+    assert_eq!(records[1..].iter().map(|r| r[1].clone()).collect::<Vec<_>>(), [abstract_ref.as_str()]);
+    let audited: (String, String) =
+        sqlx::query_as("SELECT object_id, details FROM audit_log WHERE action = 'export.csv' ORDER BY id DESC LIMIT 1")
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
+    assert_eq!(audited.0, "submissions");
+    assert!(audited.1.contains("\"paper_type\":\"Abstract\""), "{}", audited.1);
+
+    // Detail page and paper.
+    let detail = get(&app, &cookie, &format!("/organiser/submissions/{abstract_ref}")).await;
+    assert_eq!(detail.status, StatusCode::OK);
+    for field in [
+        "Tidal lanterns at 50% brightness",
+        "ana@example.org",
+        "Ben Reyes, Carla Santos",
+        "University of Manila",
+        "LinkedIn",
+        "paper.pdf",
+    ] {
+        assert!(detail.text().contains(field), "{field}");
+    }
+    let paper = get(&app, &cookie, &format!("/organiser/submissions/{abstract_ref}/paper")).await;
+    assert_eq!(paper.status, StatusCode::OK);
+    assert_eq!(
+        paper.header("content-disposition"),
+        Some(format!("attachment; filename=\"{abstract_ref}.pdf\"").as_str())
+    );
+    assert_eq!(paper.header("x-content-type-options"), Some("nosniff"));
+    let stored = app.stored_paper(&format!("papers/{abstract_ref}.pdf")).await.expect("stored");
+    assert_eq!(paper.body.to_vec(), stored);
+    let downloads: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM audit_log WHERE action = 'paper.downloaded' AND object_id = $1")
+            .bind(&abstract_ref)
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
+    assert_eq!(downloads, 1);
+    assert_eq!(get(&app, &cookie, "/organiser/submissions/P-2025-NOPE00").await.status, StatusCode::NOT_FOUND);
+    assert_eq!(get(&app, &cookie, "/organiser/submissions/P-2025-NOPE00/paper").await.status, StatusCode::NOT_FOUND);
+}
+
+/// Writes a contact message as `/api/contact` stores it.
+async fn message(app: &TestApp, id: &str, name: &str, email: &str, text: &str, created: &str) {
+    sqlx::query("INSERT INTO messages (id, name, number, email, country, message, created) VALUES ($1, $2, '+639171234567', $3, 'Philippines', $4, $5)")
+        .bind(id)
+        .bind(name)
+        .bind(email)
+        .bind(text)
+        .bind(created)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn opening_a_message_marks_it_read_and_offers_a_reply() {
+    let app = organisers_app().await;
+    message(&app, "m1", "Ana Cruz", "ana@example.org", "Is there parking?", "2025-03-01T09:00:00.000000Z").await;
+    message(&app, "m2", "=HYPERLINK(\"http://x\")", "ben@example.org", "Visa letter", "2025-03-02T09:00:00.000000Z")
+        .await;
+    let cookie = sign_in(&app, CHAIR).await;
+    let home = get(&app, &cookie, "/organiser").await.text();
+    assert!(home.contains("not yet read: <strong>2</strong>"), "{home}");
+    for href in [
+        "/organiser/submissions",
+        "/organiser/messages",
+        "/organiser/orders",
+        "/organiser/subscribers",
+        "/organiser/outbox",
+        "/organiser/audit",
+    ] {
+        assert!(home.contains(&format!("<a href=\"{href}\">")), "the dashboard links to {href}");
+    }
+
+    let unread = table(&get(&app, &cookie, "/organiser/messages?status=unread").await.text());
+    assert_eq!(unread.len(), 2);
+    let detail = get(&app, &cookie, "/organiser/messages/m1").await;
+    assert_eq!(detail.status, StatusCode::OK);
+    assert!(detail.text().contains("href=\"mailto:ana@example.org?subject="), "{}", detail.text());
+    assert!(detail.text().contains("Is there parking?"));
+    let unread = table(&get(&app, &cookie, "/organiser/messages?status=unread").await.text());
+    assert_eq!(unread.iter().map(|r| r[1].clone()).collect::<Vec<_>>(), ["=HYPERLINK(\"http://x\")"]);
+    let read = table(&get(&app, &cookie, "/organiser/messages?status=read").await.text());
+    assert_eq!(read.iter().map(|r| r[1].clone()).collect::<Vec<_>>(), ["Ana Cruz"]);
+    let searched = table(&get(&app, &cookie, "/organiser/messages?q=visa").await.text());
+    assert_eq!(searched.len(), 1);
+    assert!(get(&app, &cookie, "/organiser").await.text().contains("not yet read: <strong>1</strong>"));
+
+    // The CSV: the unread view only, formulas escaped as `conference export` does.
+    let csv = csv_records(&get(&app, &cookie, "/organiser/messages.csv?status=unread").await.text());
+    assert_eq!(csv[0], ["id", "created", "name", "number", "email", "country", "message"]);
+    assert_eq!(csv.len(), 2);
+    assert_eq!(csv[1][0], "m2");
+    assert_eq!(csv[1][2], "'=HYPERLINK(\"http://x\")");
+    assert_eq!(get(&app, &cookie, "/organiser/messages/nope").await.status, StatusCode::NOT_FOUND);
+}
+
+/// Writes an order.
+async fn order(app: &TestApp, id: &str, kind: &str, status: &str, mode: Option<&str>, name: &str, email: &str) {
+    let decided = (status != "initiated").then_some("2025-03-01T08:05:00Z");
+    let tracking = (status != "initiated").then_some("3100000042");
+    sqlx::query(
+        "INSERT INTO orders (order_id, kind, item_id, item_title, amount_cents, currency, status, billing_name,
+             billing_email, tracking_id, bank_ref_no, status_message, created, decided_at, payments_mode)
+         VALUES ($1, $2, 'item', 'Presenter Virtual', 21900, 'USD', $3, $4, $5, $6, 'BANK77', 'Approved', '2025-03-01T08:00:00Z', $7, $8)",
+    )
+    .bind(id)
+    .bind(kind)
+    .bind(status)
+    .bind(name)
+    .bind(email)
+    .bind(tracking)
+    .bind(decided)
+    .bind(mode)
+    .execute(&app.pool)
+    .await
+    .unwrap();
+}
+
+#[tokio::test]
+async fn orders_filter_by_state_kind_and_mode_and_show_the_gateway_answer() {
+    let app = organisers_app().await;
+    order(&app, "ORD1", "plan", "success", Some("live"), "Ada Lovelace", "ada@example.org").await;
+    order(&app, "ORD2", "sponsor", "initiated", Some("test"), "Grace Hopper", "grace@example.org").await;
+    order(&app, "ORD3", "custom", "failure", None, "Alan Turing", "alan@example.org").await;
+    let cookie = sign_in(&app, CHAIR).await;
+    let ids = |body: String| table(&body).into_iter().map(|r| r[0].clone()).collect::<Vec<_>>();
+    assert_eq!(ids(get(&app, &cookie, "/organiser/orders").await.text()).len(), 3);
+    for (query, expected) in [
+        ("status=success", vec!["ORD1"]),
+        ("kind=sponsor", vec!["ORD2"]),
+        ("payments_mode=test", vec!["ORD2"]),
+        ("payments_mode=none", vec!["ORD3"]),
+        ("q=turing", vec!["ORD3"]),
+        ("q=grace%40example", vec!["ORD2"]),
+        ("q=ORD1", vec!["ORD1"]),
+        ("status=success&kind=sponsor", vec![]),
+    ] {
+        let reply = get(&app, &cookie, &format!("/organiser/orders?{query}")).await;
+        assert_eq!(reply.status, StatusCode::OK, "{query}");
+        assert_eq!(ids(reply.text()), expected, "{query}");
+        let csv = csv_records(&get(&app, &cookie, &format!("/organiser/orders.csv?{query}")).await.text());
+        assert_eq!(csv[0][0], "order_id");
+        assert_eq!(csv[1..].iter().map(|r| r[0].clone()).collect::<Vec<_>>(), expected, "CSV of {query}");
+    }
+    let detail = get(&app, &cookie, "/organiser/orders/ORD1").await.text();
+    for field in
+        ["USD 219.00", "3100000042", "BANK77", "Approved", "2025-03-01T08:00:00Z", "2025-03-01T08:05:00Z: success"]
+    {
+        assert!(detail.contains(field), "{field}");
+    }
+    assert_eq!(get(&app, &cookie, "/organiser/orders/ORD404").await.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn subscribers_outbox_and_audit_lists() {
+    let app = organisers_app().await;
+    for (id, email, status) in [("s1", "ana@example.org", "pending"), ("s2", "ben@example.org", "subscribed")] {
+        sqlx::query("INSERT INTO subscribers (id, email, created, status) VALUES ($1, $2, '2025-03-01T09:00:00Z', $3)")
+            .bind(id)
+            .bind(email)
+            .bind(status)
+            .execute(&app.pool)
+            .await
+            .unwrap();
+    }
+    let cookie = sign_in(&app, CHAIR).await;
+    let subscribed = get(&app, &cookie, "/organiser/subscribers?status=subscribed").await.text();
+    assert_eq!(table(&subscribed).iter().map(|r| r[0].clone()).collect::<Vec<_>>(), ["ben@example.org"]);
+    assert!(subscribed.contains("pending: <strong>1</strong>"), "counts by status");
+    let searched = table(&get(&app, &cookie, "/organiser/subscribers?q=ana").await.text());
+    assert_eq!(searched.len(), 1);
+    let csv = csv_records(&get(&app, &cookie, "/organiser/subscribers.csv?status=pending").await.text());
+    assert_eq!(csv.len(), 2);
+    assert_eq!(csv[1][2], "ana@example.org");
+
+    // The sign-in mail is in the outbox; the audit log has the sign-in.
+    let outbox = table(&get(&app, &cookie, "/organiser/outbox?status=pending").await.text());
+    assert_eq!(outbox.len(), 1, "{outbox:?}");
+    assert_eq!(outbox[0][1], CHAIR);
+    assert!(table(&get(&app, &cookie, "/organiser/outbox?status=sent").await.text()).is_empty());
+    assert_eq!(csv_records(&get(&app, &cookie, "/organiser/outbox.csv?status=pending").await.text()).len(), 2);
+    let audit = table(&get(&app, &cookie, "/organiser/audit?q=signed_in").await.text());
+    assert_eq!(audit.len(), 1);
+    assert_eq!(audit[0][3], "auth.signed_in");
+    let audit_csv = csv_records(&get(&app, &cookie, "/organiser/audit.csv?q=signed_in").await.text());
+    assert_eq!(audit_csv.len(), 2, "the header and the one entry the page showed: {audit_csv:?}");
+}
+
+#[tokio::test]
+async fn lists_page_through_fifty_rows_at_a_time() {
+    let app = organisers_app().await;
+    for n in 0..55 {
+        message(
+            &app,
+            &format!("m{n:02}"),
+            "Ana",
+            "ana@example.org",
+            "Hello",
+            &format!("2025-03-01T09:00:{n:02}.000000Z"),
+        )
+        .await;
+    }
+    let cookie = sign_in(&app, CHAIR).await;
+    let first = get(&app, &cookie, "/organiser/messages").await.text();
+    assert_eq!(table(&first).len(), 50);
+    assert!(first.contains("55 found, page 1 of 2"), "{first}");
+    assert!(first.contains("href=\"/organiser/messages?page=2\""));
+    assert_eq!(table(&get(&app, &cookie, "/organiser/messages?page=2").await.text()).len(), 5);
+    let csv = csv_records(&get(&app, &cookie, "/organiser/messages.csv").await.text());
+    assert_eq!(csv.len(), 56, "the CSV holds every page");
+}
+
+#[tokio::test]
+async fn bad_filter_values_get_a_400_page_that_says_why() {
+    let app = organisers_app().await;
+    let cookie = sign_in(&app, CHAIR).await;
+    for (path, says) in [
+        ("/organiser/submissions?paper_type=Poem", "Use one of: Abstract, Full Paper"),
+        ("/organiser/submissions?from=yesterday", "YYYY-MM-DD"),
+        ("/organiser/submissions?from=2025-03-02&to=2025-03-01", "before it starts"),
+        ("/organiser/submissions?sort=price", "Use one of"),
+        ("/organiser/submissions?dir=up", "Use one of"),
+        ("/organiser/submissions?colour=red", "no filter called"),
+        ("/organiser/submissions.csv?paper_type=Poem", "Use one of"),
+        ("/organiser/messages?status=maybe", "Use one of: unread, read"),
+        ("/organiser/messages?page=0", "not a page number"),
+        ("/organiser/messages?page=x", "not a page number"),
+        ("/organiser/orders?status=paid", "Use one of"),
+        ("/organiser/orders?kind=gift", "Use one of"),
+        ("/organiser/orders?payments_mode=demo", "Use one of"),
+        ("/organiser/orders.csv?kind=gift", "Use one of"),
+        ("/organiser/subscribers?status=gone", "Use one of"),
+        ("/organiser/outbox?status=lost", "Use one of"),
+        ("/organiser/audit?q=%00", "NUL"),
+        ("/organiser/audit?q=a&q=b", "twice"),
+    ] {
+        let reply = get(&app, &cookie, path).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{path}: {}", reply.text());
+        assert!(reply.text().contains(says), "{path}: {}", reply.text());
+    }
+}
+
+/// Every route of the back office, as an organiser would bookmark it.
+async fn routes(app: &TestApp) -> (Vec<String>, Vec<String>) {
+    let reference = submit_paper(app, "ana@example.org", "A paper", "Abstract").await;
+    message(app, "m1", "Ana", "ana@example.org", "Hello", "2025-03-01T09:00:00.000000Z").await;
+    order(app, "ORD1", "plan", "success", Some("live"), "Ada", "ada@example.org").await;
+    let pages = [
+        "/organiser/submissions".to_owned(),
+        "/organiser/submissions?paper_type=Abstract".to_owned(),
+        format!("/organiser/submissions/{reference}"),
+        "/organiser/messages".to_owned(),
+        "/organiser/messages/m1".to_owned(),
+        "/organiser/orders".to_owned(),
+        "/organiser/orders/ORD1".to_owned(),
+        "/organiser/subscribers".to_owned(),
+        "/organiser/outbox".to_owned(),
+        "/organiser/audit".to_owned(),
+        // A bad filter says nothing either before the session is checked.
+        "/organiser/orders?kind=gift".to_owned(),
+    ];
+    let files = [
+        format!("/organiser/submissions/{reference}/paper"),
+        "/organiser/submissions.csv".to_owned(),
+        "/organiser/messages.csv".to_owned(),
+        "/organiser/orders.csv".to_owned(),
+        "/organiser/subscribers.csv".to_owned(),
+        "/organiser/outbox.csv".to_owned(),
+        "/organiser/audit.csv".to_owned(),
+        "/organiser/orders.csv?kind=gift".to_owned(),
+    ];
+    (pages.to_vec(), files.to_vec())
+}
+
+#[tokio::test]
+async fn no_list_detail_download_or_csv_answers_without_a_live_session() {
+    let clock = Clock::fixed(datetime!(2025-03-01 09:00 UTC));
+    let app = organisers_app_at(clock.clone()).await;
+    let (pages, files) = routes(&app).await;
+    let live = sign_in(&app, CHAIR).await;
+    // The sweep would be worthless if the routes did not answer data to a live session.
+    for path in pages.iter().filter(|p| !p.contains("gift")).chain(files.iter().filter(|p| !p.contains("gift"))) {
+        assert_eq!(get(&app, &live, path).await.status, StatusCode::OK, "{path} signed in");
+    }
+    let expired = sign_in(&app, CHAIR).await;
+    clock.set(datetime!(2025-03-01 23:00 UTC));
+    let forged = format!("organiser_session={}", "A".repeat(43));
+    for cookie in [None, Some(expired.as_str()), Some(forged.as_str()), Some("organiser_session=../x")] {
+        let headers: Vec<(&str, &str)> = cookie.map(|c| vec![("cookie", c)]).unwrap_or_default();
+        for path in &pages {
+            let reply = app.request(path, &headers).await;
+            assert_eq!(reply.status, StatusCode::SEE_OTHER, "{path} {cookie:?}");
+            assert_eq!(reply.header("location"), Some("/organiser"), "{path}");
+            assert!(reply.body.is_empty(), "{path}");
+        }
+        for path in &files {
+            let reply = app.request(path, &headers).await;
+            assert_eq!(reply.status, StatusCode::NOT_FOUND, "{path} {cookie:?}");
+            assert!(reply.header("content-disposition").is_none(), "{path}");
+            assert!(!reply.text().contains("ana@example.org") && !reply.text().contains("%PDF"), "{path}");
+        }
+    }
+    let read: Option<String> =
+        sqlx::query_scalar("SELECT read_at FROM messages WHERE id = 'm1'").fetch_one(&app.pool).await.unwrap();
+    assert!(read.is_some(), "read by the live session above");
+    let downloads: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM audit_log WHERE action IN ('export.csv', 'paper.downloaded') AND at > '2025-03-01T09:00:00.000000Z'")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(downloads, 0, "nothing was downloaded without a session");
+}
