@@ -139,7 +139,12 @@ test('an organiser signs in with the mailed link, sees the dashboard and signs o
   await testInfo.attach('dashboard', { path: shot, contentType: 'image/png' });
   if (process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(shot, SCREENSHOT);
 
-  // 4. Sign out: back on the sign-in page, and the dashboard is gone, also on a reload.
+  // 4. Sign out: back on the sign-in page, and the dashboard is gone, also on a reload and
+  // with the old session cookie put back (the server ended the session, not only the cookie).
+  const session = (await page.context().cookies()).find((c) => c.name === 'organiser_session');
+  expect(session, 'the session cookie').toBeDefined();
+  expect(session!.httpOnly).toBe(true);
+  expect(session!.sameSite).toBe('Lax');
   const signOut = page.getByRole('button', { name: 'Sign out', exact: true });
   await tabTo(page, signOut);
   await page.keyboard.press('Enter');
@@ -151,6 +156,11 @@ test('an organiser signs in with the mailed link, sees the dashboard and signs o
   await expect(page.getByRole('heading', { level: 1, name: 'Organisers' })).toBeVisible();
   await expect(page.getByLabel('E-mail address')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toHaveCount(0);
+  await expect(page.getByText('Signed in as')).toHaveCount(0);
+
+  await page.context().addCookies([session!]);
+  await page.goto('/organiser');
+  await expect(page.getByLabel('E-mail address')).toBeVisible();
   await expect(page.getByText('Signed in as')).toHaveCount(0);
 
   // 5. The used link does not sign in again (404, "This link does not work").
