@@ -311,11 +311,10 @@ async fn an_organiser_signed_in_on_one_instance_browses_and_signs_out_on_the_oth
         "SELECT text_body FROM outbox WHERE to_address = '{CLUSTER_ORGANISER}' AND subject LIKE '%sign-in link%' \
          ORDER BY id DESC LIMIT 1"
     ));
-    let start = mail.find(&format!("{origin}/organiser/sign-in/")).expect("the mail carries a link built from PUBLIC_URL");
-    let link: String = mail[start + origin.len()..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || "/-_".contains(*c))
-        .collect();
+    let start =
+        mail.find(&format!("{origin}/organiser/sign-in/")).expect("the mail carries a link built from PUBLIC_URL");
+    let link: String =
+        mail[start + origin.len()..].chars().take_while(|c| c.is_ascii_alphanumeric() || "/-_".contains(*c)).collect();
 
     // Confirmed and signed in on instance 1.
     let confirm = http(one, "GET", &link, &[], "").await;
