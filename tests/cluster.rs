@@ -10,7 +10,8 @@
 //!
 //! Settings: `CONFERENCE_BIN` (default `target/release/conference`), `CLUSTER_PORT` (the
 //! balancer, default 3170; the instances take the next two ports), `CLUSTER_PG_PORT`
-//! (default 25480).
+//! (default 25480). `cargo test --test cluster -- NAME` runs only the scenarios whose name
+//! contains NAME (the cluster still starts and is seeded).
 
 use std::collections::BTreeMap;
 use std::future::Future;
@@ -45,6 +46,8 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 /// How long queued mail may take to go out; a claim held by a killed worker is retried
 /// within a minute (DESIGN.md section 8).
 const MAIL_DEADLINE: Duration = Duration::from_secs(120);
+/// The instances' `ORGANISER_EMAIL`.
+const CLUSTER_ORGANISER: &str = "cluster.chair@example.org";
 
 type Scenario = fn(Arc<Cluster>) -> Pin<Box<dyn Future<Output = ()> + Send>>;
 
@@ -60,7 +63,7 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let scenarios: [(&str, Scenario); 5] = [
+    let scenarios: [(&str, Scenario); 6] = [
         ("a_seed_on_one_instance_shows_on_both", |c| Box::pin(a_seed_on_one_instance_shows_on_both(c))),
         ("a_payment_started_on_one_instance_and_answered_on_the_other_completes_once", |c| {
             Box::pin(a_payment_started_on_one_instance_and_answered_on_the_other_completes_once(c))
@@ -74,7 +77,12 @@ fn main() {
         ("a_rolling_restart_fails_no_request_and_loses_no_message", |c| {
             Box::pin(a_rolling_restart_fails_no_request_and_loses_no_message(c))
         }),
+        ("an_organiser_signed_in_on_one_instance_browses_and_signs_out_on_the_other", |c| {
+            Box::pin(an_organiser_signed_in_on_one_instance_browses_and_signs_out_on_the_other(c))
+        }),
     ];
+    // `cargo test --test cluster -- NAME` runs only the scenarios whose name contains NAME.
+    let filter = std::env::args().skip(1).find(|arg| !arg.starts_with('-'));
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
     // The scenarios run on the tests' own content, as the `site` tests do.
     if let Err(err) = runtime.block_on(runtime.spawn(seed_fixture(cluster.clone()))) {
@@ -83,6 +91,9 @@ fn main() {
     }
     let (mut passed, mut failed) = (0, 0);
     for (name, scenario) in scenarios {
+        if filter.as_deref().is_some_and(|filter| !name.contains(filter)) {
+            continue;
+        }
         println!("cluster: running {name}");
         // A panic inside the spawned task is reported as a failed join, not a crash, so the
         // cluster is still stopped below.
@@ -283,6 +294,68 @@ async fn a_rolling_restart_fails_no_request_and_loses_no_message(cluster: Arc<Cl
     cluster.assert_messages_stored_and_mailed_once(&created).await;
 }
 
+/// Issue 20 (DESIGN.md section 12): sessions live in the shared database, so a session
+/// started on instance 1 works on instance 2, and signing out on instance 2 ends it on 1.
+/// Each request goes straight to one instance's port, not through the balancer.
+async fn an_organiser_signed_in_on_one_instance_browses_and_signs_out_on_the_other(cluster: Arc<Cluster>) {
+    let [one, two] = cluster.instance_ports();
+    let origin = cluster.origin();
+    let form = ("content-type", "application/x-www-form-urlencoded");
+    let from_site = ("origin", origin.as_str());
+
+    // A link asked for on instance 1, read from the outbox.
+    let body = serde_urlencoded::to_string([("email", CLUSTER_ORGANISER)]).unwrap();
+    let asked = http(one, "POST", "/organiser/sign-in", &[form, from_site], &body).await;
+    assert_eq!(asked.status, 200, "asking for a link: {}", asked.body);
+    let mail = cluster.sql(&format!(
+        "SELECT text_body FROM outbox WHERE to_address = '{CLUSTER_ORGANISER}' AND subject LIKE '%sign-in link%' \
+         ORDER BY id DESC LIMIT 1"
+    ));
+    let start =
+        mail.find(&format!("{origin}/organiser/sign-in/")).expect("the mail carries a link built from PUBLIC_URL");
+    let link: String =
+        mail[start + origin.len()..].chars().take_while(|c| c.is_ascii_alphanumeric() || "/-_".contains(*c)).collect();
+
+    // Confirmed and signed in on instance 1.
+    let confirm = http(one, "GET", &link, &[], "").await;
+    assert_eq!(confirm.status, 200, "the confirmation page: {}", confirm.body);
+    assert!(confirm.body.contains(&format!("Sign in as {CLUSTER_ORGANISER}")), "{}", confirm.body);
+    let signed = http(one, "POST", &link, &[form, from_site], "").await;
+    assert_eq!(signed.status, 303, "signing in: {}", signed.body);
+    let set_cookie = signed.header("set-cookie").expect("a session cookie");
+    let cookie = set_cookie.split(';').next().unwrap().to_owned();
+    assert!(cookie.starts_with("organiser_session=") && cookie.len() > "organiser_session=".len(), "{set_cookie}");
+    let with_cookie = ("cookie", cookie.as_str());
+    let is_dashboard = |reply: &Reply| {
+        reply.status == 200 && reply.body.contains(&format!("Signed in as <strong>{CLUSTER_ORGANISER}</strong>"))
+    };
+    let is_sign_in_page = |reply: &Reply| {
+        reply.status == 200 && reply.body.contains(r#"name="email""#) && !reply.body.contains("Signed in as")
+    };
+
+    // The same cookie browses the dashboard on instance 2.
+    let dashboard = http(two, "GET", "/organiser", &[with_cookie], "").await;
+    assert!(is_dashboard(&dashboard), "instance 2 shows the dashboard: {} {}", dashboard.status, dashboard.body);
+    assert_eq!(dashboard.header("cache-control").as_deref(), Some("private, no-store"));
+
+    // Signed out on instance 2 ...
+    let out = http(two, "POST", "/organiser/sign-out", &[form, from_site, with_cookie], "").await;
+    assert_eq!(out.status, 303, "signing out on instance 2: {}", out.body);
+    assert_eq!(out.header("location").as_deref(), Some("/organiser"));
+
+    // ... refused on instance 1 (and on 2): the sign-in page, not the dashboard.
+    for (n, port) in [(1, one), (2, two)] {
+        let after = http(port, "GET", "/organiser", &[with_cookie], "").await;
+        assert!(is_sign_in_page(&after), "instance {n} after signing out: {} {}", after.status, after.body);
+    }
+    // The used link signs nobody in again, on either instance.
+    for port in [one, two] {
+        let again = http(port, "POST", &link, &[form, from_site], "").await;
+        assert_ne!(again.status, 303, "a used link signed in again: {}", again.body);
+        assert_eq!(again.header("set-cookie"), None, "a used link set a cookie");
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Requests
 // ---------------------------------------------------------------------------------------
@@ -450,9 +523,9 @@ impl Cluster {
         Ok(cluster)
     }
 
-    /// `cluster.sh` with this cluster's settings. Credentials and the rate limit are set
-    /// here, never taken from the caller's environment: the test gateway, and 200 posts a
-    /// minute from one test client.
+    /// `cluster.sh` with this cluster's settings. Credentials, the rate limit and the
+    /// organisers are set here, never taken from the caller's environment: the test gateway,
+    /// 200 posts a minute from one test client, and [`CLUSTER_ORGANISER`].
     fn command(&self, args: &[&str]) -> Command {
         let mut command = Command::new(repo().join("deploy/cluster/cluster.sh"));
         command
@@ -462,6 +535,7 @@ impl Cluster {
             .env("CLUSTER_PG_PORT", self.pg_port.to_string())
             .env("CONFERENCE_BIN", &self.bin)
             .env("RATE_LIMIT_PER_MINUTE", "100000")
+            .env("ORGANISER_EMAIL", CLUSTER_ORGANISER)
             .env_remove("CLUSTER_DATABASE_URL")
             .env_remove("SMTP_URL");
         for name in ["MERCHANT_ID", "ACCESS_CODE", "WORKING_KEY", "GATEWAY_URL", "STATUS_URL"] {

@@ -283,6 +283,8 @@ async fn organiser_posts_must_come_from_the_site_itself() {
         (vec![], "neither Origin nor Sec-Fetch-Site"),
         (vec![("sec-fetch-site", "cross-site")], "Sec-Fetch-Site: cross-site"),
         (vec![("sec-fetch-site", "same-site")], "Sec-Fetch-Site: same-site"),
+        (vec![("origin", "null")], "Origin: null alone"),
+        (vec![("origin", "null"), ("sec-fetch-site", "cross-site")], "Origin: null, Sec-Fetch-Site: cross-site"),
     ] {
         let asked = app.post("/organiser/sign-in", form, "email=chair%40fixcon.example", &headers).await;
         assert_eq!(asked.status, StatusCode::FORBIDDEN, "{what}");
@@ -296,6 +298,17 @@ async fn organiser_posts_must_come_from_the_site_itself() {
         .post("/organiser/sign-in", form, "email=chair%40fixcon.example", &[("sec-fetch-site", "same-origin")])
         .await;
     assert_eq!(same.status, StatusCode::OK, "a browser's same-origin POST without Origin");
+    // A page served with `Referrer-Policy: no-referrer` (the link's confirmation page) makes
+    // the browser send `Origin: null` with its same-origin form POST.
+    let null = app
+        .post(
+            "/organiser/sign-in",
+            form,
+            "email=chair%40fixcon.example",
+            &[("origin", "null"), ("sec-fetch-site", "same-origin")],
+        )
+        .await;
+    assert_eq!(null.status, StatusCode::OK, "a same-origin POST from a no-referrer page");
 }
 
 #[tokio::test]

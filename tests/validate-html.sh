@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Validates every page's raw HTML (as the server sends it, before any script runs) and the
 # stylesheets with the Nu validator (vnu, npm package `vnu-jar`; needs a Java runtime, e.g.
-# Debian's default-jre-headless). Pages are the sitemap's, plus the 404 page.
+# Debian's default-jre-headless). Pages are the sitemap's, plus the 404 page and the organiser
+# area's pages (not in the sitemap): the sign-in page, and the link's confirmation page and the
+# dashboard reached by a real sign-in (the link read from the mail the server writes under
+# DATA_DIR/mail/, the session kept in a curl cookie jar).
 #
 #   tests/validate-html.sh [SERVER_BIN]     (default: target/debug/conference)
+#   VALIDATE_PORT=3997                      the loopback port the server listens on
 #
 # Starts the server on a loopback port with a temporary data folder and stops it by its pid.
 set -euo pipefail
@@ -18,6 +22,7 @@ base="http://127.0.0.1:$port"
 [ -f "$vnu" ] || { echo "validate: $vnu is missing (npm ci in islands/)" >&2; exit 1; }
 command -v java >/dev/null || { echo "validate: java is missing (apt-get install -y default-jre-headless)" >&2; exit 1; }
 
+organiser=validate.chair@example.org
 work=$(mktemp -d)
 server_pid=
 cleanup() {
@@ -27,7 +32,7 @@ cleanup() {
 trap cleanup EXIT
 
 LISTEN_ADDR="127.0.0.1:$port" PUBLIC_URL="$base" DATA_DIR="$work/data" \
-  DATABASE_URL="sqlite://$work/data/conference.db" RUST_LOG=warn \
+  DATABASE_URL="sqlite://$work/data/conference.db" RUST_LOG=warn ORGANISER_EMAIL="$organiser" \
   "$server_bin" serve >"$work/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 100); do
@@ -46,6 +51,38 @@ for path in $paths; do
   curl -s -o "$work/pages/$n.html" "$base$path"
   echo "$path" >"$work/pages/$n.path"
 done
+# The organiser area: the sign-in page, then a real sign-in for the other two.
+organiser_page() { # NAME PATH [curl args...]: saves the answer (must be 200) as the next page
+  local name=$1 path=$2 code
+  shift 2
+  n=$((n + 1))
+  code=$(curl -s -o "$work/pages/$n.html" -w '%{http_code}' -b "$work/cookies" -c "$work/cookies" "$@" "$base$path")
+  echo "$name ($path)" >"$work/pages/$n.path"
+  [ "$code" = 200 ] || { echo "validate: $name answered $code, not 200" >&2; exit 1; }
+}
+organiser_page "organiser sign-in page" /organiser
+grep -q 'name="email"' "$work/pages/$n.html" || { echo "validate: /organiser is not the sign-in page" >&2; exit 1; }
+curl -fs -o /dev/null -H "Origin: $base" --data-urlencode "email=$organiser" "$base/organiser/sign-in"
+# The outbox worker writes the mail within seconds; wait for it, 30 s at most.
+link=
+deadline=$((SECONDS + 30))
+while [ -z "$link" ]; do
+  # Quoted-printable mail: join soft line breaks ("=" at a line's end) before looking.
+  link=$(cat "$work/data/mail/"*.eml 2>/dev/null | sed -e ':a' -e '/=\r\{0,1\}$/{N;s/=\r\{0,1\}\n//;ba' -e '}' \
+    | grep -o '/organiser/sign-in/[A-Za-z0-9_-]\{43\}' | head -n 1 || true)
+  [ -n "$link" ] && break
+  [ "$SECONDS" -lt "$deadline" ] || { echo "validate: no sign-in mail in $work/data/mail within 30 s" >&2; cat "$work/server.log" >&2; exit 1; }
+  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
+  sleep 0.1
+done
+organiser_page "organiser link confirmation page" "$link"
+grep -q "Sign in as $organiser" "$work/pages/$n.html" || { echo "validate: $link is not the confirmation page" >&2; exit 1; }
+signed_in=$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' -b "$work/cookies" -c "$work/cookies" \
+  -H "Origin: $base" -X POST "$base$link")
+[ "$signed_in" = "303 $base/organiser" ] || { echo "validate: signing in answered $signed_in" >&2; exit 1; }
+organiser_page "organiser dashboard" /organiser
+grep -q "Signed in as <strong>$organiser</strong>" "$work/pages/$n.html" || { echo "validate: no dashboard after signing in" >&2; exit 1; }
+
 # Every stylesheet any page links: the site-wide one and the page-group sheets.
 css=$(cat "$work/pages/"*.html | grep -o '/assets/[^"]*\.css' | sort -u)
 for href in $css; do

@@ -75,7 +75,12 @@ pub async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> 
     if !ORIGIN_EXEMPT_PATHS.contains(&path.as_str())
         && let Some(origin) = request.headers().get(header::ORIGIN)
     {
-        let allowed = origin.to_str().ok().and_then(origin_of).is_some_and(|o| o == guard.origin);
+        // `Origin: null` is what a browser sends for a same-origin form POST from a page
+        // served with `Referrer-Policy: no-referrer` (the organiser link's confirmation page);
+        // it is accepted only with `Sec-Fetch-Site: same-origin`, which pages cannot forge.
+        let same_origin_fetch = request.headers().get("sec-fetch-site").is_some_and(|v| v.as_bytes() == b"same-origin");
+        let allowed = origin.to_str().ok().and_then(origin_of).is_some_and(|o| o == guard.origin)
+            || (origin.as_bytes() == b"null" && same_origin_fetch);
         if !allowed {
             tracing::warn!(%path, origin = ?origin, "cross-origin POST refused");
             return Refusal::new(StatusCode::FORBIDDEN, "Cross-origin requests are not allowed").into_response();

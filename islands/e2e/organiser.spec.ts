@@ -1,0 +1,172 @@
+// The organiser sign-in in a real browser (issue 20, item 7; DESIGN.md section 12): ask for a
+// link on /organiser, read it from the mail the server wrote under E2E_DATA_DIR/mail/ (no
+// SMTP_URL, so the outbox worker writes .eml files), open it, press "Sign in", land on the
+// dashboard, sign out, and find the dashboard gone. Keyboard only. axe checks the sign-in
+// page, the confirmation page and the dashboard on the way.
+//
+// The organiser address is the e2e server's ORGANISER_EMAIL (playwright.config.ts).
+//
+// UPDATE_SCREENSHOTS=1 also writes the dashboard, at 1280x900, to docs/organiser-dashboard.png
+// (the README's picture); without it the test only attaches it to its report.
+import AxeBuilder from '@axe-core/playwright';
+import { copyFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Locator, Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+import { withoutNotice } from './island-helpers';
+
+const ORGANISER = 'e2e.chair@example.org';
+/** How long the outbox worker may take to write the mail. */
+const MAIL_DEADLINE_MS = 30_000;
+const SCREENSHOT = fileURLToPath(new URL('../../docs/organiser-dashboard.png', import.meta.url));
+
+test.use({ reducedMotion: 'reduce', viewport: { width: 1280, height: 900 } });
+test.describe.configure({ timeout: 90_000 });
+
+function mailDir(): string {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it when it starts the server)');
+  return join(dataDir, 'mail');
+}
+
+function mailFiles(): string[] {
+  try {
+    return readdirSync(mailDir()).filter((name) => name.endsWith('.eml'));
+  } catch {
+    return []; // the worker creates the folder with its first mail
+  }
+}
+
+/** Quoted-printable decoding: soft line breaks joined, `=XX` escapes turned back into bytes. */
+function decodeQuotedPrintable(text: string): string {
+  const joined = text.replace(/=\r?\n/g, '');
+  const bytes: number[] = [];
+  for (let i = 0; i < joined.length; i++) {
+    const hex = joined.slice(i + 1, i + 3);
+    if (joined[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(joined[i], 'utf8'));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/**
+ * The sign-in link of the newest mail to `to` that was not in `before`, waited for by polling
+ * until MAIL_DEADLINE_MS. Other specs share the server and its mail folder, so the mail is
+ * told apart by its recipient and subject.
+ */
+async function signInLink(to: string, before: Set<string>): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(
+      () => {
+        const fresh = mailFiles()
+          .filter((name) => !before.has(name))
+          .map((name) => join(mailDir(), name))
+          .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+        for (const file of fresh) {
+          const text = decodeQuotedPrintable(readFileSync(file, 'utf8'));
+          if (!new RegExp(`^To: ${to.replace(/\./g, '\\.')}\\r?$`, 'mi').test(text)) continue;
+          if (!/^Subject: .*sign-in link/im.test(text)) continue;
+          link = text.match(/https?:\/\/[^\s"<>]+\/organiser\/sign-in\/[A-Za-z0-9_-]+/)?.[0];
+          if (link) return link;
+        }
+        return undefined;
+      },
+      { message: `a sign-in mail to ${to} in ${mailDir()}`, timeout: MAIL_DEADLINE_MS, intervals: [100, 250, 500] },
+    )
+    .toBeDefined();
+  return link!;
+}
+
+/** Presses Tab (at most `max` times) until `target` has the focus. */
+async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  await expect(target, `reached by Tab within ${max} presses`).toBeFocused();
+}
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ rule: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+}
+
+test('an organiser signs in with the mailed link, sees the dashboard and signs out', async ({ page, problems }, testInfo) => {
+  await withoutNotice(page);
+
+  // 1. The sign-in page.
+  await page.goto('/organiser');
+  await expect(page.getByRole('heading', { level: 1, name: 'Organisers' })).toBeVisible();
+  expect(await seriousViolations(page), 'axe on the sign-in page').toEqual([]);
+
+  const email = page.getByLabel('E-mail address');
+  await tabTo(page, email);
+  await page.keyboard.type(ORGANISER);
+  const before = new Set(mailFiles());
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'sign-in link' })).toContainText('If this address belongs to an organiser, a sign-in link is on its way');
+
+  // 2. The mail, and the confirmation page its link opens: opening it signs nobody in.
+  const link = await signInLink(ORGANISER, before);
+  expect(new URL(link).origin, 'the link is built from PUBLIC_URL').toBe(new URL(page.url()).origin);
+  await page.goto(link);
+  await expect(page.getByRole('heading', { level: 1, name: `Sign in as ${ORGANISER}` })).toBeVisible();
+  expect(await seriousViolations(page), 'axe on the confirmation page').toEqual([]);
+
+  const signIn = page.getByRole('button', { name: 'Sign in', exact: true });
+  await tabTo(page, signIn);
+  await page.keyboard.press('Enter');
+
+  // 3. The dashboard.
+  await expect(page).toHaveURL(/\/organiser$/);
+  await expect(page.getByText(`Signed in as ${ORGANISER}.`)).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Your sessions' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: /\(this one\)/ })).toBeVisible();
+  expect(await seriousViolations(page), 'axe on the dashboard').toEqual([]);
+
+  const shot = testInfo.outputPath('organiser-dashboard.png');
+  await page.screenshot({ path: shot });
+  await testInfo.attach('dashboard', { path: shot, contentType: 'image/png' });
+  if (process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(shot, SCREENSHOT);
+
+  // 4. Sign out: back on the sign-in page, and the dashboard is gone, also on a reload and
+  // with the old session cookie put back (the server ended the session, not only the cookie).
+  const session = (await page.context().cookies()).find((c) => c.name === 'organiser_session');
+  expect(session, 'the session cookie').toBeDefined();
+  expect(session!.httpOnly).toBe(true);
+  expect(session!.sameSite).toBe('Lax');
+  const signOut = page.getByRole('button', { name: 'Sign out', exact: true });
+  await tabTo(page, signOut);
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('E-mail address')).toBeVisible();
+  await expect(page.getByText('Signed in as')).toHaveCount(0);
+  expect((await page.context().cookies()).map((c) => c.name)).not.toContain('organiser_session');
+
+  await page.goto('/organiser');
+  await expect(page.getByRole('heading', { level: 1, name: 'Organisers' })).toBeVisible();
+  await expect(page.getByLabel('E-mail address')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toHaveCount(0);
+  await expect(page.getByText('Signed in as')).toHaveCount(0);
+
+  await page.context().addCookies([session!]);
+  await page.goto('/organiser');
+  await expect(page.getByLabel('E-mail address')).toBeVisible();
+  await expect(page.getByText('Signed in as')).toHaveCount(0);
+
+  // 5. The used link does not sign in again (404, "This link does not work").
+  problems.allow(/404/);
+  const reused = await page.goto(link);
+  expect(reused?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1, name: 'This link does not work' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toHaveCount(0);
+});
