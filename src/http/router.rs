@@ -28,7 +28,7 @@ use crate::assets;
 use crate::client_ip::{self, ClientIp};
 use crate::error::{ApiError, AppError};
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
-use crate::handlers::organiser::{dashboard, records, session, sign_in, submissions};
+use crate::handlers::organiser::{dashboard, messages, orders, records, session, sign_in, submissions};
 use crate::handlers::page_table::PAGES;
 use crate::handlers::pages::{errors, newsletter as newsletter_links, test_gateway};
 use crate::handlers::seo;
@@ -86,12 +86,12 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route("/organiser/submissions.csv", get(submissions::csv))
         .route("/organiser/submissions/{reference}", get(submissions::detail))
         .route("/organiser/submissions/{reference}/paper", get(submissions::paper))
-        .route(records::MESSAGES, get(records::message_list))
-        .route("/organiser/messages.csv", get(records::message_csv))
-        .route("/organiser/messages/{id}", get(records::message_detail))
-        .route(records::ORDERS, get(records::order_list))
-        .route("/organiser/orders.csv", get(records::order_csv))
-        .route("/organiser/orders/{order_id}", get(records::order_detail))
+        .route(messages::MESSAGES, get(messages::message_list))
+        .route("/organiser/messages.csv", get(messages::message_csv))
+        .route("/organiser/messages/{id}", get(messages::message_detail))
+        .route(orders::ORDERS, get(orders::order_list))
+        .route("/organiser/orders.csv", get(orders::order_csv))
+        .route("/organiser/orders/{order_id}", get(orders::order_detail))
         .route(records::SUBSCRIBERS, get(records::subscriber_list))
         .route("/organiser/subscribers.csv", get(records::subscriber_csv))
         .route(records::OUTBOX, get(records::outbox_list))

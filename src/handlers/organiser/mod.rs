@@ -1,10 +1,12 @@
 //! The organiser area (DESIGN.md section 12): sign-in by a mailed link (`sign_in`), the
 //! sessions and the extractors every organiser route takes (`session`), the dashboard
-//! (`dashboard`), the back office's lists and detail pages (`submissions`, `records`), their
+//! (`dashboard`), the back office's lists and detail pages (`submissions`, `messages`, `orders`, `records`), their
 //! query strings (`query`), page shapes (`view`) and downloads (`download`).
 
 pub mod dashboard;
 pub mod download;
+pub mod messages;
+pub mod orders;
 pub mod query;
 pub mod records;
 pub mod session;

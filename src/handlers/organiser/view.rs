@@ -95,3 +95,15 @@ pub struct DetailPage {
     pub actions: Vec<Cell>,
     pub groups: Vec<Group>,
 }
+
+/// At most 40 characters of what was asked for, for a message.
+pub fn shown(value: &str) -> String {
+    value.chars().take(40).collect()
+}
+
+/// The first line of a text, at most 80 characters, for a table cell.
+pub fn excerpt(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("");
+    let short: String = line.chars().take(80).collect();
+    if short.len() < text.len() { format!("{short}…") } else { short }
+}

@@ -1,0 +1,198 @@
+//! Orders in the back office (DESIGN.md section 12, issue 20 item 4): the list with its CSV
+//! of exactly the filtered view, and an order's page with the gateway's answer and its state
+//! changes.
+
+use axum::extract::{Path, RawQuery, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+
+use super::download::{self, CsvList};
+use super::query::{Pager, Params};
+use super::session::{SignedIn, SignedInForFile};
+use super::sign_in::layout;
+use super::view::{Cell, Control, DetailPage, Group, ListPage};
+use crate::error::AppError;
+use crate::export::registrations;
+use crate::handlers::render::render;
+use crate::handlers::state::AppState;
+use crate::money;
+use crate::repo::orders::{self, ModeFilter, Order, OrderKind, Status};
+
+use super::view::shown;
+
+/// The list's address.
+pub const ORDERS: &str = "/organiser/orders";
+
+const ORDER_PARAMS: [&str; 4] = ["status", "kind", "payments_mode", "q"];
+const STATES: [(&str, Status); 5] = [
+    ("initiated", Status::Initiated),
+    ("success", Status::Success),
+    ("failure", Status::Failure),
+    ("aborted", Status::Aborted),
+    ("invalid", Status::Invalid),
+];
+const KINDS: [(&str, OrderKind); 3] =
+    [("plan", OrderKind::Plan), ("custom", OrderKind::Custom), ("sponsor", OrderKind::Sponsor)];
+const MODES: [(&str, ModeFilter); 3] =
+    [("live", ModeFilter::Live), ("test", ModeFilter::Test), ("none", ModeFilter::Unrecorded)];
+
+fn order_filter(params: &Params) -> Result<orders::Filter, AppError> {
+    Ok(orders::Filter {
+        status: params.one_of("status", &STATES)?,
+        kind: params.one_of("kind", &KINDS)?,
+        payments_mode: params.one_of("payments_mode", &MODES)?,
+        search: params.search()?,
+    })
+}
+
+/// GET `/organiser/orders`.
+pub async fn order_list(
+    State(state): State<AppState>,
+    SignedIn(_): SignedIn,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, AppError> {
+    let params = Params::parse(raw.as_deref(), &ORDER_PARAMS)?;
+    let filter = order_filter(&params)?;
+    let page = params.page()?;
+    let total = orders::count(&state.pool, &filter).await?;
+    let rows = orders::list(&state.pool, &filter, page)
+        .await?
+        .into_iter()
+        .map(|o| {
+            vec![
+                Cell::link(o.order_id.clone(), format!("{ORDERS}/{}", o.order_id)),
+                Cell::text(o.created),
+                Cell::text(o.billing_name),
+                Cell::text(o.billing_email),
+                Cell::text(format!("{} ({})", o.item_title, o.kind)),
+                Cell::text(format!("{} {}", o.currency, money::format_cents(o.amount_cents))),
+                Cell::text(o.status),
+                Cell::text(o.payments_mode.unwrap_or_else(|| "not recorded".into())),
+            ]
+        })
+        .collect();
+    let page = ListPage {
+        layout: layout(&state, "Orders", ORDERS).await?,
+        heading: "Orders",
+        path: ORDERS,
+        summary: Vec::new(),
+        controls: vec![
+            Control::search("Search order id, e-mail, name", params.value("q")),
+            Control::select(
+                "status",
+                "State",
+                params.value("status"),
+                &[
+                    ("initiated", "initiated"),
+                    ("success", "success"),
+                    ("failure", "failure"),
+                    ("aborted", "aborted"),
+                    ("invalid", "invalid"),
+                ],
+            ),
+            Control::select(
+                "kind",
+                "Kind",
+                params.value("kind"),
+                &[("plan", "plan"), ("custom", "custom"), ("sponsor", "sponsor")],
+            ),
+            Control::select(
+                "payments_mode",
+                "Payments mode",
+                params.value("payments_mode"),
+                &[("live", "live"), ("test", "TEST mode"), ("none", "before modes were recorded")],
+            ),
+        ],
+        columns: vec!["Order", "Created (UTC)", "Name", "E-mail", "Item", "Amount", "State", "Mode"],
+        rows,
+        pager: Pager::new(ORDERS, &params, page, total),
+    };
+    render(StatusCode::OK, &page)
+}
+
+/// GET `/organiser/orders.csv`, with the columns of `conference export registrations`.
+pub async fn order_csv(
+    State(state): State<AppState>,
+    SignedInForFile(organiser): SignedInForFile,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, AppError> {
+    let params = Params::parse(raw.as_deref(), &ORDER_PARAMS)?;
+    let filter = order_filter(&params)?;
+    let list = CsvList {
+        list: "orders",
+        header: &registrations::HEADER,
+        rows: orders::stream,
+        write: |out, o: Order| registrations::write_row(out, &o),
+    };
+    download::csv(&state, &organiser, list, filter, params.details()).await
+}
+
+/// GET `/organiser/orders/{order_id}`: amount, payer, the gateway's answer and the state
+/// changes with their times.
+pub async fn order_detail(
+    State(state): State<AppState>,
+    SignedIn(_): SignedIn,
+    Path(order_id): Path<String>,
+) -> Result<Response, AppError> {
+    let Some(o) = orders::get(&state.pool, &order_id).await? else {
+        return Err(AppError::NotFound(format!("No order has the id {}.", shown(&order_id))));
+    };
+    let opt = |value: &Option<String>| Cell::text(value.clone().unwrap_or_default());
+    let mut changes = vec![("initiated (UTC)", Cell::text(o.created.clone()))];
+    match &o.decided_at {
+        Some(at) => changes.push(("decided (UTC)", Cell::text(format!("{at}: {}", o.status)))),
+        None => changes.push(("decided", Cell::text("not yet: no answer from the gateway"))),
+    }
+    let groups = vec![
+        Group {
+            heading: "Order",
+            fields: vec![
+                ("Order id", Cell::text(o.order_id.clone())),
+                ("State", Cell::text(o.status.clone())),
+                ("Amount", Cell::text(format!("{} {}", o.currency, money::format_cents(o.amount_cents)))),
+                ("Currency", Cell::text(o.currency.clone())),
+                ("Kind", Cell::text(o.kind.clone())),
+                ("Item", Cell::text(format!("{} ({})", o.item_title, o.item_id))),
+                ("Custom amount entered", opt(&o.custom_amount)),
+                ("Payments mode", Cell::text(o.payments_mode.clone().unwrap_or_else(|| "not recorded".into()))),
+                ("Gateway", opt(&o.gateway)),
+            ],
+        },
+        Group { heading: "State changes", fields: changes },
+        Group {
+            heading: "Payer",
+            fields: vec![
+                ("Name", Cell::text(o.billing_name.clone())),
+                ("E-mail", Cell::link(o.billing_email.clone(), format!("mailto:{}", o.billing_email))),
+                ("Phone", Cell::text(o.billing_tel.clone())),
+                ("Address", Cell::text(o.billing_address.clone())),
+                ("City", Cell::text(o.billing_city.clone())),
+                ("State", Cell::text(o.billing_state.clone())),
+                ("Postcode", Cell::text(o.billing_zip.clone())),
+                ("Country", Cell::text(o.billing_country.clone())),
+            ],
+        },
+        Group {
+            heading: "The gateway's answer",
+            fields: vec![
+                ("Order status", opt(&o.gateway_status)),
+                ("Tracking id", opt(&o.tracking_id)),
+                ("Bank reference", opt(&o.bank_ref_no)),
+                ("Status code", opt(&o.status_code)),
+                ("Status message", opt(&o.status_message)),
+                ("Failure message", opt(&o.failure_message)),
+                ("Payment mode", opt(&o.payment_mode)),
+                ("Card", opt(&o.card_name)),
+                ("Transaction date", opt(&o.trans_date)),
+            ],
+        },
+    ];
+    let page = DetailPage {
+        layout: layout(&state, &format!("Order {}", o.order_id), ORDERS).await?,
+        heading: format!("Order {}", o.order_id),
+        back: (ORDERS, "Orders"),
+        actions: Vec::new(),
+        groups,
+    };
+    render(StatusCode::OK, &page)
+}
