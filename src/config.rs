@@ -184,6 +184,12 @@ impl Config {
     }
 
     /// Absolute URL of a site path such as `/pricing`.
+    /// Whether `PUBLIC_URL` is `https`: HSTS, and the organiser cookie's `Secure` and
+    /// `__Host-` name, depend on it.
+    pub fn is_https(&self) -> bool {
+        self.public_url.trim().get(..8).is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"))
+    }
+
     pub fn absolute(&self, path: &str) -> String {
         format!("{}{}", self.base_url(), path)
     }

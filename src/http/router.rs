@@ -150,7 +150,7 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
             |request: axum::http::Request<TimeoutBody<axum::body::Body>>| request.map(axum::body::Body::new),
         ))
         .with_state(state.clone());
-    let response_headers = ResponseHeaders::new(security::response_headers(&csp, &config.public_url));
+    let response_headers = ResponseHeaders::new(security::response_headers(&csp, config.is_https()));
     // Pages and files come compressed from `crate::cache`; the layer compresses only what is
     // built per request (APIs, payment results, error pages).
     let compression = CompressionLayer::new().br(true).gzip(true).compress_when({

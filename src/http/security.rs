@@ -25,10 +25,10 @@ pub fn content_security_policy(extra_form_action: Option<&str>) -> String {
 /// HSTS value when the site is served over https (DESIGN.md section 2): one year.
 pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000";
 
-/// Every security header, with `Strict-Transport-Security` only when `public_url` is
+/// Every security header, with `Strict-Transport-Security` only when `PUBLIC_URL` is
 /// `https` (a browser told to insist on https for a plain-http site would lock its visitors
 /// out). `super::response_headers` adds them to every answer, cache hits included.
-pub fn response_headers(csp: &str, public_url: &str) -> HeaderMap {
+pub fn response_headers(csp: &str, https: bool) -> HeaderMap {
     let fixed: [(HeaderName, &'static str); 5] = [
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         (header::REFERRER_POLICY, "strict-origin-when-cross-origin"),
@@ -39,7 +39,6 @@ pub fn response_headers(csp: &str, public_url: &str) -> HeaderMap {
     let mut headers: HeaderMap =
         fixed.into_iter().map(|(name, value)| (name, HeaderValue::from_static(value))).collect();
     headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_str(csp).expect("CSP is a valid header value"));
-    let https = public_url.trim().get(..8).is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"));
     if https {
         headers.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static(STRICT_TRANSPORT_SECURITY));
     }

@@ -37,7 +37,7 @@ pub fn cookie_name(state: &AppState) -> &'static str {
 }
 
 fn is_https(state: &AppState) -> bool {
-    state.config.public_url.trim().get(..8).is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"))
+    state.config.is_https()
 }
 
 /// The `Set-Cookie` value that hands the browser session `id`: `HttpOnly`, `SameSite=Lax`,
