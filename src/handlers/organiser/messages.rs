@@ -9,7 +9,7 @@ use super::download::{self, CsvList};
 use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{Cell, Control, DetailPage, Group, ListPage};
+use super::view::{Cell, Control, DetailPage, Group, ListPage, history};
 use crate::error::AppError;
 use crate::export::visitors;
 use crate::handlers::render::render;
@@ -66,6 +66,7 @@ pub async fn message_list(
         columns: vec!["Received (UTC)", "Name", "E-mail", "Country", "Message", "Read"],
         rows,
         pager: Pager::new(MESSAGES, &params, page, total),
+        bulk: None,
     };
     render(StatusCode::OK, &page)
 }
@@ -123,6 +124,8 @@ pub async fn message_detail(
                 ("Message", Cell::text(m.message)),
             ],
         }],
+        forms: Vec::new(),
+        history: Some(history(&state, "message", &m.id).await?),
     };
     render(StatusCode::OK, &page)
 }

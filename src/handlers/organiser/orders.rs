@@ -10,7 +10,7 @@ use super::download::{self, CsvList};
 use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{Cell, Control, DetailPage, Group, ListPage};
+use super::view::{Cell, Control, DetailPage, Group, ListPage, history};
 use crate::error::AppError;
 use crate::export::registrations;
 use crate::handlers::render::render;
@@ -106,6 +106,7 @@ pub async fn order_list(
         columns: vec!["Order", "Created (UTC)", "Name", "E-mail", "Item", "Amount", "State", "Mode"],
         rows,
         pager: Pager::new(ORDERS, &params, page, total),
+        bulk: None,
     };
     render(StatusCode::OK, &page)
 }
@@ -193,6 +194,8 @@ pub async fn order_detail(
         back: (ORDERS, "Orders"),
         actions: Vec::new(),
         groups,
+        forms: Vec::new(),
+        history: Some(history(&state, "order", &o.order_id).await?),
     };
     render(StatusCode::OK, &page)
 }
