@@ -14,6 +14,7 @@ mod clock;
 mod connections;
 mod crash;
 mod database;
+mod decisions;
 mod exports;
 mod fuzz;
 mod health;
