@@ -114,7 +114,8 @@ async fn a_reviewed_selection_is_accepted_and_rejected_and_each_author_mailed_on
         post(&app, &cookie, "/organiser/submissions/decide/confirm", &format!("decision=accepted{three}")).await;
     assert_eq!(confirmed.status, StatusCode::SEE_OTHER, "{}", confirmed.text());
     let two: String = refs[3..].iter().map(|r| format!("&item={r}:1")).collect();
-    let rejected = post(&app, &cookie, "/organiser/submissions/decide/confirm", &format!("decision=rejected{two}")).await;
+    let rejected =
+        post(&app, &cookie, "/organiser/submissions/decide/confirm", &format!("decision=rejected{two}")).await;
     assert_eq!(rejected.status, StatusCode::SEE_OTHER);
 
     // Pending decisions are for organisers: the filter shows them, authors see `submitted`.
@@ -185,7 +186,10 @@ async fn a_changed_decision_mails_the_author_again_and_the_history_shows_both() 
     let app = organisers_app().await;
     let reference = submit_paper(&app, "ana@example.org", "Lantern tides").await;
     let cookie = sign_in(&app, CHAIR).await;
-    assert_eq!(stage(&app, &cookie, &reference, "accepted", "See you in Port Quill").await.status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        stage(&app, &cookie, &reference, "accepted", "See you in Port Quill").await.status,
+        StatusCode::SEE_OTHER
+    );
     let preview = get(&app, &cookie, "/organiser/decisions").await;
     assert!(preview.text().contains("See you in Port Quill"), "the note is in the mail");
     post(&app, &cookie, "/organiser/decisions/apply", &preview_items(&preview.text())).await;
@@ -207,12 +211,15 @@ async fn a_changed_decision_mails_the_author_again_and_the_history_shows_both() 
         .map(|row| select(row, "td").into_iter().map(|c| text(c).trim().to_owned()).collect())
         .collect();
     let actions: Vec<&str> = history.iter().map(|row| row[2].as_str()).collect();
-    assert_eq!(actions, [
-        "submission.decision_staged",
-        "submission.decision_applied",
-        "submission.decision_staged",
-        "submission.decision_applied"
-    ]);
+    assert_eq!(
+        actions,
+        [
+            "submission.decision_staged",
+            "submission.decision_applied",
+            "submission.decision_staged",
+            "submission.decision_applied"
+        ]
+    );
     assert!(history.iter().all(|row| row[1] == CHAIR));
     assert!(history[1][3].contains("state: submitted → accepted"), "{:?}", history[1]);
     assert!(history[3][3].contains("state: accepted → rejected"), "{:?}", history[3]);
@@ -226,10 +233,21 @@ async fn a_decision_from_a_stale_page_is_409_and_changes_nothing() {
     let cookie = sign_in(&app, CHAIR).await;
     let other = sign_in(&app, "treasurer@fixcon.example").await;
     // Both organisers open the page at version 1; the first saves.
-    let first = post(&app, &cookie, &format!("/organiser/submissions/{reference}/decision"), "version=1&decision=accepted&note=").await;
+    let first = post(
+        &app,
+        &cookie,
+        &format!("/organiser/submissions/{reference}/decision"),
+        "version=1&decision=accepted&note=",
+    )
+    .await;
     assert_eq!(first.status, StatusCode::SEE_OTHER);
-    let second =
-        post(&app, &other, &format!("/organiser/submissions/{reference}/decision"), "version=1&decision=rejected&note=").await;
+    let second = post(
+        &app,
+        &other,
+        &format!("/organiser/submissions/{reference}/decision"),
+        "version=1&decision=rejected&note=",
+    )
+    .await;
     assert_eq!(second.status, StatusCode::CONFLICT);
     assert!(second.text().contains("was changed by someone else since this page was loaded"), "{}", second.text());
     assert_eq!(state_of(&app, &reference).await, ("submitted".into(), Some("accepted".into())));
@@ -275,7 +293,8 @@ async fn bad_decision_forms_are_400_and_unknown_submissions_404() {
     }
     let long = format!("version=1&decision=accepted&note={}", "a".repeat(2001));
     assert_eq!(post(&app, &cookie, &one, &long).await.status, StatusCode::BAD_REQUEST);
-    let missing = post(&app, &cookie, "/organiser/submissions/P-2025-NOPE00/decision", "version=1&decision=accepted").await;
+    let missing =
+        post(&app, &cookie, "/organiser/submissions/P-2025-NOPE00/decision", "version=1&decision=accepted").await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
     assert_eq!(state_of(&app, &reference).await, ("submitted".into(), None));
 }
@@ -299,10 +318,12 @@ async fn every_new_route_is_refused_without_a_session_or_from_another_origin() {
         assert_eq!(anonymous.header("location"), Some("/organiser"));
         // Another origin, or no proof of the same one: 403 even with a session.
         let foreign = app
-            .post(path, "application/x-www-form-urlencoded", body.to_owned(), &[
-                ("origin", "https://evil.example"),
-                ("cookie", &cookie),
-            ])
+            .post(
+                path,
+                "application/x-www-form-urlencoded",
+                body.to_owned(),
+                &[("origin", "https://evil.example"), ("cookie", &cookie)],
+            )
             .await;
         assert_eq!(foreign.status, StatusCode::FORBIDDEN, "{path}");
         let bare = app.post(path, "application/x-www-form-urlencoded", body.to_owned(), &[("cookie", &cookie)]).await;
@@ -332,7 +353,8 @@ async fn the_status_page_shows_one_submission_and_lets_its_author_withdraw_befor
     let link = status_path(&ack.1);
     let token = link.rsplit('/').next().unwrap();
     assert_eq!(token.len(), 43, "32 bytes, base64url");
-    let stored: Vec<String> = sqlx::query_scalar("SELECT token_hash FROM submission_links").fetch_all(&app.pool).await.unwrap();
+    let stored: Vec<String> =
+        sqlx::query_scalar("SELECT token_hash FROM submission_links").fetch_all(&app.pool).await.unwrap();
     assert!(!stored.iter().any(|h| h == token), "only the hash is stored");
     assert!(stored.contains(&conference::organisers::hash(token)));
 
@@ -362,20 +384,23 @@ async fn the_status_page_shows_one_submission_and_lets_its_author_withdraw_befor
         assert_eq!(reply.header("cache-control"), Some("private, no-store"), "{path}");
         assert!(!reply.text().contains(&mine));
     }
-    let forged = app.post(&format!("{unknown}/withdraw"), "application/x-www-form-urlencoded", "", &[("origin", BASE)]).await;
+    let forged =
+        app.post(&format!("{unknown}/withdraw"), "application/x-www-form-urlencoded", "", &[("origin", BASE)]).await;
     assert_eq!(forged.status, StatusCode::NOT_FOUND);
 
     // Withdrawal before a decision (a pending one goes with it), once; the organisers see it.
     let cookie = sign_in(&app, CHAIR).await;
     assert_eq!(stage(&app, &cookie, &mine, "accepted", "").await.status, StatusCode::SEE_OTHER);
-    let withdrawn = app.post(&format!("{link}/withdraw"), "application/x-www-form-urlencoded", "", &[("origin", BASE)]).await;
+    let withdrawn =
+        app.post(&format!("{link}/withdraw"), "application/x-www-form-urlencoded", "", &[("origin", BASE)]).await;
     assert_eq!(withdrawn.status, StatusCode::SEE_OTHER);
     assert_eq!(withdrawn.header("location"), Some(link.as_str()));
     let after = app.request(&link, &[]).await;
     assert_eq!(shown_state(&after.text()), "Withdrawn", "not a cached copy");
     assert!(!after.text().contains("Withdraw my submission"));
     assert_eq!(state_of(&app, &mine).await, ("withdrawn".into(), None));
-    let again = app.post(&format!("{link}/withdraw"), "application/x-www-form-urlencoded", "", &[("origin", BASE)]).await;
+    let again =
+        app.post(&format!("{link}/withdraw"), "application/x-www-form-urlencoded", "", &[("origin", BASE)]).await;
     assert_eq!(again.status, StatusCode::CONFLICT);
     let detail = get(&app, &cookie, &format!("/organiser/submissions/{mine}")).await;
     assert!(detail.text().contains("submission.withdrawn"), "in the history");
@@ -396,7 +421,9 @@ async fn the_status_page_shows_one_submission_and_lets_its_author_withdraw_befor
     assert_eq!(stage(&app, &cookie, &theirs, "rejected", "").await.status, StatusCode::SEE_OTHER);
     let preview = get(&app, &cookie, "/organiser/decisions").await;
     post(&app, &cookie, "/organiser/decisions/apply", &preview_items(&preview.text())).await;
-    let refused = app.post(&format!("{theirs_link}/withdraw"), "application/x-www-form-urlencoded", "", &[("origin", BASE)]).await;
+    let refused = app
+        .post(&format!("{theirs_link}/withdraw"), "application/x-www-form-urlencoded", "", &[("origin", BASE)])
+        .await;
     assert_eq!(refused.status, StatusCode::CONFLICT);
     assert!(refused.text().contains("can no longer be withdrawn"));
     assert_eq!(shown_state(&refused.text()), "Rejected");
@@ -406,13 +433,16 @@ async fn the_status_page_shows_one_submission_and_lets_its_author_withdraw_befor
 #[tokio::test]
 async fn decision_templates_fill_their_placeholders_and_a_broken_one_is_refused_at_seed_time() {
     let app = organisers_app().await;
-    let seed = crate::common::fixture::SEED.replace("Status: {status_link}'),\n('decision_rejected'", "Status: {status_lnk}'),\n('decision_rejected'");
+    let seed = crate::common::fixture::SEED
+        .replace("Status: {status_link}'),\n('decision_rejected'", "Status: {status_lnk}'),\n('decision_rejected'");
     assert_ne!(seed, crate::common::fixture::SEED);
     let err = conference::db::seed_with(&app.pool, seed.clone()).await.expect_err("refused");
     let line = seed.lines().position(|l| l.contains("{status_lnk}")).unwrap() + 1;
     let message = err.to_string();
     assert!(
-        message.starts_with(&format!("line {line}: the mail template decision_accepted uses the unknown placeholder {{status_lnk}}")),
+        message.starts_with(&format!(
+            "line {line}: the mail template decision_accepted uses the unknown placeholder {{status_lnk}}"
+        )),
         "{message}"
     );
     // Nothing of it applied: the old template is still there.
@@ -435,4 +465,48 @@ async fn decision_templates_fill_their_placeholders_and_a_broken_one_is_refused_
         crate::common::fixture::NAME
     );
     assert!(body.starts_with(&expected_start), "{body}\n---\n{expected_start}");
+}
+
+/// Two instances behind a balancer apply the same preview at the same moment, three times
+/// over with changed decisions: each author gets exactly one mail per applied decision. On
+/// PostgreSQL (`TEST_DATABASE_URL`, as `.ci/run` runs the suite) the instances' `UPDATE`s
+/// race for the same rows, and only the database decides which one applies each.
+#[tokio::test]
+async fn applying_on_two_instances_at_once_mails_each_author_once() {
+    let app = organisers_app().await;
+    let twin = app.another_instance().await;
+    let mut refs = Vec::new();
+    for n in 0..6 {
+        refs.push(submit_paper(&app, &format!("author{n}@example.org"), &format!("Tide paper {n}")).await);
+    }
+    let cookie = sign_in(&app, CHAIR).await;
+    for (round, decision) in ["accepted", "rejected", "accepted"].into_iter().enumerate() {
+        let mut items = String::new();
+        for reference in &refs {
+            items.push_str(&format!("&item={reference}:{}", version(&app, reference).await));
+        }
+        let staged =
+            post(&app, &cookie, "/organiser/submissions/decide/confirm", &format!("decision={decision}{items}")).await;
+        assert_eq!(staged.status, StatusCode::SEE_OTHER, "{}", staged.text());
+        let preview = get(&twin, &cookie, "/organiser/decisions").await;
+        let apply = preview_items(&preview.text());
+        assert_eq!(apply.matches("item=").count(), refs.len());
+        let (a, b) = tokio::join!(
+            post(&app, &cookie, "/organiser/decisions/apply", &apply),
+            post(&twin, &cookie, "/organiser/decisions/apply", &apply)
+        );
+        assert_eq!((a.status, b.status), (StatusCode::OK, StatusCode::OK), "{}\n{}", a.text(), b.text());
+        for n in 0..refs.len() {
+            let mails = mails_to(&app, &format!("author{n}@example.org")).await;
+            assert_eq!(mails.len(), 2 + round, "round {round}, author {n}: {mails:?}");
+            assert_eq!(state_of(&app, &refs[n]).await, (decision.to_owned(), None));
+        }
+        let applied: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM audit_log WHERE action = 'submission.decision_applied'")
+                .fetch_one(&app.pool)
+                .await
+                .unwrap();
+        assert_eq!(applied, i64::try_from(refs.len() * (round + 1)).unwrap(), "one application per row and round");
+    }
+    drop(twin);
 }

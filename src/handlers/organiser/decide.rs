@@ -36,8 +36,8 @@ use crate::repo::content;
 use crate::repo::decisions as store;
 use crate::repo::submissions::{self as rows, Submission};
 
-/// The review of a selection.
-pub const REVIEW: &str = "/organiser/submissions/decide";
+/// The review of a selection (where the list's selection form posts).
+pub use super::submissions::REVIEW;
 /// Where the review's confirmation posts.
 pub const CONFIRM: &str = "/organiser/submissions/decide/confirm";
 /// The preview of applying.

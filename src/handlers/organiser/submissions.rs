@@ -9,7 +9,6 @@ use axum::response::Response;
 use time::Duration;
 use time::macros::format_description;
 
-use super::decide;
 use super::download::{self, CsvList};
 use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
@@ -28,6 +27,8 @@ use crate::repo::submissions::{self, Filter, Sort, Submission};
 
 /// The list's address.
 pub const PATH: &str = "/organiser/submissions";
+/// Where the list's selection goes to be reviewed (`super::decide::review`).
+pub const REVIEW: &str = "/organiser/submissions/decide";
 const KNOWN: [&str; 8] = ["paper_type", "from", "to", "q", "state", "pending", "sort", "dir"];
 /// The `pending` filter: any pending decision, or one of them.
 const PENDING: [(&str, Option<&str>); 3] =
@@ -142,7 +143,7 @@ pub async fn list(
         rows,
         pager: Pager::new(PATH, &params, page, total),
         bulk: Some(Bulk {
-            action: decide::REVIEW,
+            action: REVIEW,
             choices: vec![("accepted", "Accept"), ("rejected", "Reject"), ("none", "Clear the pending decision")],
             button: "Review the selection",
         }),
