@@ -25,6 +25,7 @@ mod mail;
 mod mail_consent;
 mod organiser;
 mod organiser_lists;
+mod organiser_notes;
 mod page_cache;
 mod pages;
 mod panics;

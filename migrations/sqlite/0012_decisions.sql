@@ -40,3 +40,16 @@ CREATE TABLE mail_templates (
 
 -- The history on an item's page (submission, message, order) reads its entries by object.
 CREATE INDEX audit_log_object ON audit_log (object_type, object_id, id);
+
+-- Messages (issue 21 item 5): answered or not, by which organiser and when (NULL: not
+-- answered), and the organisers' internal note.
+ALTER TABLE messages ADD COLUMN answered_at TEXT;
+ALTER TABLE messages ADD COLUMN answered_by TEXT;
+ALTER TABLE messages ADD COLUMN note TEXT NOT NULL DEFAULT '';
+
+-- Orders: the organisers' internal note, and a refund made outside the site (the gateway is
+-- never called): who recorded it and when. The payment's own state stays as the gateway
+-- decided it.
+ALTER TABLE orders ADD COLUMN note TEXT NOT NULL DEFAULT '';
+ALTER TABLE orders ADD COLUMN refunded_at TEXT;
+ALTER TABLE orders ADD COLUMN refunded_by TEXT;

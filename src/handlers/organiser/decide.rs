@@ -21,6 +21,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::json;
 
+use super::form::{fields, note, one};
 use super::session::{Organiser, SignedIn};
 use super::sign_in::layout;
 use super::submissions::{self, href};
@@ -45,25 +46,8 @@ pub const PREVIEW: &str = "/organiser/decisions";
 /// Where the preview's button posts.
 pub const APPLY: &str = "/organiser/decisions/apply";
 
-/// Longest note for an author's mail.
-const NOTE_MAX_CHARS: usize = 2000;
 /// Most rows one form may name (a conference's whole programme fits).
 const ITEMS_MAX: usize = 2000;
-
-/// A form body's fields, in order (`item` may repeat).
-fn fields(body: &Bytes) -> Vec<(String, String)> {
-    url::form_urlencoded::parse(body).map(|(k, v)| (k.into_owned(), v.into_owned())).collect()
-}
-
-/// The one value of `name`, or a 400 naming it.
-fn one<'a>(fields: &'a [(String, String)], name: &str) -> Result<&'a str, AppError> {
-    let mut values = fields.iter().filter(|(k, _)| k == name);
-    match (values.next(), values.next()) {
-        (Some((_, value)), None) => Ok(value.trim()),
-        (None, _) => Err(AppError::BadRequest(format!("The form has no \"{name}\" field."))),
-        (Some(_), Some(_)) => Err(AppError::BadRequest(format!("The field \"{name}\" is given twice."))),
-    }
-}
 
 /// `accepted`, `rejected`, or `none` (clear): what a form asks for.
 fn decision(value: &str) -> Result<Option<Decision>, AppError> {
@@ -167,10 +151,7 @@ pub async fn decide_one(
         .parse::<i64>()
         .map_err(|_| AppError::BadRequest("The form's version is not a number.".into()))?;
     let decision = decision(one(&fields, "decision")?)?;
-    let note = fields.iter().find(|(k, _)| k == "note").map_or("", |(_, v)| v.trim());
-    if note.chars().count() > NOTE_MAX_CHARS {
-        return Err(AppError::BadRequest(format!("The note is longer than {NOTE_MAX_CHARS} characters.")));
-    }
+    let note = note(&fields)?;
     let mut tx = state.pool.begin().await?;
     stage(&mut tx, &state, &organiser, &[(reference.clone(), version)], decision, note).await?;
     tx.commit().await?;
