@@ -496,10 +496,10 @@ async fn applying_on_two_instances_at_once_mails_each_author_once() {
             post(&twin, &cookie, "/organiser/decisions/apply", &apply)
         );
         assert_eq!((a.status, b.status), (StatusCode::OK, StatusCode::OK), "{}\n{}", a.text(), b.text());
-        for n in 0..refs.len() {
+        for (n, reference) in refs.iter().enumerate() {
             let mails = mails_to(&app, &format!("author{n}@example.org")).await;
             assert_eq!(mails.len(), 2 + round, "round {round}, author {n}: {mails:?}");
-            assert_eq!(state_of(&app, &refs[n]).await, (decision.to_owned(), None));
+            assert_eq!(state_of(&app, reference).await, (decision.to_owned(), None));
         }
         let applied: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM audit_log WHERE action = 'submission.decision_applied'")
