@@ -323,7 +323,7 @@ fn stamp_digits(stamp: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mail::OutgoingMail;
+    use crate::mail::outbox::OutgoingMail;
 
     #[test]
     fn back_off_doubles_from_thirty_seconds_up_to_an_hour() {
