@@ -1,13 +1,15 @@
 // Decisions in a real browser (issue 21, item 8): an organiser signs in by the mailed link,
 // ticks three papers in the filtered list, reviews the selection (its count and references)
 // and confirms it, rejects two more the same way, previews the mails and applies them. Each
-// author then finds one decision mail whose private link shows the decision.
+// author then finds one decision mail whose private link shows the decision. axe checks the
+// review, the preview, the status page, the list and a submission's page on the way.
 //
 // The papers are sent through the public API with a title unique to this run, so the list
 // filtered by it holds only this run's rows whatever other specs submitted.
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 import { withoutNotice } from './island-helpers';
+import { seriousViolations } from './axe';
 import { mailFiles, mailedLink } from './mail';
 
 const ORGANISER = 'e2e.programme@example.org';
@@ -55,6 +57,7 @@ async function decide(page: Page, filter: string, references: string[], decision
   await expect(page.locator('#selection-count')).toHaveText(
     `${references.length} ${noun} will get the pending decision "${decision}":`,
   );
+  expect(await seriousViolations(page), 'axe on the review of a selection').toEqual([]);
   const listed = page.getByRole('list', { name: 'Selected submissions' }).getByRole('listitem');
   await expect(listed).toHaveCount(references.length);
   expect((await listed.allTextContents()).sort(), 'the selection, in the list\'s order').toEqual([...references].sort());
@@ -96,6 +99,7 @@ test('an organiser accepts three papers and rejects two in the browser; each aut
   for (const email of authors) await expect(table.getByRole('cell', { name: email, exact: true })).toBeVisible();
   await expect(page.locator('#count-accepted')).toHaveText(/^\d+$/);
   await expect(page.getByRole('heading', { level: 2, name: 'The first mail in full' })).toBeVisible();
+  expect(await seriousViolations(page), 'axe on the preview').toEqual([]);
   const mailsBefore = new Set(mailFiles());
   await page.getByRole('button', { name: /^Apply \d+ decisions and send \d+ mails$/ }).click();
   await expect(page.locator('.organiser__notice')).toHaveText(/^\d+ decisions applied; \d+ mails queued\.$/);
@@ -111,4 +115,13 @@ test('an organiser accepts three papers and rejects two in the browser; each aut
     await expect(page.getByText(references[n], { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Withdraw my submission' })).toHaveCount(0);
   }
+  expect(await seriousViolations(page), 'axe on the status page').toEqual([]);
+
+  // The list with its selection boxes, and a submission's page with its history.
+  await page.goto(`/organiser/submissions?q=${encodeURIComponent(run)}`);
+  expect(await seriousViolations(page), 'axe on the list with its selection form').toEqual([]);
+  await page.getByRole('link', { name: references[0], exact: true }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'History' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'submission.decision_applied' })).toBeVisible();
+  expect(await seriousViolations(page), 'axe on the submission page').toEqual([]);
 });

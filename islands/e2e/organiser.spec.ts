@@ -8,12 +8,12 @@
 //
 // UPDATE_SCREENSHOTS=1 also writes the dashboard, at 1280x900, to docs/organiser-dashboard.png
 // (the README's picture); without it the test only attaches it to its report.
-import AxeBuilder from '@axe-core/playwright';
 import { copyFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 import { withoutNotice } from './island-helpers';
+import { seriousViolations } from './axe';
 import { mailFiles, mailedLink } from './mail';
 
 const ORGANISER = 'e2e.chair@example.org';
@@ -34,15 +34,6 @@ async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
     await page.keyboard.press('Tab');
   }
   await expect(target, `reached by Tab within ${max} presses`).toBeFocused();
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ rule: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
 }
 
 test('an organiser signs in with the mailed link, sees the dashboard and signs out', async ({ page, problems }, testInfo) => {
