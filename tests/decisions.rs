@@ -128,6 +128,8 @@ async fn a_reviewed_selection_is_accepted_and_rejected_and_each_author_mailed_on
     assert_eq!(shown_state(&status.text()), "Submitted", "a pending decision is not shown");
 
     // The preview: counts, every address, one mail in full; nothing sent yet.
+    let dashboard = get(&app, &cookie, "/organiser").await;
+    assert!(dashboard.text().contains("Pending decisions: <strong>5</strong>"), "{}", dashboard.text());
     let preview = get(&app, &cookie, "/organiser/decisions").await;
     assert_eq!(preview.status, StatusCode::OK);
     let page = parse(&preview.text());
@@ -405,6 +407,9 @@ async fn the_status_page_shows_one_submission_and_lets_its_author_withdraw_befor
     let detail = get(&app, &cookie, &format!("/organiser/submissions/{mine}")).await;
     assert!(detail.text().contains("submission.withdrawn"), "in the history");
     assert!(!detail.text().contains("Save the pending decision"), "a withdrawn paper takes no decision");
+    let dashboard = get(&app, &cookie, "/organiser").await;
+    assert!(dashboard.text().contains("withdrawn: <strong>1</strong>"), "the dashboard counts it");
+    assert!(dashboard.text().contains("submission.withdrawn"), "among the latest audit entries");
     let listed = get(&app, &cookie, "/organiser/submissions?state=withdrawn").await;
     assert!(listed.text().contains(&mine) && !listed.text().contains(&theirs));
     let (actor, details): (String, String) =

@@ -29,6 +29,18 @@ pub async fn unread_messages(pool: &Pool) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE read_at IS NULL").fetch_one(pool).await
 }
 
+/// Submissions per state (`submitted`, `accepted`, `rejected`, `withdrawn`; issue 21).
+pub async fn submissions_by_state(pool: &Pool) -> Result<Vec<StatusCount>, sqlx::Error> {
+    sqlx::query_as("SELECT state AS status, COUNT(*) AS count FROM submissions GROUP BY state ORDER BY state")
+        .fetch_all(pool)
+        .await
+}
+
+/// Submissions with a decision staged and not applied yet.
+pub async fn pending_decisions(pool: &Pool) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE pending_decision IS NOT NULL").fetch_one(pool).await
+}
+
 /// Contact messages in all.
 pub async fn messages(pool: &Pool) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("SELECT COUNT(*) FROM messages").fetch_one(pool).await
