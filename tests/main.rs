@@ -35,3 +35,4 @@ mod serving;
 mod startup;
 mod sweep;
 mod test_gateway;
+mod tls;
