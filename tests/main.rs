@@ -3,6 +3,7 @@
 
 mod common;
 
+mod acme;
 mod api_collections;
 mod api_contact;
 mod api_files;
