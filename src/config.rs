@@ -386,7 +386,7 @@ mod tests {
     fn tls_is_off_by_default_and_an_unknown_mode_stops_start_up() {
         let config = parsed(&[]).unwrap();
         assert_eq!(config.tls_settings(), Ok(None));
-        let err = parsed(&[("TLS", "on")]).err().expect("an unknown TLS value is refused");
+        let err = parsed(&[("TLS", "on")]).expect_err("an unknown TLS value is refused");
         assert!(err.to_string().contains("off, files, acme"), "{err}");
     }
 

@@ -8,9 +8,16 @@
 //! a key is logged, and the cache files are 0600. Every process started here is killed by its
 //! pid; every wait is bounded.
 //!
-//! Ports (this suite's own range): pebble 18510 (directory) and 18511 (management), the
+//! A test target of its own (Cargo.toml), so it runs once per `cargo test` however many
+//! engines the `site` suite runs on. Ports (this suite's own range): pebble 18510 (directory) and 18511 (management), the
 //! server's plain port 18512 (pebble's `httpPort`), 18513 (pebble's unused `tlsPort`), HTTPS
 //! on 18514.
+
+// The HTTPS client helpers of the `site` suite's TLS tests, included alone (as cluster.rs
+// includes its helpers).
+#[path = "common/tls.rs"]
+#[allow(dead_code)]
+mod tls;
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -25,7 +32,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_rustls::rustls::pki_types::CertificateDer;
 use tokio_rustls::rustls::pki_types::pem::PemObject;
 
-use crate::common::tls::{Sender, alpn, assert_security_headers, client, connect, peer_leaf, self_signed};
+use tls::{Sender, alpn, assert_security_headers, client, connect, peer_leaf, self_signed};
 
 const DIRECTORY_PORT: u16 = 18510;
 const MANAGEMENT_PORT: u16 = 18511;

@@ -3,7 +3,6 @@
 
 mod common;
 
-mod acme;
 mod api_collections;
 mod api_contact;
 mod api_files;

@@ -99,7 +99,8 @@ async fn pages_come_over_http2_and_http11_with_every_security_header() {
     install_pair(dir.path(), &cert, &key);
     let served = serve_tls(dir.path()).await;
 
-    let h2 = connect(&client(&[der.clone()], &[b"h2", b"http/1.1"]), served.addr).await.expect("a handshake");
+    let h2 =
+        connect(&client(std::slice::from_ref(&der), &[b"h2", b"http/1.1"]), served.addr).await.expect("a handshake");
     assert_eq!(alpn(&h2), "h2", "a browser offering h2 gets it");
     let mut h2 = Sender::over(h2).await;
     // The second answer of `/` is a cache hit (`App::dispatch`), served over HTTP/2 the same.
@@ -113,7 +114,7 @@ async fn pages_come_over_http2_and_http11_with_every_security_header() {
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
 
     for offered in [&[&b"http/1.1"[..]][..], &[]] {
-        let h1 = connect(&client(&[der.clone()], offered), served.addr).await.expect("a handshake");
+        let h1 = connect(&client(std::slice::from_ref(&der), offered), served.addr).await.expect("a handshake");
         assert_ne!(alpn(&h1), "h2");
         let mut h1 = Sender::over(h1).await;
         let home = h1.get("/").await.unwrap();
@@ -133,14 +134,14 @@ async fn a_replaced_pair_serves_new_connections_and_open_ones_go_on() {
     let (old_cert, old_key, old_der) = self_signed();
     install_pair(dir.path(), &old_cert, &old_key);
     let served = serve_tls(dir.path()).await;
-    let open = connect(&client(&[old_der.clone()], &[b"h2"]), served.addr).await.unwrap();
+    let open = connect(&client(std::slice::from_ref(&old_der), &[b"h2"]), served.addr).await.unwrap();
     assert_eq!(peer_leaf(&open), old_der.to_vec());
     let mut open = Sender::over(open).await;
     assert_eq!(open.get("/api/health").await.unwrap().status, StatusCode::OK);
 
     let (new_cert, new_key, new_der) = self_signed();
     install_pair(dir.path(), &new_cert, &new_key);
-    let trusting_new = client(&[new_der.clone()], &[b"h2"]);
+    let trusting_new = client(std::slice::from_ref(&new_der), &[b"h2"]);
     let started = Instant::now();
     let renewed = loop {
         assert!(started.elapsed() < PATIENCE, "the new pair is served within {PATIENCE:?}");
@@ -178,13 +179,13 @@ async fn a_stalled_handshake_and_an_idle_http2_connection_are_closed() {
     assert!(sent.is_empty(), "nothing but the close: {sent:?}");
 
     // Slow headers over TLS (HTTP/1.1): never served.
-    let mut slow = connect(&client(&[der.clone()], &[b"http/1.1"]), served.addr).await.unwrap();
+    let mut slow = connect(&client(std::slice::from_ref(&der), &[b"http/1.1"]), served.addr).await.unwrap();
     slow.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ").await.unwrap();
     let answer = String::from_utf8_lossy(&read_to_close(&mut slow).await).into_owned();
     assert!(!answer.contains("200 OK"), "{answer}");
 
     // An HTTP/2 connection that asks nothing is closed (GOAWAY, then the close).
-    let idle = connect(&client(&[der.clone()], &[b"h2"]), served.addr).await.unwrap();
+    let idle = connect(&client(std::slice::from_ref(&der), &[b"h2"]), served.addr).await.unwrap();
     let (_sender, connection) = h2::client::handshake(idle).await.expect("h2 handshake");
     let ended = tokio::time::timeout(PATIENCE, connection).await;
     assert!(ended.is_ok(), "the idle HTTP/2 connection ends");
