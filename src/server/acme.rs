@@ -78,6 +78,15 @@ pub async fn start(source: &TlsSource) -> Result<Acme, Box<dyn std::error::Error
     let resolver = state.resolver();
     tracing::info!(?domains, directory = %directory, cache = %cache_dir.display(), "ACME certificates");
     let mut state = state;
+    // SIGHUP reloads `TLS=files`; here it must not end the process (its default), as a
+    // `systemctl reload` would.
+    if let Ok(mut hangup) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()) {
+        tokio::spawn(async move {
+            while hangup.recv().await.is_some() {
+                tracing::info!("SIGHUP: TLS=acme renews by itself; nothing to reload");
+            }
+        });
+    }
     tokio::spawn(async move {
         while let Some(event) = state.next().await {
             let expires = expires.lock().unwrap_or_else(|p| p.into_inner()).clone();

@@ -56,6 +56,11 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         crate::assets::warm().await;
         tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, "assets prepared");
     });
+    // The plain port listens before ACME orders: the CA's HTTP-01 request may come at once.
+    let plain = match tls_settings.as_ref().and_then(|settings| settings.http_listen_addr) {
+        Some(addr) => Some(TcpListener::bind(addr).await?),
+        None => None,
+    };
     let tls = match &tls_settings {
         Some(settings) => Some(tls::start(settings).await?),
         None => None,
@@ -86,9 +91,8 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     match tls {
         None => accept::accept_loop(listener, app, limits, stopped(signal_rx)).await,
         Some(tls) => {
-            let plain_port = match tls_settings.as_ref().and_then(|s| s.http_listen_addr) {
-                Some(addr) => {
-                    let plain = TcpListener::bind(addr).await?;
+            let plain_port = match plain {
+                Some(plain) => {
                     tracing::info!("redirecting http://{} to https", plain.local_addr()?);
                     let origin = crate::config::origin_of(&config.public_url).ok_or("PUBLIC_URL has no origin")?;
                     let redirect = redirect::Redirect::new(&origin, tls.challenges.clone());
