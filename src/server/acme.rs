@@ -63,7 +63,7 @@ pub async fn start(source: &TlsSource) -> Result<Acme, Box<dyn std::error::Error
             return Err(format!("ACME_CA_FILE {}: no usable certificate", ca_file.display()).into());
         }
     }
-    let client = ClientConfig::builder_with_provider(super::tls::provider())
+    let client = ClientConfig::builder_with_provider(super::certificates::provider())
         .with_safe_default_protocol_versions()?
         .with_root_certificates(roots)
         .with_no_client_auth();
@@ -135,7 +135,7 @@ impl DirCache {
 
     fn note_expiry(&self, pem: &[u8]) {
         let chain: Vec<_> = CertificateDer::pem_slice_iter(pem).filter_map(Result::ok).collect();
-        *self.expires.lock().unwrap_or_else(|p| p.into_inner()) = super::tls::leaf_expiry(&chain);
+        *self.expires.lock().unwrap_or_else(|p| p.into_inner()) = super::certificates::leaf_expiry(&chain);
     }
 }
 

@@ -5,6 +5,7 @@
 
 pub mod accept;
 pub mod acme;
+pub mod certificates;
 pub mod connections;
 pub mod redirect;
 pub mod sweep;

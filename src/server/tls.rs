@@ -13,13 +13,13 @@ use std::time::{Duration, SystemTime};
 
 use arc_swap::ArcSwap;
 use tokio_rustls::TlsAcceptor;
-use tokio_rustls::rustls::crypto::{CryptoProvider, ring};
 use tokio_rustls::rustls::pki_types::pem::PemObject;
 use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio_rustls::rustls::server::{ClientHello, ResolvesServerCert};
 use tokio_rustls::rustls::sign::CertifiedKey;
 use tokio_rustls::rustls::{ServerConfig, version};
 
+use super::certificates::{leaf_expiry, provider};
 use crate::config::{TlsSettings, TlsSource};
 
 /// How often `TLS=files` looks at the files' modification times and sizes: a renewal tool
@@ -34,11 +34,6 @@ const ALPN: [&[u8]; 2] = [b"h2", b"http/1.1"];
 pub struct Tls {
     pub acceptor: TlsAcceptor,
     pub challenges: Option<super::acme::Challenges>,
-}
-
-/// The rustls provider of the whole server: ring, as the rest of the tree uses.
-pub fn provider() -> Arc<CryptoProvider> {
-    Arc::new(ring::default_provider())
 }
 
 /// Starts HTTPS for `settings`: loads the files (a bad pair stops start-up) and starts their
@@ -162,18 +157,4 @@ fn read_pair(cert_path: &Path, key_path: &Path) -> Result<CertifiedKey, String> 
     let key = PrivateKeyDer::from_pem_file(key_path).map_err(|e| format!("{}: {e}", key_path.display()))?;
     CertifiedKey::from_der(chain, key, &provider())
         .map_err(|e| format!("{} and {}: {e}", cert_path.display(), key_path.display()))
-}
-
-/// The end of validity of a chain's leaf (RFC 3339), or a word saying why there is none.
-pub fn leaf_expiry(chain: &[CertificateDer<'_>]) -> String {
-    let Some(leaf) = chain.first() else { return "no certificate".into() };
-    match x509_parser::parse_x509_certificate(leaf) {
-        Ok((_, cert)) => cert
-            .validity()
-            .not_after
-            .to_datetime()
-            .format(&time::format_description::well_known::Rfc3339)
-            .unwrap_or_else(|_| "unknown".into()),
-        Err(_) => "unreadable".into(),
-    }
 }
