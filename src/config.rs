@@ -127,6 +127,71 @@ pub struct Config {
     /// trusts none, and those headers are ignored. A bad entry stops start-up.
     #[arg(long, env = "TRUSTED_PROXIES", default_value = "", value_parser = TrustedProxies::from_str, global = true)]
     pub trusted_proxies: TrustedProxies,
+
+    /// HTTPS in the server (DESIGN.md section 13): `off` (plain HTTP, right behind a balancer),
+    /// `files` (`TLS_CERT` and `TLS_KEY`) or `acme` (certificates obtained and renewed from
+    /// `ACME_DIRECTORY`). Any other value stops start-up.
+    #[arg(long, env = "TLS", value_enum, default_value = "off", global = true)]
+    pub tls: TlsMode,
+
+    /// With `TLS=files`: the certificate chain (PEM, leaf first); reloaded on SIGHUP and when
+    /// the file changes.
+    #[arg(long, env = "TLS_CERT", global = true)]
+    pub tls_cert: Option<PathBuf>,
+
+    /// With `TLS=files`: the private key (PEM: PKCS#8, PKCS#1 or SEC1).
+    #[arg(long, env = "TLS_KEY", global = true)]
+    pub tls_key: Option<PathBuf>,
+
+    /// With `TLS=acme`: names besides `PUBLIC_URL`'s host on the certificate, comma-separated.
+    #[arg(long, env = "TLS_DOMAINS", default_value = "", global = true)]
+    pub tls_domains: String,
+
+    /// With `TLS=acme`: the ACME directory (RFC 8555); Let's Encrypt's production one by default.
+    #[arg(long, env = "ACME_DIRECTORY", default_value = LETS_ENCRYPT_DIRECTORY, global = true)]
+    pub acme_directory: String,
+
+    /// With `TLS=acme`: who the CA writes to about the certificates (`mailto:` added when absent).
+    #[arg(long, env = "ACME_CONTACT", global = true)]
+    pub acme_contact: Option<String>,
+
+    /// With `TLS=acme`: PEM roots trusted for a private ACME directory, besides the web's.
+    #[arg(long, env = "ACME_CA_FILE", global = true)]
+    pub acme_ca_file: Option<PathBuf>,
+
+    /// With TLS on: the plain-HTTP socket that redirects to `https://` (308) and answers ACME
+    /// HTTP-01 challenges. Unset: port 80 of `LISTEN_ADDR`'s address with `TLS=acme`, none with
+    /// `TLS=files`.
+    #[arg(long, env = "HTTP_LISTEN_ADDR", global = true)]
+    pub http_listen_addr: Option<SocketAddr>,
+}
+
+/// Let's Encrypt's production ACME directory, `ACME_DIRECTORY`'s default.
+pub const LETS_ENCRYPT_DIRECTORY: &str = "https://acme-v02.api.letsencrypt.org/directory";
+
+/// `TLS` as written (DESIGN.md section 13).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TlsMode {
+    Off,
+    Files,
+    Acme,
+}
+
+/// Where the certificate comes from, once `TLS` and its variables are checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TlsSource {
+    /// `TLS=files`: PEM files, reloaded when they change.
+    Files { cert: PathBuf, key: PathBuf },
+    /// `TLS=acme`: ordered for `domains` (PUBLIC_URL's host first), cached in `cache_dir`.
+    Acme { domains: Vec<String>, directory: String, contact: Vec<String>, ca_file: Option<PathBuf>, cache_dir: PathBuf },
+}
+
+/// HTTPS as configured: the certificate's source and the plain port, if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TlsSettings {
+    pub source: TlsSource,
+    /// The socket that redirects plain HTTP (and answers HTTP-01 challenges).
+    pub http_listen_addr: Option<SocketAddr>,
 }
 
 /// `PAYMENTS_MODE` as written (DESIGN.md sections 2 and 6); `crate::payments::config`
@@ -173,6 +238,7 @@ impl std::fmt::Debug for Config {
             .field("rate_limit_per_minute", &self.rate_limit_per_minute)
             .field("organiser_idle_minutes", &self.organiser_idle_minutes)
             .field("organiser_session_hours", &self.organiser_session_hours)
+            .field("tls", &self.tls)
             .finish_non_exhaustive()
     }
 }
@@ -183,15 +249,73 @@ impl Config {
         self.public_url.trim_end_matches('/')
     }
 
-    /// Absolute URL of a site path such as `/pricing`.
     /// Whether `PUBLIC_URL` is `https`: HSTS, and the organiser cookie's `Secure` and
     /// `__Host-` name, depend on it.
     pub fn is_https(&self) -> bool {
         self.public_url.trim().get(..8).is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"))
     }
 
+    /// Absolute URL of a site path such as `/pricing`.
     pub fn absolute(&self, path: &str) -> String {
         format!("{}{}", self.base_url(), path)
+    }
+
+    /// HTTPS as configured, `None` with `TLS=off`. Fails closed with a message naming the
+    /// variable: `files` without both files, TLS with a `PUBLIC_URL` that is not `https://`
+    /// (cookies and HSTS follow it), `acme` for an address instead of a domain name.
+    pub fn tls_settings(&self) -> Result<Option<TlsSettings>, String> {
+        let source = match self.tls {
+            TlsMode::Off => return Ok(None),
+            TlsMode::Files => match (&self.tls_cert, &self.tls_key) {
+                (Some(cert), Some(key)) => TlsSource::Files { cert: cert.clone(), key: key.clone() },
+                _ => return Err("TLS=files needs both TLS_CERT and TLS_KEY (PEM files)".into()),
+            },
+            TlsMode::Acme => TlsSource::Acme {
+                domains: self.acme_domains()?,
+                directory: self.acme_directory.trim().to_string(),
+                contact: self
+                    .acme_contact
+                    .iter()
+                    .map(|c| c.trim())
+                    .filter(|c| !c.is_empty())
+                    .map(|c| if c.starts_with("mailto:") { c.to_string() } else { format!("mailto:{c}") })
+                    .collect(),
+                ca_file: self.acme_ca_file.clone(),
+                cache_dir: self.data_dir.join("acme"),
+            },
+        };
+        if !self.is_https() {
+            let mode = if self.tls == TlsMode::Acme { "acme" } else { "files" };
+            return Err(format!("TLS={mode} needs PUBLIC_URL to start with https:// (it is {})", self.public_url));
+        }
+        let http_listen_addr = match (self.http_listen_addr, &source) {
+            (Some(addr), _) => Some(addr),
+            (None, TlsSource::Acme { .. }) => Some(SocketAddr::new(self.listen_addr.ip(), 80)),
+            (None, TlsSource::Files { .. }) => None,
+        };
+        Ok(Some(TlsSettings { source, http_listen_addr }))
+    }
+
+    /// The names an ACME certificate covers: `PUBLIC_URL`'s host, then `TLS_DOMAINS`, lower
+    /// case, each once.
+    fn acme_domains(&self) -> Result<Vec<String>, String> {
+        let url = url::Url::parse(self.public_url.trim()).map_err(|e| format!("PUBLIC_URL is not a URL: {e}"))?;
+        let host = match url.host() {
+            Some(url::Host::Domain(host)) => host.to_string(),
+            _ => {
+                return Err("TLS=acme needs PUBLIC_URL with a domain name (ACME certifies names, not addresses)".into());
+            }
+        };
+        let mut domains = vec![host];
+        for extra in self.tls_domains.split(',').map(|d| d.trim().to_ascii_lowercase()).filter(|d| !d.is_empty()) {
+            if extra.parse::<std::net::IpAddr>().is_ok() || extra.contains(['/', ':', ' ']) {
+                return Err(format!("TLS_DOMAINS: {extra:?} is not a domain name"));
+            }
+            if !domains.contains(&extra) {
+                domains.push(extra);
+            }
+        }
+        Ok(domains)
     }
 
     /// A configuration for tests: in-memory defaults, a given data folder.
@@ -222,6 +346,14 @@ impl Config {
             orphan_grace_secs: 600,
             mail_lease_secs: 50,
             trusted_proxies: TrustedProxies::default(),
+            tls: TlsMode::Off,
+            tls_cert: None,
+            tls_key: None,
+            tls_domains: String::new(),
+            acme_directory: LETS_ENCRYPT_DIRECTORY.into(),
+            acme_contact: None,
+            acme_ca_file: None,
+            http_listen_addr: None,
         }
     }
 }
@@ -242,5 +374,54 @@ mod tests {
         assert_eq!(origin_of("HTTPS://User:pw@Example.org"), None, "credentials are never part of an origin");
         assert_eq!(origin_of("/relative"), None);
         assert_eq!(origin_of("https://evil.example; script-src *"), None, "nothing can slip into a CSP");
+    }
+
+    fn parsed(vars: &[(&str, &str)]) -> Result<Config, clap::Error> {
+        let args = std::iter::once("conference".to_string())
+            .chain(vars.iter().map(|(name, value)| format!("--{}={value}", name.to_lowercase().replace('_', "-"))));
+        Config::try_parse_from(args)
+    }
+
+    #[test]
+    fn tls_is_off_by_default_and_an_unknown_mode_stops_start_up() {
+        let config = parsed(&[]).unwrap();
+        assert_eq!(config.tls_settings(), Ok(None));
+        let err = parsed(&[("TLS", "on")]).expect_err("an unknown TLS value is refused");
+        assert!(err.to_string().contains("off, files, acme"), "{err}");
+    }
+
+    #[test]
+    fn tls_files_needs_both_files_and_an_https_public_url() {
+        let https = ("PUBLIC_URL", "https://conf.example.org");
+        let err = parsed(&[("TLS", "files"), https, ("TLS_CERT", "c.pem")]).unwrap().tls_settings().unwrap_err();
+        assert!(err.contains("TLS_CERT and TLS_KEY"), "{err}");
+        let plain = parsed(&[("TLS", "files"), ("TLS_CERT", "c.pem"), ("TLS_KEY", "k.pem")]).unwrap();
+        assert!(plain.tls_settings().unwrap_err().contains("PUBLIC_URL to start with https://"));
+        let ok = parsed(&[("TLS", "files"), https, ("TLS_CERT", "c.pem"), ("TLS_KEY", "k.pem")]).unwrap();
+        let settings = ok.tls_settings().unwrap().unwrap();
+        assert_eq!(settings.source, TlsSource::Files { cert: "c.pem".into(), key: "k.pem".into() });
+        assert_eq!(settings.http_listen_addr, None, "no plain port unless asked for");
+    }
+
+    #[test]
+    fn tls_acme_certifies_the_public_host_and_listens_on_port_80() {
+        let config = parsed(&[
+            ("TLS", "acme"),
+            ("PUBLIC_URL", "https://Conf.Example.org/"),
+            ("TLS_DOMAINS", "www.example.org, conf.example.org,"),
+            ("ACME_CONTACT", "you@example.org"),
+            ("LISTEN_ADDR", "0.0.0.0:443"),
+            ("DATA_DIR", "/srv/conf"),
+        ])
+        .unwrap();
+        let settings = config.tls_settings().unwrap().unwrap();
+        let TlsSource::Acme { domains, directory, contact, cache_dir, .. } = settings.source else { panic!("acme") };
+        assert_eq!(domains, ["conf.example.org", "www.example.org"]);
+        assert_eq!(directory, LETS_ENCRYPT_DIRECTORY);
+        assert_eq!(contact, ["mailto:you@example.org"]);
+        assert_eq!(cache_dir, PathBuf::from("/srv/conf/acme"));
+        assert_eq!(settings.http_listen_addr, Some("0.0.0.0:80".parse().unwrap()));
+        let address = parsed(&[("TLS", "acme"), ("PUBLIC_URL", "https://192.0.2.1")]).unwrap();
+        assert!(address.tls_settings().unwrap_err().contains("domain name"));
     }
 }

@@ -14,7 +14,8 @@
 // 1. process: the program and what runs beside the requests.
 /// The command line: subcommands and what each runs.
 pub mod cli;
-/// Start-up, the accept loop, connection limits, graceful shutdown, the sweeper.
+/// Start-up, the accept loop, connection limits, HTTPS (files or ACME) and the plain port's
+/// redirect, graceful shutdown, the sweeper.
 pub mod server;
 
 // 2. http: from a request to a handler and back.

@@ -37,3 +37,4 @@ mod serving;
 mod startup;
 mod sweep;
 mod test_gateway;
+mod tls;

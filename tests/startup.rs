@@ -86,6 +86,38 @@ fn live_without_a_credential_refuses_to_start_and_names_it() {
     assert_no_secret(&text, "the refusal");
 }
 
+#[test]
+fn tls_settings_that_cannot_work_refuse_to_start_and_say_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[(&str, &str)], &str); 4] = [
+        (&[("TLS", "on")], "invalid value 'on'"),
+        (&[("TLS", "files"), ("TLS_KEY", "/nonexistent/key.pem")], "TLS=files needs both TLS_CERT and TLS_KEY"),
+        (
+            &[("TLS", "files"), ("TLS_CERT", "/nonexistent/c.pem"), ("TLS_KEY", "/nonexistent/k.pem")],
+            "/nonexistent/c.pem",
+        ),
+        (&[("TLS", "acme"), ("PUBLIC_URL", "http://conf.example.org")], "needs PUBLIC_URL to start with https://"),
+    ];
+    for (vars, reason) in cases {
+        // Few log lines: nothing reads the pipes until the process ends.
+        let mut child = conference(dir.path())
+            .env("RUST_LOG", "warn")
+            .env("PAYMENTS_MODE", "off")
+            .envs(vars.iter().copied())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let status = wait_with_limit(&mut child, Duration::from_secs(30)).expect("it exits by itself");
+        assert!(!status.success(), "{vars:?}");
+        let mut text = String::new();
+        child.stdout.take().unwrap().read_to_string(&mut text).unwrap();
+        child.stderr.take().unwrap().read_to_string(&mut text).unwrap();
+        assert!(text.contains(reason), "{vars:?}: {text}");
+        assert!(!text.contains("serving on"), "{text}");
+    }
+}
+
 /// One HTTP/1.1 request over a fresh connection; the whole answer.
 fn http(port: u16, request: &str) -> String {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");

@@ -1,10 +1,15 @@
 //! Serving: start-up with everything a server needs before its first visitor, the accept
-//! loop with its connection limits (`accept`, `connections`), graceful shutdown, and the
-//! sweeper of what a crash left behind (`sweep`).
+//! loop with its connection limits (`accept`, `connections`), HTTPS (`tls`, `acme`, and the
+//! plain port's `redirect`), graceful shutdown, and the sweeper of what a crash left behind
+//! (`sweep`).
 
 pub mod accept;
+pub mod acme;
+pub mod certificates;
 pub mod connections;
+pub mod redirect;
 pub mod sweep;
+pub mod tls;
 
 use tokio::net::TcpListener;
 
@@ -17,6 +22,9 @@ use crate::{db, mail};
 pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     // Before anything opens files: the connection cap is derived from the limit in force.
     let open_files = crate::sys::raise_open_file_limit();
+    // Fails closed (DESIGN.md section 13): `TLS=files` without its files, an `http://`
+    // PUBLIC_URL with TLS on, does not start.
+    let tls_settings = config.tls_settings()?;
     // Fails closed (DESIGN.md section 6): `live` without its credentials does not start.
     let payments = crate::payments::PaymentConfig::resolve(&config)?;
     match &payments.off_reason {
@@ -49,8 +57,18 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         crate::assets::warm().await;
         tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, "assets prepared");
     });
+    // The plain port listens before ACME orders: the CA's HTTP-01 request may come at once.
+    let plain = match tls_settings.as_ref().and_then(|settings| settings.http_listen_addr) {
+        Some(addr) => Some(TcpListener::bind(addr).await?),
+        None => None,
+    };
+    let tls = match &tls_settings {
+        Some(settings) => Some(tls::start(settings).await?),
+        None => None,
+    };
     let listener = TcpListener::bind(config.listen_addr).await?;
-    tracing::info!("serving on http://{}", listener.local_addr()?);
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    tracing::info!("serving on {scheme}://{}", listener.local_addr()?);
     let limits = connections::Limits::from_config(&config, open_files);
     tracing::info!(
         max_connections = limits.max_total,
@@ -62,7 +80,33 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     // The home page and calendar of each coming minute, rendered before it starts.
     let ahead_task = crate::handlers::ahead::spawn(state.clone());
     let app = crate::http::router::app(state);
-    accept::accept_loop(listener, app, limits, accept::shutdown_signal()).await;
+    // One signal stops every listener.
+    let (signal_tx, signal_rx) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        accept::shutdown_signal().await;
+        let _ = signal_tx.send(true);
+    });
+    let stopped = |mut signal: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = signal.wait_for(|stop| *stop).await;
+    };
+    match tls {
+        None => accept::accept_loop(listener, app, limits, stopped(signal_rx)).await,
+        Some(tls) => {
+            let plain_port = match plain {
+                Some(plain) => {
+                    tracing::info!("redirecting http://{} to https", plain.local_addr()?);
+                    let origin = crate::config::origin_of(&config.public_url).ok_or("PUBLIC_URL has no origin")?;
+                    let redirect = redirect::Redirect::new(&origin, tls.challenges.clone());
+                    Some(tokio::spawn(accept::accept_loop(plain, redirect, limits.clone(), stopped(signal_rx.clone()))))
+                }
+                None => None,
+            };
+            accept::accept_loop_tls(listener, app, limits, tls.acceptor, stopped(signal_rx)).await;
+            if let Some(plain_port) = plain_port {
+                let _ = plain_port.await;
+            }
+        }
+    }
     // The worker stops between two mails; a mail it was sending is let go at once so
     // another instance (or the next start) sends it without waiting for the lease.
     let _ = stop_tx.send(true);

@@ -12,6 +12,7 @@ pub mod log;
 pub mod payer;
 pub mod payments;
 pub mod smtp;
+pub mod tls;
 
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Request, StatusCode};

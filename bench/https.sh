@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# HTTPS against nginx serving the same bytes with the same certificate (issue 23): `/` over
+# HTTP/1.1 and over HTTP/2, TLS=files on both sides.
+#
+# Builds nothing: build the release binary first (`cargo build --release`, or with
+# CARGO_TARGET_DIR and BIN pointing at it). Needs h2load (Debian nghttp2-client), nginx
+# (nginx-light), openssl and curl. Everything listens on 127.0.0.1 only, lives in a temp
+# folder, and every process started here is stopped by its pid on exit.
+#
+#   bench/https.sh                    # 3 rounds of 10 s h2load runs a row, 64 connections
+#   DURATION=5 ROUNDS=1 bench/https.sh
+#
+# Prints, per protocol: requests/s, p50 and p99 latency (from h2load's per-request log) for
+# this server and for nginx (medians of ROUNDS rounds, alternating which goes first), and
+# ours/nginx with each round's ratio.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BIN="${BIN:-$ROOT/target/release/conference}"
+NGINX="${NGINX:-/usr/sbin/nginx}"
+DURATION="${DURATION:-10}"
+CONNECTIONS="${CONNECTIONS:-64}"
+ROUNDS="${ROUNDS:-3}"
+OURS_PORT="${OURS_PORT:-18520}"
+NGINX_PORT="${NGINX_PORT:-18521}"
+
+[ -x "$BIN" ] || { echo "no $BIN: build the release binary first" >&2; exit 1; }
+command -v h2load >/dev/null || { echo "h2load is not installed (nghttp2-client)" >&2; exit 1; }
+command -v openssl >/dev/null || { echo "openssl is not installed" >&2; exit 1; }
+[ -x "$NGINX" ] || { echo "no nginx at $NGINX" >&2; exit 1; }
+
+TMP="$(mktemp -d /tmp/conference-https.XXXXXX)"
+SERVER_PID=""
+NGINX_PID=""
+cleanup() {
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
+  [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null || true
+  sleep 0.3
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# --- one certificate for both: ECDSA P-256, as an ACME CA would issue by default ---------
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=127.0.0.1 \
+  -addext subjectAltName=IP:127.0.0.1 -keyout "$TMP/key.pem" -out "$TMP/cert.pem" 2>/dev/null
+export CURL_CA="$TMP/cert.pem"
+
+# shellcheck source=bench/server.sh
+source "$ROOT/bench/server.sh"
+OURS="https://127.0.0.1:$OURS_PORT"
+NGX="https://127.0.0.1:$NGINX_PORT"
+
+# --- this server, on a temp database (migrated and seeded at start) ---------------------
+start_server "$OURS" "$TMP" TLS=files TLS_CERT="$TMP/cert.pem" TLS_KEY="$TMP/key.pem"
+
+# --- nginx, serving a saved copy of `/` with the same certificate -------------------------
+mkdir -p "$TMP/nginx/html" "$TMP/nginx/logs" "$TMP/nginx/tmp"
+curl -fs --cacert "$CURL_CA" "$OURS/" -o "$TMP/nginx/html/index.html"
+cat >"$TMP/nginx/nginx.conf" <<CONF
+worker_processes auto;
+pid $TMP/nginx/nginx.pid;
+error_log $TMP/nginx/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  default_type text/html;
+  client_body_temp_path $TMP/nginx/tmp;
+  proxy_temp_path $TMP/nginx/tmp;
+  fastcgi_temp_path $TMP/nginx/tmp;
+  uwsgi_temp_path $TMP/nginx/tmp;
+  scgi_temp_path $TMP/nginx/tmp;
+  server {
+    listen 127.0.0.1:$NGINX_PORT ssl http2;
+    ssl_certificate $TMP/cert.pem;
+    ssl_certificate_key $TMP/key.pem;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    root $TMP/nginx/html;
+    index index.html;
+    location / { try_files \$uri \$uri/ =404; }
+  }
+}
+CONF
+# nginx's workers run as an unprivileged user: let them read the copy and the certificate.
+chmod 755 "$TMP"
+chmod -R a+rX "$TMP/nginx" "$TMP/cert.pem" "$TMP/key.pem"
+"$NGINX" -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" -g 'daemon off;' 2>"$TMP/nginx/logs/stderr" &
+NGINX_PID=$!
+for _ in $(seq 1 50); do curl -fs --cacert "$CURL_CA" "$NGX/" >/dev/null 2>&1 && break; sleep 0.1; done
+curl -fs --cacert "$CURL_CA" "$NGX/" >/dev/null || { echo "nginx did not start" >&2; cat "$TMP/nginx/logs/"* >&2; exit 1; }
+
+# Same bytes, and each side speaks both protocols.
+cmp -s <(curl -fs --cacert "$CURL_CA" "$OURS/") <(curl -fs --cacert "$CURL_CA" "$NGX/") ||
+  echo "note: / differs between the two (the minute turned?)"
+for url in "$OURS/" "$NGX/"; do
+  for proto in --http1.1 --http2; do
+    got=$(curl -fs --cacert "$CURL_CA" "$proto" -o /dev/null -w '%{http_version}' "$url")
+    echo "# $url $proto: HTTP/$got"
+  done
+done
+
+# One h2load run: prints "requests/s p50 p99 failed" (latencies in ms, from the per-request
+# log: start, status, microseconds to the end of the answer).
+run_h2load() { # url connections duration proto(h1|h2)
+  local url=$1 conns=$2 dur=$3 proto=$4 out
+  local args=(-c"$conns" -t2 -D "$dur" --warm-up-time=1 --log-file="$TMP/requests.log")
+  [ "$proto" = h1 ] && args+=(--h1)
+  out=$(h2load "${args[@]}" "$url")
+  echo "$out" >>"$TMP/h2load.log"
+  local rps failed
+  rps=$(awk '/^finished in/ { gsub(",", "", $4); print $4 }' <<<"$out")
+  failed=$(awk '/^requests:/ { for (i = 2; i <= NF; i++) if ($(i + 1) ~ /^failed/) print $i }' <<<"$out")
+  cut -f3 "$TMP/requests.log" | sort -n | awk -v rps="$rps" -v failed="${failed:-0}" '
+    { v[NR] = $1 }
+    END { p50 = v[int(NR * 0.50) + 1] / 1000; p99 = v[int(NR * 0.99) + 1] / 1000
+          printf "%.0f %.2f %.2f %d\n", rps, p50, p99, failed }'
+}
+
+# One unmeasured run against each first (connection buffers, the allocator's first pages).
+for url in "$OURS/" "$NGX/"; do run_h2load "$url" "$CONNECTIONS" 3 h2 >/dev/null; done
+
+median() { tr ' ' '\n' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+echo "# h2load -c$CONNECTIONS -t2 -D $DURATION (one stream per connection); medians of $ROUNDS rounds a row, each round alternating ours and nginx"
+printf '%-10s %12s %8s %8s %12s %8s %8s %8s  %s\n' protocol ours_rps p50_ms p99_ms nginx_rps p50_ms p99_ms ratio "ratio per round"
+for proto in h1 h2; do
+  o_rps=() o_p50=() o_p99=() n_rps=() n_p50=() n_p99=() rounds=()
+  for round in $(seq 1 "$ROUNDS"); do
+    order=(ours nginx)
+    [ $((round % 2)) = 0 ] && order=(nginx ours)
+    for side in "${order[@]}"; do
+      if [ "$side" = ours ]; then
+        read -r rps p50 p99 failed < <(run_h2load "$OURS/" "$CONNECTIONS" "$DURATION" "$proto")
+        o_rps+=("$rps") o_p50+=("$p50") o_p99+=("$p99")
+        [ "$failed" = 0 ] || echo "  ours: $failed failed requests"
+      else
+        read -r rps p50 p99 failed < <(run_h2load "$NGX/" "$CONNECTIONS" "$DURATION" "$proto")
+        n_rps+=("$rps") n_p50+=("$p50") n_p99+=("$p99")
+        [ "$failed" = 0 ] || echo "  nginx: $failed failed requests"
+      fi
+    done
+    rounds+=("$(awk -v a="${o_rps[-1]}" -v b="${n_rps[-1]}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')")
+  done
+  om=$(echo "${o_rps[*]}" | median) nm=$(echo "${n_rps[*]}" | median)
+  ratio=$(awk -v a="$om" -v b="$nm" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+  label=$([ "$proto" = h1 ] && echo HTTP/1.1 || echo HTTP/2)
+  printf '%-10s %12.0f %8.2f %8.2f %12.0f %8.2f %8.2f %8s  %s\n' "$label" \
+    "$om" "$(echo "${o_p50[*]}" | median)" "$(echo "${o_p99[*]}" | median)" \
+    "$nm" "$(echo "${n_p50[*]}" | median)" "$(echo "${n_p99[*]}" | median)" "$ratio" "${rounds[*]}"
+done
