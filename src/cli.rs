@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand};
 
 use crate::config::Config;
 use crate::repo::audit;
-use crate::{db, export, server};
+use crate::{backup, db, export, server};
 
 /// The `conference` command line.
 #[derive(Debug, Parser)]
@@ -40,6 +40,28 @@ pub enum Command {
         /// Folder for `export papers` (created when missing).
         #[arg(long, required_if_eq("kind", "papers"))]
         out: Option<PathBuf>,
+    },
+    /// Write one archive of the running site: a consistent database snapshot, every paper
+    /// file and a manifest of row counts and SHA-256s (DESIGN.md section 13).
+    Backup {
+        /// The archive to write (written under a temp name, then renamed).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Check an archive: manifest, every SHA-256, the schema version and SQLite's
+    /// integrity_check; print its row counts. Exit status 1 on any mismatch.
+    VerifyBackup {
+        /// The archive to check.
+        file: PathBuf,
+    },
+    /// Restore an archive into an empty database and data folder, on either engine.
+    Restore {
+        /// The archive to restore.
+        #[arg(long)]
+        from: PathBuf,
+        /// Move a non-empty database and papers folder aside first (renamed, never deleted).
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -106,9 +128,57 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             };
             audit::record(&mut conn, &entry).await?;
         }
+        Command::Backup { out } => {
+            let now = time::OffsetDateTime::now_utc();
+            let manifest = backup::take::backup(&config.database_url, &config.data_dir, &out, now).await?;
+            println!("{}", backup_summary(&manifest, &format!("wrote {}", out.display())));
+        }
+        Command::VerifyBackup { file } => {
+            let unpacked = backup::verify::verify(&file).await?;
+            println!("{}", backup_summary(&unpacked.manifest, &format!("{} is sound", file.display())));
+        }
+        Command::Restore { from, force } => {
+            let now = time::OffsetDateTime::now_utc();
+            let restored = backup::restore::restore(&from, &config.database_url, &config.data_dir, force, now).await?;
+            for aside in &restored.moved_aside {
+                println!("moved aside: {aside}");
+            }
+            println!("{}", backup_summary(&restored.manifest, &format!("restored {}", from.display())));
+            // Who replaced the site's data, in the organisers' audit log (DESIGN.md section 12).
+            let pool = db::connect(&config.database_url).await?;
+            let mut conn = pool.acquire().await?;
+            let at = crate::mail::outbox::now_rfc3339();
+            let entry = audit::NewEntry {
+                at: &at,
+                actor: audit::CLI,
+                client: None,
+                action: "backup.restore",
+                object_type: Some("backup"),
+                object_id: Some(&restored.manifest.created),
+                details: serde_json::json!({ "archive": from.display().to_string(), "moved_aside": restored.moved_aside }),
+            };
+            audit::record(&mut conn, &entry).await?;
+        }
         Command::Serve => server::serve(config).await?,
     }
     Ok(())
+}
+
+/// What `backup`, `verify-backup` and `restore` print: the headline, then the archive's time,
+/// schema version, files and rows per table.
+fn backup_summary(manifest: &backup::Manifest, headline: &str) -> String {
+    let bytes: u64 = manifest.files.iter().map(|f| f.bytes).sum();
+    let mut text = format!(
+        "{headline}\ntaken {} on {}, schema version {}\n{} files, {bytes} bytes unpacked\n",
+        manifest.created,
+        manifest.engine,
+        manifest.schema_version,
+        manifest.files.len()
+    );
+    for (table, rows) in &manifest.tables {
+        text.push_str(&format!("{table:<24} {rows:>10}\n"));
+    }
+    text.trim_end().to_owned()
 }
 
 #[cfg(test)]

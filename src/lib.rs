@@ -28,6 +28,9 @@ pub mod http;
 pub mod handlers;
 
 // 4. domain: the conference's rules, free of HTTP.
+/// Backups: one archive of the database snapshot, papers and manifest; checking and
+/// restoring it on either engine.
+pub mod backup;
 /// CCAvenue's protocol and cipher.
 pub mod ccavenue;
 /// Dates as pages show them.
