@@ -179,16 +179,7 @@ async fn copy_in(unpacked: &Unpacked, pool: &Pool, engine: Engine, data_dir: &Pa
             unpacked.manifest.schema_version
         )));
     }
-    // Rows the target's migrations inserted (e.g. `content_version`'s) give way to the
-    // archive's; the target holds no other rows (checked by the caller), and the
-    // append-only `audit_log` never has any then.
-    for table in ordered.iter().rev() {
-        if tables::count(&mut tx, table).await? > 0 {
-            sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {}", tables::quoted(table))))
-                .execute(&mut *tx)
-                .await?;
-        }
-    }
+    tables::clear_migration_rows(&mut tx, &ordered).await?;
     for table in &ordered {
         tables::copy(&mut source, &mut tx, table).await?;
     }

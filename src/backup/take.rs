@@ -159,6 +159,7 @@ async fn snapshot_postgres(
     }
     let ordered = tables::in_foreign_key_order(&mut target, &archived).await?;
     let mut writing = sqlx::Connection::begin(&mut target).await?;
+    tables::clear_migration_rows(&mut writing, &ordered).await?;
     for table in &ordered {
         tables::copy(&mut source, &mut writing, table).await?;
     }
