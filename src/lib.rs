@@ -19,7 +19,7 @@ pub mod server;
 
 // 2. http: from a request to a handler and back.
 /// The router and its middleware stack, the cache-hit fast path, the POST guard, body
-/// limits, security and cache headers.
+/// limits, security and cache headers; every page rendered through it (`seed --check`).
 pub mod http;
 
 // 3. handlers: what each route answers.
@@ -49,6 +49,9 @@ pub mod paper_form;
 pub mod papers;
 /// Payments: settings, checkout rules, the order state machine, receipts.
 pub mod payments;
+/// `conference seed --check`: a content seed applied in a rolled-back transaction, and what
+/// it would change.
+pub mod seed_check;
 /// Rules for what visitors type, shared by every form.
 pub mod validate;
 

@@ -32,6 +32,7 @@ mod payments;
 mod payments_mode;
 mod protection;
 mod seed;
+mod seed_check;
 mod serving;
 mod startup;
 mod sweep;

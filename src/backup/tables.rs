@@ -203,6 +203,44 @@ pub async fn copy(from: &mut Connection, to: &mut Connection, table: &str) -> Re
     Ok(copied)
 }
 
+/// The columns of `table`'s primary key (none for a table without one).
+pub async fn primary_key(conn: &mut Connection, table: &str) -> Result<Vec<String>, sqlx::Error> {
+    let sql = match Engine::of(conn) {
+        Engine::Sqlite => "SELECT name FROM pragma_table_info($1) WHERE pk > 0 ORDER BY pk",
+        Engine::Postgres => {
+            "SELECT a.attname::text FROM pg_index i \
+             JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey) \
+             WHERE i.indrelid = to_regclass(quote_ident($1)) AND i.indisprimary ORDER BY a.attnum"
+        }
+    };
+    let rows: Vec<(String,)> = sqlx::query_as(sql).bind(table).fetch_all(&mut *conn).await?;
+    Ok(rows.into_iter().map(|(name,)| name).collect())
+}
+
+/// Every row of `table` with each value as text (`None` for NULL; a blob as lowercase hex),
+/// columns in their declared order: for comparing rows, never for writing them back.
+pub async fn rows_as_text(conn: &mut Connection, table: &str) -> Result<Vec<Vec<Option<String>>>, sqlx::Error> {
+    let names: Vec<String> = columns(conn, table).await?.iter().map(|c| quoted(&c.name)).collect();
+    let sql = format!("SELECT {} FROM {}", names.join(", "), quoted(table));
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql)).fetch_all(&mut *conn).await?;
+    rows.iter()
+        .map(|row| {
+            (0..names.len())
+                .map(|i| {
+                    Ok(match read(row, i)? {
+                        Value::Null => None,
+                        Value::Integer(v) => Some(v.to_string()),
+                        Value::Real(v) => Some(v.to_string()),
+                        Value::Text(v) => Some(v),
+                        Value::Blob(v) => Some(hex::encode(v)),
+                        Value::Bool(v) => Some(v.to_string()),
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// Value `i` of `row`, by what the engine says it holds.
 fn read(row: &sqlx::any::AnyRow, i: usize) -> Result<Value, sqlx::Error> {
     let raw = row.try_get_raw(i)?;
