@@ -541,3 +541,48 @@ async fn kill_and_restore_loses_nothing_committed_before_the_backup() {
     pool.close().await;
     drop(server);
 }
+
+/// `deploy/systemd/conference-backup.sh`, as the nightly timer runs it, with `env`.
+fn nightly(env: &[(&str, &Path)]) -> std::process::Output {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/systemd/conference-backup.sh");
+    let mut command = Command::new("sh");
+    command.arg(script).env("CONFERENCE", env!("CARGO_BIN_EXE_conference")).env("RUST_LOG", "error");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    command.output().expect("sh runs")
+}
+
+#[tokio::test]
+async fn the_nightly_backup_keeps_the_newest_14_archives_and_nothing_else_is_touched() {
+    let app = sqlite_app().await;
+    fill(&app, 1).await;
+    let backups = tempfile::tempdir().unwrap();
+    let old: Vec<String> = (0..15).map(|day| format!("conference-202501{:02}T030000Z.tar.gz", day + 1)).collect();
+    for name in &old {
+        std::fs::write(backups.path().join(name), b"an older archive").unwrap();
+    }
+    std::fs::write(backups.path().join("notes.txt"), b"the operator's").unwrap();
+    let url = PathBuf::from(app.database_url());
+    let output = nightly(&[("BACKUP_DIR", backups.path()), ("DATA_DIR", app.dir.path()), ("DATABASE_URL", &url)]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+
+    let mut names: Vec<String> = std::fs::read_dir(backups.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(names.contains(&"notes.txt".to_owned()), "{names:?}");
+    let archives: Vec<&String> = names.iter().filter(|n| n.starts_with("conference-")).collect();
+    assert_eq!(archives.len(), 14, "{names:?}");
+    assert!(!names.contains(&old[0]) && !names.contains(&old[1]), "the two oldest went: {names:?}");
+    let newest = backups.path().join(archives.last().unwrap());
+    let manifest = verify::verify(&newest).await.expect("tonight's archive is sound").manifest;
+    assert_eq!(manifest.tables["submissions"], 1);
+
+    // A backup that fails removes nothing and says so with its exit status.
+    let broken = PathBuf::from("mysql://nowhere/conference");
+    let output = nightly(&[("BACKUP_DIR", backups.path()), ("DATA_DIR", app.dir.path()), ("DATABASE_URL", &broken)]);
+    assert!(!output.status.success());
+    assert_eq!(std::fs::read_dir(backups.path()).unwrap().count(), names.len(), "nothing was removed");
+}
