@@ -586,3 +586,75 @@ async fn the_nightly_backup_keeps_the_newest_14_archives_and_nothing_else_is_tou
     assert!(!output.status.success());
     assert_eq!(std::fs::read_dir(backups.path()).unwrap().count(), names.len(), "nothing was removed");
 }
+
+#[tokio::test]
+async fn an_archive_of_an_older_schema_is_restored_and_migrated_forward() {
+    // A site last migrated at 0010, before messages had `read_at` (0011).
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}/conference.db", dir.path().display());
+    let pool = conference::db::connect(&url).await.unwrap();
+    conference::db::SQLITE_MIGRATOR.run_to(10, &pool).await.unwrap();
+    sqlx::query(
+        "INSERT INTO messages (id, name, number, email, country, message, created) \
+         VALUES ('m1', 'Ana Cruz', '+639171234567', 'ana@example.org', 'Philippines', 'Sent before 0011', \
+         '2025-01-02T03:04:05.000000Z')",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    let archive = dir.path().join("old.tar.gz");
+    let manifest = take::backup(&url, dir.path(), &archive, now()).await.unwrap();
+    assert_eq!(manifest.schema_version, 10);
+
+    // Into the run's engine: PostgreSQL on the PostgreSQL pass.
+    let scratch = database::Scratch::create().await;
+    let target = tempfile::tempdir().unwrap();
+    let (target_url, data_dir) = match &scratch {
+        Some(scratch) => (scratch.url.clone(), target.path().to_path_buf()),
+        None => sqlite_target(target.path()),
+    };
+    restore::restore(&archive, &target_url, &data_dir, false, now()).await.unwrap();
+    let restored = conference::db::connect(&target_url).await.unwrap();
+    let migrator = match Engine::of_pool(&restored) {
+        Engine::Sqlite => &conference::db::SQLITE_MIGRATOR,
+        Engine::Postgres => &conference::db::POSTGRES_MIGRATOR,
+    };
+    assert_eq!(
+        backup::schema_version(&restored).await.unwrap(),
+        migrator.iter().map(|m| m.version).max(),
+        "migrated forward to this program's schema"
+    );
+    let (message, read_at): (String, Option<String>) =
+        sqlx::query_as("SELECT message, read_at FROM messages WHERE id = 'm1'").fetch_one(&restored).await.unwrap();
+    assert_eq!((message.as_str(), read_at), ("Sent before 0011", None));
+    restored.close().await;
+}
+
+/// `--force` on PostgreSQL moves the schema aside (renamed, kept whole) and restores into a
+/// new one of the same name.
+#[tokio::test]
+#[ignore = "PostgreSQL only: run with TEST_DATABASE_URL and --include-ignored"]
+async fn force_on_postgresql_renames_the_schema_in_use_and_keeps_it() {
+    let app = common::app().await;
+    assert_eq!(app.engine(), Engine::Postgres, "this test runs with TEST_DATABASE_URL set");
+    fill(&app, 2).await;
+    let source = sqlite_app().await;
+    let sent = fill(&source, 1).await;
+    let archive = source.dir.path().join("site.tar.gz");
+    take::backup(&source.database_url(), source.dir.path(), &archive, now()).await.unwrap();
+
+    let err = restore::restore(&archive, &app.database_url(), app.dir.path(), false, now()).await.unwrap_err();
+    assert!(err.to_string().contains("the database is not empty"), "{err}");
+    let restored = restore::restore(&archive, &app.database_url(), app.dir.path(), true, now()).await.unwrap();
+    let aside = restored.moved_aside[0].strip_prefix("schema ").expect("a schema moved aside").to_owned();
+    let pool = conference::db::connect(&app.database_url()).await.unwrap();
+    assert_eq!(dump(&pool).await, dump(&source.pool).await, "the archive's site");
+    for (reference, pdf) in &sent {
+        assert_eq!(&paper(&pool, app.dir.path(), reference).await, pdf);
+    }
+    let kept = format!("SELECT COUNT(*) FROM \"{aside}\".submissions");
+    let (old,): (i64,) = sqlx::query_as(sqlx::AssertSqlSafe(kept)).fetch_one(&pool).await.unwrap();
+    assert_eq!(old, 2, "the old site's rows are kept in {aside}");
+    pool.close().await;
+}
