@@ -16,7 +16,7 @@ use flate2::write::GzEncoder;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::BackupError;
+use super::error::BackupError;
 
 /// The manifest's name in the archive.
 pub const MANIFEST: &str = "manifest.json";

@@ -12,8 +12,10 @@ use std::str::FromStr;
 use time::OffsetDateTime;
 
 use super::archive::{self, Manifest, Unpacked};
+use super::error::BackupError;
+use super::tables::{self, schema_version};
 use super::take::{PAPER_CHUNKS, open_sqlite};
-use super::{BackupError, schema_version, tables, verify};
+use super::verify;
 use crate::db::{self, Connection, Engine, Pool};
 use crate::papers::files::PAPERS_DIR;
 

@@ -10,7 +10,7 @@ use futures_util::TryStreamExt;
 use sqlx::any::AnyTypeInfoKind;
 use sqlx::{Row, ValueRef as _};
 
-use crate::db::{Connection, Engine};
+use crate::db::{self, Connection, Engine, Pool};
 
 /// sqlx's migration history table, which no backup copies.
 pub const MIGRATIONS_TABLE: &str = "_sqlx_migrations";
@@ -96,6 +96,23 @@ pub async fn has_migrations_table(conn: &mut Connection) -> Result<bool, sqlx::E
     };
     let (count,): (i64,) = sqlx::query_as(sql).bind(MIGRATIONS_TABLE).fetch_one(&mut *conn).await?;
     Ok(count > 0)
+}
+
+/// The highest schema version this program knows, over both engines' migrations.
+pub fn latest_schema_version() -> i64 {
+    db::SQLITE_MIGRATOR.iter().chain(db::POSTGRES_MIGRATOR.iter()).map(|m| m.version).max().unwrap_or(0)
+}
+
+/// The highest migration applied to the database of `pool`; `None` when it has none (a new,
+/// empty database).
+pub async fn schema_version(pool: &Pool) -> Result<Option<i64>, sqlx::Error> {
+    let mut conn = pool.acquire().await?;
+    if !has_migrations_table(&mut conn).await? {
+        return Ok(None);
+    }
+    let (version,): (Option<i64>,) =
+        sqlx::query_as("SELECT MAX(version) FROM _sqlx_migrations WHERE success").fetch_one(&mut *conn).await?;
+    Ok(version)
 }
 
 /// The columns of `table` in their declared order.

@@ -13,7 +13,8 @@ use time::OffsetDateTime;
 use tokio::io::AsyncWriteExt;
 
 use super::archive::{self, DATABASE, FILES, Manifest};
-use super::{BackupError, latest_schema_version, schema_version, tables};
+use super::error::BackupError;
+use super::tables::{self, latest_schema_version, schema_version};
 use crate::db::{self, Connection, Engine, Pool};
 
 /// Where PostgreSQL keeps papers (migrations/postgres/0008_paper_chunks.sql); the archive

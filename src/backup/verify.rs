@@ -6,8 +6,9 @@
 use std::path::Path;
 
 use super::archive::{self, Unpacked};
+use super::error::BackupError;
+use super::tables::{self, latest_schema_version};
 use super::take::open_sqlite;
-use super::{BackupError, latest_schema_version, tables};
 
 /// Unpacks `archive` into a temp folder and checks everything in it. Errs on the first
 /// mismatch with what it is; the unpacked copy is what a restore reads.
