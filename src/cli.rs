@@ -127,23 +127,17 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 }
             };
             // What left the database, in the organisers' audit log (DESIGN.md section 12).
-            let at = crate::mail::outbox::now_rfc3339();
-            let mut conn = pool.acquire().await?;
-            let entry = audit::NewEntry {
-                at: &at,
-                actor: audit::CLI,
-                client: None,
-                action: if kind == export::ExportKind::Papers { "export.papers" } else { "export.csv" },
-                object_type: Some("export"),
-                object_id: Some(kind.as_str()),
-                details,
-            };
-            audit::record(&mut conn, &entry).await?;
+            let action = if kind == export::ExportKind::Papers { "export.papers" } else { "export.csv" };
+            record_cli_action(&pool, action, "export", kind.as_str(), details).await?;
         }
         Command::Backup { out } => {
             let now = time::OffsetDateTime::now_utc();
             let manifest = backup::take::backup(&config.database_url, &config.data_dir, &out, now).await?;
             println!("{}", backup_summary(&manifest, &format!("wrote {}", out.display())));
+            // Everything left the database: in the audit log like an export.
+            let pool = db::connect(&config.database_url).await?;
+            let details = serde_json::json!({ "out": out.display().to_string(), "tables": manifest.tables });
+            record_cli_action(&pool, "backup.write", "backup", &manifest.created, details).await?;
         }
         Command::VerifyBackup { file } => {
             let unpacked = backup::verify::verify(&file).await?;
@@ -158,22 +152,36 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             println!("{}", backup_summary(&restored.manifest, &format!("restored {}", from.display())));
             // Who replaced the site's data, in the organisers' audit log (DESIGN.md section 12).
             let pool = db::connect(&config.database_url).await?;
-            let mut conn = pool.acquire().await?;
-            let at = crate::mail::outbox::now_rfc3339();
-            let entry = audit::NewEntry {
-                at: &at,
-                actor: audit::CLI,
-                client: None,
-                action: "backup.restore",
-                object_type: Some("backup"),
-                object_id: Some(&restored.manifest.created),
-                details: serde_json::json!({ "archive": from.display().to_string(), "moved_aside": restored.moved_aside }),
-            };
-            audit::record(&mut conn, &entry).await?;
+            let details =
+                serde_json::json!({ "archive": from.display().to_string(), "moved_aside": restored.moved_aside });
+            record_cli_action(&pool, "backup.restore", "backup", &restored.manifest.created, details).await?;
         }
         Command::Serve => server::serve(config).await?,
     }
     Ok(())
+}
+
+/// Records a command-line action in the organisers' audit log (actor `cli`, DESIGN.md
+/// section 12).
+async fn record_cli_action(
+    pool: &db::Pool,
+    action: &str,
+    object_type: &str,
+    object_id: &str,
+    details: serde_json::Value,
+) -> Result<(), sqlx::Error> {
+    let at = crate::mail::outbox::now_rfc3339();
+    let mut conn = pool.acquire().await?;
+    let entry = audit::NewEntry {
+        at: &at,
+        actor: audit::CLI,
+        client: None,
+        action,
+        object_type: Some(object_type),
+        object_id: Some(object_id),
+        details,
+    };
+    audit::record(&mut conn, &entry).await
 }
 
 /// `seed --check`: prints what the seed `sql` (from `name`) would change in the database,

@@ -579,6 +579,12 @@ async fn the_nightly_backup_keeps_the_newest_14_archives_and_nothing_else_is_tou
     let newest = backups.path().join(archives.last().unwrap());
     let manifest = verify::verify(&newest).await.expect("tonight's archive is sound").manifest;
     assert_eq!(manifest.tables["submissions"], 1);
+    let (recorded,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM audit_log WHERE action = 'backup.write' AND actor = 'cli'")
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
+    assert_eq!(recorded, 1, "the backup is in the audit log, as an export is");
 
     // A backup that fails removes nothing and says so with its exit status.
     let broken = PathBuf::from("mysql://nowhere/conference");
