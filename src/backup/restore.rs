@@ -168,8 +168,26 @@ async fn move_database_aside(
 }
 
 /// Copies the archive's rows and papers into the target in one transaction, and checks the
-/// counts against the manifest before committing.
+/// counts against the manifest before committing. On SQLite, paper files written before a
+/// failure are removed again, so a failed restore leaves the data folder as empty as it was.
 async fn copy_in(unpacked: &Unpacked, pool: &Pool, engine: Engine, data_dir: &Path) -> Result<(), BackupError> {
+    let mut written = Vec::new();
+    let copied = copy_rows_and_papers(unpacked, pool, engine, data_dir, &mut written).await;
+    if copied.is_err() {
+        for file in &written {
+            let _ = std::fs::remove_file(file);
+        }
+    }
+    copied
+}
+
+async fn copy_rows_and_papers(
+    unpacked: &Unpacked,
+    pool: &Pool,
+    engine: Engine,
+    data_dir: &Path,
+    written: &mut Vec<PathBuf>,
+) -> Result<(), BackupError> {
     let mut source = open_sqlite(&unpacked.database(), false).await?;
     let names = tables::names(&mut source).await?;
     let ordered = tables::in_foreign_key_order(&mut source, &names).await?;
@@ -197,7 +215,11 @@ async fn copy_in(unpacked: &Unpacked, pool: &Pool, engine: Engine, data_dir: &Pa
             return Err(BackupError::Damaged(format!("the paper of submission {id} ({path}) is not in the archive")));
         }
         match engine {
-            Engine::Sqlite => put_file(&file, &data_dir.join(&relative))?,
+            Engine::Sqlite => {
+                let target = data_dir.join(&relative);
+                put_file(&file, &target)?;
+                written.push(target);
+            }
             Engine::Postgres => {
                 let mut reader = tokio::fs::File::open(&file).await?;
                 crate::repo::papers::store(&mut tx, id, &mut reader).await?;
