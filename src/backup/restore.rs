@@ -41,10 +41,11 @@ pub async fn restore(
 ) -> Result<Restored, BackupError> {
     let unpacked = verify::verify(archive).await?;
     let engine = Engine::from_url(database_url)?;
-    let mark = format!(
-        "before-restore-{}",
-        crate::mail::outbox::timestamp(now).replace([':', '.'], "").trim_end_matches('Z').replace('-', "")
-    );
+    let stamp = now
+        .to_offset(time::UtcOffset::UTC)
+        .format(time::macros::format_description!("[year][month][day]T[hour][minute][second]Z"))
+        .expect("a UTC time formats");
+    let mark = format!("before-restore-{stamp}");
     let mut moved_aside = Vec::new();
 
     let pool = db::connect(database_url).await?;
@@ -151,7 +152,7 @@ async fn move_database_aside(
         Engine::Postgres => {
             let mut conn = pool.acquire().await?;
             let (schema,): (String,) = sqlx::query_as("SELECT current_schema()::text").fetch_one(&mut *conn).await?;
-            let aside = format!("{schema}_{}", mark.replace('-', "_"));
+            let aside = format!("{schema}_{}", mark.replace('-', "_").to_lowercase());
             sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
                 "ALTER SCHEMA {} RENAME TO {}; CREATE SCHEMA {};",
                 tables::quoted(&schema),
