@@ -126,7 +126,8 @@ fn folder_has_files(folder: &Path) -> bool {
 }
 
 /// Moves the present database aside: SQLite renames the file (and its `-wal`, `-shm`);
-/// PostgreSQL renames the current schema and makes a new empty one of the same name.
+/// PostgreSQL renames the current schema (in lower case: no quotes needed to read it) and
+/// makes a new empty one of the same name.
 /// Returns where it went.
 async fn move_database_aside(
     pool: Pool,
