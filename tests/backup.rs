@@ -664,3 +664,34 @@ async fn force_on_postgresql_renames_the_schema_in_use_and_keeps_it() {
     assert_eq!(old, 2, "the old site's rows are kept in {aside}");
     pool.close().await;
 }
+
+#[tokio::test]
+async fn a_restore_that_fails_half_way_leaves_the_target_empty() {
+    let source = sqlite_app().await;
+    fill(&source, 2).await;
+    let archive = source.dir.path().join("site.tar.gz");
+    take::backup(&source.database_url(), source.dir.path(), &archive, now()).await.unwrap();
+
+    // A target whose database adds a row of its own for every paper: the counts no longer
+    // match the manifest once the papers are in, so the restore fails at its last check.
+    let target = tempfile::tempdir().unwrap();
+    let (url, data_dir) = sqlite_target(target.path());
+    let pool = conference::db::connect(&url).await.unwrap();
+    conference::db::migrate(&pool).await.unwrap();
+    sqlx::raw_sql(
+        "CREATE TRIGGER extra AFTER INSERT ON submissions BEGIN \
+         INSERT INTO messages (id, name, number, email, country, message, created) \
+         VALUES ('x' || NEW.id, 'x', 'x', 'x', 'x', 'x', 'x'); END",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    let err = restore::restore(&archive, &url, &data_dir, false, now()).await.unwrap_err();
+    assert!(err.to_string().contains("table messages has 5 rows after the copy"), "{err}");
+    let papers: Vec<_> = std::fs::read_dir(data_dir.join("papers")).map(|d| d.collect()).unwrap_or_default();
+    assert!(papers.is_empty(), "the papers written before the failure are gone: {papers:?}");
+    let pool = conference::db::connect(&url).await.unwrap();
+    let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM submissions").fetch_one(&pool).await.unwrap();
+    assert_eq!(rows, 0, "no row was committed");
+}
