@@ -33,8 +33,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# One PDF of PAPER_KIB KiB; each upload appends its number so every paper is its own bytes.
-{ printf '%%PDF-1.4\n%%'; head -c $((PAPER_KIB * 1024)) /dev/zero | tr '\0' 'x'; } >"$work/base.pdf"
+# One PDF of PAPER_KIB KiB of random bytes (a real PDF's streams are compressed: gzip gains
+# nothing on them either); each upload appends its number so every paper is its own bytes.
+{ printf '%%PDF-1.4\n%%'; head -c $((PAPER_KIB * 1024)) /dev/urandom; } >"$work/base.pdf"
 WARM_UP=0 start_server "$URL" "$work" RATE_LIMIT_PER_MINUTE=10000000
 seconds() { date +%s.%N; }
 since() { awk -v from="$1" -v to="$(seconds)" 'BEGIN { printf "%.1f", to - from }'; }
