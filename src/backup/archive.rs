@@ -105,7 +105,9 @@ pub fn write(out: &Path, manifest: &mut Manifest, files: &[(String, PathBuf)]) -
         .suffix(".part")
         .tempfile_in(&folder)
         .map_err(|e| BackupError::Refused(format!("cannot write in {}: {e}", folder.display())))?;
-    let gzip = GzEncoder::new(BufWriter::new(temp.as_file()), Compression::default());
+    // Level 1: papers (PDF, DOCX) are compressed already and gain nothing from more effort;
+    // the database still shrinks several times.
+    let gzip = GzEncoder::new(BufWriter::new(temp.as_file()), Compression::fast());
     let mut tar = tar::Builder::new(gzip);
     let json = serde_json::to_vec_pretty(manifest).expect("a manifest serialises");
     let mut header = tar::Header::new_gnu();
