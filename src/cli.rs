@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use crate::config::Config;
+use crate::handlers::state::AppState;
 use crate::repo::audit;
-use crate::{db, export, server};
+use crate::{backup, db, export, http, seed_check, server};
 
 /// The `conference` command line.
 #[derive(Debug, Parser)]
@@ -31,6 +32,10 @@ pub enum Command {
         /// the binary.
         #[arg(long)]
         file: Option<PathBuf>,
+        /// Apply nothing: report what the seed would change and any page it would break;
+        /// exit status 1 on any problem (DESIGN.md section 13).
+        #[arg(long)]
+        check: bool,
     },
     /// Write what visitors sent as CSV to stdout, or with `papers`, every paper file into
     /// `--out DIR` named by its reference.
@@ -40,6 +45,28 @@ pub enum Command {
         /// Folder for `export papers` (created when missing).
         #[arg(long, required_if_eq("kind", "papers"))]
         out: Option<PathBuf>,
+    },
+    /// Write one archive of the running site: a consistent database snapshot, every paper
+    /// file and a manifest of row counts and SHA-256s (DESIGN.md section 13).
+    Backup {
+        /// The archive to write (written under a temp name, then renamed).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Check an archive: manifest, every SHA-256, the schema version and SQLite's
+    /// integrity_check; print its row counts. Exit status 1 on any mismatch.
+    VerifyBackup {
+        /// The archive to check.
+        file: PathBuf,
+    },
+    /// Restore an archive into an empty database and data folder, on either engine.
+    Restore {
+        /// The archive to restore.
+        #[arg(long)]
+        from: PathBuf,
+        /// Move a non-empty database and papers folder aside first (renamed, never deleted).
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -52,7 +79,7 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             db::migrate(&pool).await?;
             tracing::info!("migrations applied");
         }
-        Command::Seed { file } => {
+        Command::Seed { file, check } => {
             // Organisers edit the file and re-apply it without rebuilding; a binary run
             // elsewhere falls back to the seed it was built with. A file named on the command
             // line must exist: a mistyped path never applies another seed instead, and is
@@ -64,6 +91,13 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 Some(file) => Some(file),
                 None => Some(PathBuf::from(db::CONTENT_SEED_PATH)).filter(|default| default.is_file()),
             };
+            if check {
+                let (sql, name) = match &file {
+                    Some(file) => (std::fs::read_to_string(file)?, file.display().to_string()),
+                    None => (db::CONTENT_SEED.to_owned(), "the seed built into the binary".to_owned()),
+                };
+                return check_seed(&config, &sql, &name).await;
+            }
             let pool = db::connect(&config.database_url).await?;
             db::migrate(&pool).await?;
             match file {
@@ -93,22 +127,129 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 }
             };
             // What left the database, in the organisers' audit log (DESIGN.md section 12).
-            let at = crate::mail::outbox::now_rfc3339();
-            let mut conn = pool.acquire().await?;
-            let entry = audit::NewEntry {
-                at: &at,
-                actor: audit::CLI,
-                client: None,
-                action: if kind == export::ExportKind::Papers { "export.papers" } else { "export.csv" },
-                object_type: Some("export"),
-                object_id: Some(kind.as_str()),
-                details,
-            };
-            audit::record(&mut conn, &entry).await?;
+            let action = if kind == export::ExportKind::Papers { "export.papers" } else { "export.csv" };
+            record_cli_action(&pool, action, "export", kind.as_str(), details).await?;
+        }
+        Command::Backup { out } => {
+            let now = time::OffsetDateTime::now_utc();
+            let manifest = backup::take::backup(&config.database_url, &config.data_dir, &out, now).await?;
+            println!("{}", backup_summary(&manifest, &format!("wrote {}", out.display())));
+            // Everything left the database: in the audit log like an export.
+            let pool = db::connect(&config.database_url).await?;
+            let details = serde_json::json!({ "out": out.display().to_string(), "tables": manifest.tables });
+            record_cli_action(&pool, "backup.write", "backup", &manifest.created, details).await?;
+        }
+        Command::VerifyBackup { file } => {
+            let unpacked = backup::verify::verify(&file).await?;
+            println!("{}", backup_summary(&unpacked.manifest, &format!("{} is sound", file.display())));
+        }
+        Command::Restore { from, force } => {
+            let now = time::OffsetDateTime::now_utc();
+            let restored = backup::restore::restore(&from, &config.database_url, &config.data_dir, force, now).await?;
+            for aside in &restored.moved_aside {
+                println!("moved aside: {aside}");
+            }
+            println!("{}", backup_summary(&restored.manifest, &format!("restored {}", from.display())));
+            // Who replaced the site's data, in the organisers' audit log (DESIGN.md section 12).
+            let pool = db::connect(&config.database_url).await?;
+            let details =
+                serde_json::json!({ "archive": from.display().to_string(), "moved_aside": restored.moved_aside });
+            record_cli_action(&pool, "backup.restore", "backup", &restored.manifest.created, details).await?;
         }
         Command::Serve => server::serve(config).await?,
     }
     Ok(())
+}
+
+/// Records a command-line action in the organisers' audit log (actor `cli`, DESIGN.md
+/// section 12).
+async fn record_cli_action(
+    pool: &db::Pool,
+    action: &str,
+    object_type: &str,
+    object_id: &str,
+    details: serde_json::Value,
+) -> Result<(), sqlx::Error> {
+    let at = crate::mail::outbox::now_rfc3339();
+    let mut conn = pool.acquire().await?;
+    let entry = audit::NewEntry {
+        at: &at,
+        actor: audit::CLI,
+        client: None,
+        action,
+        object_type: Some(object_type),
+        object_id: Some(object_id),
+        details,
+    };
+    audit::record(&mut conn, &entry).await
+}
+
+/// `seed --check`: prints what the seed `sql` (from `name`) would change in the database,
+/// committing nothing, then renders every page with the new content on a throwaway SQLite
+/// copy of it and prints any page that fails or shows a block's error text. Errs (exit
+/// status 1) on an SQL error, with the seed's line, or on any page problem.
+async fn check_seed(config: &Config, sql: &str, name: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let pool = db::connect(&config.database_url).await?;
+    if backup::schema_version(&pool).await?.is_none() {
+        return Err("the database has no schema yet: run `conference migrate` first, then check the seed".into());
+    }
+    let diff = match seed_check::diff(&pool, sql).await {
+        Ok(diff) => diff,
+        Err(seed_check::SeedCheckError::Statement { line, message }) => {
+            return Err(format!("{name}:{line}: {message}; nothing was changed").into());
+        }
+        Err(err) => return Err(err.into()),
+    };
+    pool.close().await;
+    println!("seed check of {name}: nothing is changed");
+    if diff.tables.is_empty() {
+        println!("no row would change");
+    }
+    for change in &diff.tables {
+        println!("{:<24} {} added, {} removed, {} changed", change.table, change.added, change.removed, change.changed);
+    }
+    for field in &diff.site {
+        println!("  site.{}: {:?} -> {:?}", field.field, field.before, field.after);
+    }
+
+    // Pages render from the content alone: a throwaway SQLite database with the new seed.
+    let dir = tempfile::tempdir()?;
+    let mut scratch = config.clone();
+    scratch.database_url = format!("sqlite://{}/seed-check.db", dir.path().display());
+    scratch.data_dir = dir.path().to_path_buf();
+    let copy = db::connect(&scratch.database_url).await?;
+    db::migrate(&copy).await?;
+    db::seed_with(&copy, sql.to_owned()).await.map_err(|err| format!("the seed does not apply on SQLite: {err}"))?;
+    let slugs: Vec<String> =
+        crate::repo::content::highlights(&copy).await?.into_iter().map(|highlight| highlight.slug).collect();
+    let problems = http::page_check::check_pages(AppState::new(copy.clone(), scratch), &slugs).await;
+    copy.close().await;
+    for problem in &problems {
+        println!("page {}: {}", problem.path, problem.reason);
+    }
+    if problems.is_empty() {
+        println!("every page renders");
+        Ok(())
+    } else {
+        Err(format!("{} page(s) would break with this seed; nothing was changed", problems.len()).into())
+    }
+}
+
+/// What `backup`, `verify-backup` and `restore` print: the headline, then the archive's time,
+/// schema version, files and rows per table.
+fn backup_summary(manifest: &backup::Manifest, headline: &str) -> String {
+    let bytes: u64 = manifest.files.iter().map(|f| f.bytes).sum();
+    let mut text = format!(
+        "{headline}\ntaken {} on {}, schema version {}\n{} files, {bytes} bytes unpacked\n",
+        manifest.created,
+        manifest.engine,
+        manifest.schema_version,
+        manifest.files.len()
+    );
+    for (table, rows) in &manifest.tables {
+        text.push_str(&format!("{table:<24} {rows:>10}\n"));
+    }
+    text.trim_end().to_owned()
 }
 
 #[cfg(test)]

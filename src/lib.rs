@@ -20,7 +20,7 @@ pub mod server;
 
 // 2. http: from a request to a handler and back.
 /// The router and its middleware stack, the cache-hit fast path, the POST guard, body
-/// limits, security and cache headers.
+/// limits, security and cache headers; every page rendered through it (`seed --check`).
 pub mod http;
 
 // 3. handlers: what each route answers.
@@ -29,6 +29,9 @@ pub mod http;
 pub mod handlers;
 
 // 4. domain: the conference's rules, free of HTTP.
+/// Backups: one archive of the database snapshot, papers and manifest; checking and
+/// restoring it on either engine.
+pub mod backup;
 /// CCAvenue's protocol and cipher.
 pub mod ccavenue;
 /// Dates as pages show them.
@@ -49,6 +52,9 @@ pub mod paper_form;
 pub mod papers;
 /// Payments: settings, checkout rules, the order state machine, receipts.
 pub mod payments;
+/// `conference seed --check`: a content seed applied in a rolled-back transaction, and what
+/// it would change.
+pub mod seed_check;
 /// Rules for what visitors type, shared by every form.
 pub mod validate;
 

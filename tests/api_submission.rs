@@ -24,7 +24,7 @@ const BOUNDARY: &str = "----conference-test-7MA4YWxkTrZu0gW";
 
 /// A PDF of exactly `len` bytes: [`pdf`] with a comment line of padding before its trailer
 /// (a PDF's `%%EOF` stays within its last 1024 bytes).
-fn pdf_of_size(len: usize) -> Vec<u8> {
+pub(crate) fn pdf_of_size(len: usize) -> Vec<u8> {
     let base = pdf();
     let (head, tail) = base.split_at(base.len() - b"trailer\n<< /Root 1 0 R >>\n%%EOF\n".len());
     let mut out = head.to_vec();
@@ -173,7 +173,7 @@ const REQUIRED: [(&str, &str); 12] = [
 ];
 
 impl Form {
-    fn fields_only() -> Form {
+    pub(crate) fn fields_only() -> Form {
         let fields = [
             ("authorName", "Ana Cruz"),
             ("coAuthorName", "Ben Reyes, Carla Santos"),
@@ -196,7 +196,7 @@ impl Form {
         Form::fields_only().file("paper.pdf", "application/pdf", pdf())
     }
 
-    fn file(mut self, file_name: &str, content_type: &str, bytes: Vec<u8>) -> Form {
+    pub(crate) fn file(mut self, file_name: &str, content_type: &str, bytes: Vec<u8>) -> Form {
         self.parts.push(Part::File {
             name: "file".into(),
             file_name: file_name.into(),

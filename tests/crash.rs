@@ -29,14 +29,15 @@ const MESSAGES: usize = 150;
 const PATIENCE: Duration = Duration::from_secs(60);
 const ORIGIN: &str = "http://127.0.0.1:3000";
 
-/// The binary under test, stopped by its pid when dropped (SIGKILL).
-struct Server {
+/// The binary under test, stopped by its pid when dropped (SIGKILL). Also the server of
+/// `tests/backup.rs`.
+pub(crate) struct Server {
     child: Child,
-    addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
 }
 
 impl Server {
-    fn start(data: &Path, addr: SocketAddr) -> Server {
+    pub(crate) fn start(data: &Path, addr: SocketAddr) -> Server {
         let child = Command::new(env!("CARGO_BIN_EXE_conference"))
             .arg("serve")
             .env("LISTEN_ADDR", addr.to_string())
@@ -57,7 +58,7 @@ impl Server {
         Server { child, addr }
     }
 
-    async fn wait_ready(&mut self) {
+    pub(crate) async fn wait_ready(&mut self) {
         let deadline = Instant::now() + PATIENCE;
         loop {
             if let Ok((200, _)) = request(self.addr, "GET", "/api/health", "", &[], 0).await {
@@ -70,7 +71,7 @@ impl Server {
     }
 
     /// SIGKILL: no shutdown code runs.
-    fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -85,7 +86,7 @@ impl Drop for Server {
 /// One request on a new connection; the body goes out in 32 KiB slices `pause_ms` apart, so
 /// a kill can land in the middle of an upload. The status and the body, or an error when the
 /// server went away.
-async fn request(
+pub(crate) async fn request(
     addr: SocketAddr,
     method: &str,
     path: &str,
@@ -123,6 +124,14 @@ async fn request(
 }
 
 fn paper_form(n: usize) -> (String, Vec<u8>) {
+    let mut pdf = b"%PDF-1.4\n%".to_vec();
+    pdf.resize(600 * 1024, b'x');
+    pdf.extend_from_slice(b"\ntrailer\n<< >>\n%%EOF\n");
+    paper_form_with(n, &pdf)
+}
+
+/// A paper submission's multipart body (paper `n`, its own author address) carrying `pdf`.
+pub(crate) fn paper_form_with(n: usize, pdf: &[u8]) -> (String, Vec<u8>) {
     let boundary = "crashtestboundary";
     let mut body = Vec::new();
     for (name, value) in [
@@ -148,15 +157,12 @@ fn paper_form(n: usize) -> (String, Vec<u8>) {
         format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"p{n}.pdf\"\r\nContent-Type: application/pdf\r\n\r\n")
             .bytes(),
     );
-    let mut pdf = b"%PDF-1.4\n%".to_vec();
-    pdf.resize(600 * 1024, b'x');
-    pdf.extend_from_slice(b"\ntrailer\n<< >>\n%%EOF\n");
-    body.extend(&pdf);
+    body.extend(pdf);
     body.extend(format!("\r\n--{boundary}--\r\n").bytes());
     (format!("multipart/form-data; boundary={boundary}"), body)
 }
 
-fn free_addr() -> SocketAddr {
+pub(crate) fn free_addr() -> SocketAddr {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.local_addr().unwrap()
 }

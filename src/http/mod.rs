@@ -7,6 +7,7 @@ pub mod body_limit;
 pub mod cache_control;
 pub mod cache_hits;
 pub mod guard;
+pub mod page_check;
 pub mod response_headers;
 pub mod router;
 pub mod security;

@@ -1,0 +1,255 @@
+//! `conference seed --check` (DESIGN.md section 13, issue 22): what a content seed would
+//! change, found by applying it in a transaction that is always rolled back.
+//!
+//! The seed runs statement by statement, so an error names the statement, and within it the
+//! line PostgreSQL points at (its error position) or SQLite names (`near "…"`). Rows are
+//! compared by primary key in every table the seed names; `site`'s changes are listed by field.
+
+use std::collections::BTreeMap;
+
+use crate::backup::tables;
+use crate::db::Pool;
+
+/// One table's changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableChange {
+    pub table: String,
+    pub added: usize,
+    pub removed: usize,
+    pub changed: usize,
+}
+
+/// One changed field of the site settings (`site`): its values before and after, shortened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldChange {
+    pub field: String,
+    pub before: String,
+    pub after: String,
+}
+
+/// What a seed would change: tables with any change, and the site settings' fields.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SeedDiff {
+    pub tables: Vec<TableChange>,
+    pub site: Vec<FieldChange>,
+}
+
+/// Why a seed cannot be applied.
+#[derive(Debug, thiserror::Error)]
+pub enum SeedCheckError {
+    /// A statement of the seed failed: the 1-based line of the seed file and the engine's
+    /// message.
+    #[error("line {line}: {message}")]
+    Statement { line: usize, message: String },
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+}
+
+/// The site settings' table, whose changes are listed field by field.
+const SITE: &str = "site";
+
+/// Applies `sql` to the database of `pool` in a transaction that is rolled back whatever
+/// happens, and returns what it would have changed. Nothing is ever committed.
+pub async fn diff(pool: &Pool, sql: &str) -> Result<SeedDiff, SeedCheckError> {
+    let mut tx = pool.begin().await?;
+    let named = named_tables(&mut tx, sql).await?;
+    let mut before = BTreeMap::new();
+    for table in &named {
+        before.insert(table.clone(), keyed_rows(&mut tx, table).await?);
+    }
+    for (start, statement) in statements(sql) {
+        if let Err(err) = sqlx::raw_sql(sqlx::AssertSqlSafe(statement.to_owned())).execute(&mut *tx).await {
+            let offset = start + offset_in_statement(statement, &err);
+            let line = sql[..offset.min(sql.len())].matches('\n').count() + 1;
+            let message = match &err {
+                sqlx::Error::Database(db) => db.message().to_owned(),
+                other => other.to_string(),
+            };
+            tx.rollback().await?;
+            return Err(SeedCheckError::Statement { line, message });
+        }
+    }
+    let mut diff = SeedDiff::default();
+    for table in &named {
+        let after = keyed_rows(&mut tx, table).await?;
+        let old = &before[table];
+        let added = after.keys().filter(|k| !old.contains_key(*k)).count();
+        let removed = old.keys().filter(|k| !after.contains_key(*k)).count();
+        let changed = after.iter().filter(|(k, row)| old.get(*k).is_some_and(|o| o != *row)).count();
+        if added + removed + changed > 0 {
+            diff.tables.push(TableChange { table: table.clone(), added, removed, changed });
+        }
+        if table == SITE {
+            diff.site = site_fields(&mut tx, old, &after).await?;
+        }
+    }
+    tx.rollback().await?;
+    Ok(diff)
+}
+
+/// Rows keyed by their primary key's values (the whole row for a table without one).
+type KeyedRows = BTreeMap<Vec<Option<String>>, Vec<Option<String>>>;
+
+async fn keyed_rows(conn: &mut crate::db::Connection, table: &str) -> Result<KeyedRows, sqlx::Error> {
+    let columns: Vec<String> = tables::columns(conn, table).await?.into_iter().map(|c| c.name).collect();
+    let key = tables::primary_key(conn, table).await?;
+    let at: Vec<usize> = key.iter().filter_map(|k| columns.iter().position(|c| c == k)).collect();
+    let mut keyed = BTreeMap::new();
+    for row in tables::rows_as_text(conn, table).await? {
+        let key = if at.is_empty() { row.clone() } else { at.iter().map(|&i| row[i].clone()).collect() };
+        keyed.insert(key, row);
+    }
+    Ok(keyed)
+}
+
+/// The fields of the one `site` row that differ, with shortened values.
+async fn site_fields(
+    conn: &mut crate::db::Connection,
+    before: &KeyedRows,
+    after: &KeyedRows,
+) -> Result<Vec<FieldChange>, sqlx::Error> {
+    let columns = tables::columns(conn, SITE).await?;
+    let empty = vec![None; columns.len()];
+    let old = before.values().next().unwrap_or(&empty);
+    let new = after.values().next().unwrap_or(&empty);
+    Ok(columns
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| old[*i] != new[*i])
+        .map(|(i, column)| FieldChange { field: column.name.clone(), before: shown(&old[i]), after: shown(&new[i]) })
+        .collect())
+}
+
+/// A value as the report shows it: at most 60 characters on one line, NULL as `(none)`.
+fn shown(value: &Option<String>) -> String {
+    match value {
+        None => "(none)".into(),
+        Some(text) => {
+            let line = text.replace('\n', " ");
+            if line.chars().count() > 60 { format!("{}…", line.chars().take(59).collect::<String>()) } else { line }
+        }
+    }
+}
+
+/// The site's tables the seed names (as a word anywhere in it), in the catalogue's order.
+async fn named_tables(conn: &mut crate::db::Connection, sql: &str) -> Result<Vec<String>, sqlx::Error> {
+    let words: std::collections::BTreeSet<String> = sql
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_ascii_lowercase())
+        .collect();
+    Ok(tables::names(conn).await?.into_iter().filter(|t| words.contains(&t.to_ascii_lowercase())).collect())
+}
+
+/// Where in `statement` the engine says the error is: PostgreSQL's error position, or the
+/// first place of the token SQLite names in `near "…": syntax error`; else its start.
+fn offset_in_statement(statement: &str, err: &sqlx::Error) -> usize {
+    let sqlx::Error::Database(db) = err else { return 0 };
+    if let Some(pg) = db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+        && let Some(sqlx::postgres::PgErrorPosition::Original(position)) = pg.position()
+    {
+        // A 1-based character position.
+        return statement.char_indices().nth(position.saturating_sub(1)).map_or(0, |(i, _)| i);
+    }
+    let message = db.message();
+    if let Some(rest) = message.strip_prefix("near \"")
+        && let Some((token, _)) = rest.split_once('"')
+    {
+        return statement.find(token).unwrap_or(0);
+    }
+    0
+}
+
+/// The seed's statements with the byte offset each starts at (leading blanks and comments
+/// skipped). Splits at `;` outside quotes (`'…'`, `"…"`) and comments (`--`, `/* */`).
+pub fn statements<'a>(sql: &'a str) -> Vec<(usize, &'a str)> {
+    let bytes = sql.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    let push = |out: &mut Vec<(usize, &'a str)>, from: usize, to: usize| {
+        let piece = &sql[from..to];
+        let first = first_code(piece);
+        if first < piece.len() {
+            out.push((from + first, &piece[first..]));
+        }
+    };
+    while i < bytes.len() {
+        match bytes[i] {
+            quote @ (b'\'' | b'"') => {
+                i += 1;
+                while i < bytes.len() {
+                    if bytes[i] == quote {
+                        // A doubled quote is one quote inside the string.
+                        if bytes.get(i + 1) == Some(&quote) {
+                            i += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            b'-' if bytes.get(i + 1) == Some(&b'-') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b';' => {
+                push(&mut out, start, i + 1);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if start < sql.len() {
+        push(&mut out, start, sql.len());
+    }
+    out
+}
+
+/// The offset of the first character of `piece` that is neither blank nor comment.
+fn first_code(piece: &str) -> usize {
+    let mut rest = piece;
+    loop {
+        let trimmed = rest.trim_start();
+        if let Some(after) = trimmed.strip_prefix("--") {
+            rest = after.split_once('\n').map_or("", |(_, tail)| tail);
+        } else if let Some(after) = trimmed.strip_prefix("/*") {
+            rest = after.split_once("*/").map_or("", |(_, tail)| tail);
+        } else {
+            return piece.len() - trimmed.len();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statements_split_at_semicolons_outside_strings_and_comments() {
+        let sql = "-- a comment; not a statement\nDELETE FROM site;\nINSERT INTO site (name) VALUES ('a; b', 'it''s');\n/* ; */ UPDATE x SET y = \"a;b\";\n  ";
+        let found: Vec<(usize, &str)> = statements(sql);
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert_eq!(found[0].1, "DELETE FROM site;");
+        assert_eq!(&sql[found[0].0..found[0].0 + 6], "DELETE");
+        assert_eq!(found[1].1, "INSERT INTO site (name) VALUES ('a; b', 'it''s');");
+        assert_eq!(found[2].1, "UPDATE x SET y = \"a;b\";");
+    }
+
+    #[test]
+    fn long_values_are_shortened_to_one_line() {
+        assert_eq!(shown(&None), "(none)");
+        assert_eq!(shown(&Some("a\nb".into())), "a b");
+        assert_eq!(shown(&Some("x".repeat(100))).chars().count(), 60);
+    }
+}

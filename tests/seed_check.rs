@@ -1,0 +1,118 @@
+//! `conference seed --check` (issue 22, DESIGN.md section 13): what an edited seed would
+//! change, and which page it would break, reported before it goes live; nothing committed.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use crate::common::{self, TestApp, fixture};
+
+/// `conference seed --check --file SEED` against the app's database.
+fn check(app: &TestApp, seed: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_conference"))
+        .args(["seed", "--check", "--file"])
+        .arg(seed)
+        .env("DATA_DIR", app.dir.path())
+        .env("DATABASE_URL", app.database_url())
+        .env("RUST_LOG", "error")
+        .output()
+        .expect("the binary runs")
+}
+
+/// The fixture seed with `edit` applied, written to a file in the app's folder.
+fn edited(app: &TestApp, name: &str, edit: impl FnOnce(&str) -> String) -> std::path::PathBuf {
+    let path = app.dir.path().join(name);
+    std::fs::write(&path, edit(fixture::SEED)).unwrap();
+    path
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+async fn site_name(app: &TestApp) -> String {
+    let (name,): (String,) = sqlx::query_as("SELECT name FROM site").fetch_one(&app.pool).await.unwrap();
+    name
+}
+
+#[tokio::test]
+async fn a_good_seed_lists_the_site_fields_it_changes_and_commits_nothing() {
+    let app = common::app().await;
+    let version = conference::db::content_version(&app.pool).await.unwrap();
+    let seed = edited(&app, "renamed.sql", |sql| sql.replacen(fixture::NAME, "Renamed Symposium", 1));
+    let output = check(&app, &seed);
+    assert!(output.status.success(), "{}{}", stdout(&output), stderr(&output));
+    let printed = stdout(&output);
+    assert!(printed.contains("site "), "{printed}");
+    assert!(printed.contains("0 added, 0 removed, 1 changed"), "{printed}");
+    assert!(printed.contains(&format!("site.name: {:?} -> \"Renamed Symposium\"", fixture::NAME)), "{printed}");
+    assert!(printed.contains("every page renders"), "{printed}");
+    assert_eq!(site_name(&app).await, fixture::NAME, "nothing was committed");
+    assert_eq!(conference::db::content_version(&app.pool).await.unwrap(), version, "no reload was triggered");
+
+    // The seed already applied changes nothing.
+    let same = check(&app, &fixture::path());
+    assert!(same.status.success(), "{}", stderr(&same));
+    assert!(stdout(&same).contains("no row would change"), "{}", stdout(&same));
+}
+
+#[tokio::test]
+async fn an_sql_error_is_reported_with_its_line_and_a_failing_status() {
+    let app = common::app().await;
+    let members = app.count("committee").await;
+    let marker = "INSERT INTO committee (";
+    let line = fixture::SEED.lines().position(|l| l.starts_with(marker)).expect("the committee's INSERT") + 1;
+    let seed = edited(&app, "broken.sql", |sql| sql.replacen(marker, "INSERTT INTO committee (", 1));
+    let output = check(&app, &seed);
+    assert!(!output.status.success(), "a broken seed fails the check: {}", stdout(&output));
+    let said = stderr(&output);
+    assert!(said.contains(&format!("broken.sql:{line}:")), "line {line} is named: {said}");
+    assert!(said.contains("INSERTT"), "the engine's message is shown: {said}");
+    assert!(said.contains("nothing was changed"), "{said}");
+    assert_eq!(app.count("committee").await, members, "the committee is untouched");
+}
+
+#[tokio::test]
+async fn a_seed_that_empties_the_committee_is_a_change_and_the_page_still_renders() {
+    let app = common::app().await;
+    let members = app.count("committee").await;
+    assert!(members > 0, "the fixture has a committee");
+    let seed = edited(&app, "no-committee.sql", |sql| {
+        conference::seed_check::statements(sql)
+            .into_iter()
+            .filter(|(_, statement)| !statement.starts_with("INSERT INTO committee"))
+            .map(|(_, statement)| statement)
+            .collect::<Vec<_>>()
+            .join("\n")
+    });
+    let output = check(&app, &seed);
+    assert!(output.status.success(), "{}{}", stdout(&output), stderr(&output));
+    let printed = stdout(&output);
+    assert!(printed.contains(&format!("0 added, {members} removed, 0 changed")), "{printed}");
+    assert!(printed.lines().any(|l| l.starts_with("committee ")), "{printed}");
+    assert!(printed.contains("every page renders"), "{printed}");
+    assert_eq!(app.count("committee").await, members, "nothing was committed");
+}
+
+#[tokio::test]
+async fn a_seed_that_breaks_a_page_fails_the_check_naming_the_page() {
+    let app = common::app().await;
+    // Without the site settings no page can render.
+    let seed = edited(&app, "no-site.sql", |sql| {
+        conference::seed_check::statements(sql)
+            .into_iter()
+            .filter(|(_, statement)| !statement.starts_with("INSERT INTO site"))
+            .map(|(_, statement)| statement)
+            .collect::<Vec<_>>()
+            .join("\n")
+    });
+    let output = check(&app, &seed);
+    assert!(!output.status.success(), "{}", stdout(&output));
+    let printed = stdout(&output);
+    assert!(printed.contains("page /committee: answers 5"), "{printed}");
+    assert!(stderr(&output).contains("would break with this seed"), "{}", stderr(&output));
+    assert_eq!(site_name(&app).await, fixture::NAME, "nothing was committed");
+}
