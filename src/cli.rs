@@ -198,6 +198,7 @@ async fn check_seed(config: &Config, sql: &str, name: &str) -> Result<(), Box<dy
         Err(seed_check::SeedCheckError::Statement { line, message }) => {
             return Err(format!("{name}:{line}: {message}; nothing was changed").into());
         }
+        Err(seed_check::SeedCheckError::Template(unknown)) => return Err(format!("{name}: {unknown}").into()),
         Err(err) => return Err(err.into()),
     };
     pool.close().await;

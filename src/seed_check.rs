@@ -41,6 +41,9 @@ pub enum SeedCheckError {
     /// message.
     #[error("line {line}: {message}")]
     Statement { line: usize, message: String },
+    /// A decision mail template names a placeholder nobody fills (issue 21).
+    #[error(transparent)]
+    Template(#[from] crate::placeholders::UnknownPlaceholder),
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
 }
@@ -68,6 +71,14 @@ pub async fn diff(pool: &Pool, sql: &str) -> Result<SeedDiff, SeedCheckError> {
             tx.rollback().await?;
             return Err(SeedCheckError::Statement { line, message });
         }
+    }
+    // The same check `seed` makes before it commits (`db::seed_with`).
+    if let Err(err) = crate::db::check_mail_templates(&mut tx, sql).await {
+        tx.rollback().await?;
+        return Err(match err {
+            crate::db::SeedError::Template(unknown) => SeedCheckError::Template(unknown),
+            crate::db::SeedError::Database(err) => SeedCheckError::Database(err),
+        });
     }
     let mut diff = SeedDiff::default();
     for table in &named {

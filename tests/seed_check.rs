@@ -116,3 +116,16 @@ async fn a_seed_that_breaks_a_page_fails_the_check_naming_the_page() {
     assert!(stderr(&output).contains("would break with this seed"), "{}", stderr(&output));
     assert_eq!(site_name(&app).await, fixture::NAME, "nothing was committed");
 }
+
+#[tokio::test]
+async fn a_decision_template_with_an_unknown_placeholder_fails_the_check_naming_its_line() {
+    let app = common::app().await;
+    let marker = "Your {paper_type} \"{title}\"";
+    let line = fixture::SEED.lines().position(|l| l.starts_with(marker)).expect("the acceptance mail's line") + 1;
+    let seed = edited(&app, "template.sql", |sql| sql.replacen(marker, "Your {paper_type} \"{titel}\"", 1));
+    let output = check(&app, &seed);
+    assert!(!output.status.success(), "an unknown placeholder fails the check: {}", stdout(&output));
+    let said = stderr(&output);
+    assert!(said.contains(&format!("template.sql: line {line}:")), "line {line} is named: {said}");
+    assert!(said.contains("{titel}"), "the unknown name is shown: {said}");
+}
