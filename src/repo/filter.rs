@@ -12,29 +12,54 @@ use crate::db::{Engine, Pool};
 /// Rows on one page of a list.
 pub const PAGE_SIZE: i64 = 50;
 
-/// Conditions joined by `AND`, with their bound values.
+/// Conditions joined by `AND`, with their values; placeholders are numbered when the clause is
+/// written for an engine, since a search binds a different number of values on each.
 #[derive(Debug, Clone, Default)]
 pub struct Where {
     conditions: Vec<Condition>,
+}
+
+/// One condition of a list's filter.
+#[derive(Debug, Clone)]
+enum Condition {
+    /// `column <operator> value`.
+    Compare { column: &'static str, operator: &'static str, value: String },
+    /// `column IS [NOT] NULL`.
+    IsNull { column: &'static str, null: bool },
+    /// Any of `columns` contains `text`, ignoring letter case; `index` is the table's SQLite
+    /// full-text index of those columns (migrations/sqlite/0013_organiser_speed.sql).
+    Contains { index: &'static str, columns: Vec<&'static str>, text: String },
+}
+
+/// Shortest search text the trigram indexes serve: they index runs of 3 characters.
+const TRIGRAM: usize = 3;
+
+/// A clause being written: its conditions and the values its placeholders stand for, in order.
+#[derive(Debug, Default)]
+struct Written {
+    sql: Vec<String>,
     values: Vec<String>,
 }
 
-/// One condition: the same text on both engines, or a search, whose text differs.
-#[derive(Debug, Clone)]
-enum Condition {
-    Fixed(String),
-    /// Any of `columns` contains the lower-cased, LIKE-escaped text bound at `at`.
-    Contains {
-        columns: Vec<&'static str>,
-        at: String,
-    },
+impl Written {
+    /// The placeholder of a new bound `value`.
+    fn bind(&mut self, value: String) -> String {
+        self.values.push(value);
+        format!("${}", self.values.len())
+    }
 }
 
 impl Condition {
-    fn sql(&self, engine: Engine) -> String {
-        match self {
-            Condition::Fixed(sql) => sql.clone(),
-            Condition::Contains { columns, at } => {
+    fn write(&self, engine: Engine, out: &mut Written) {
+        let sql = match self {
+            Condition::Compare { column, operator, value } => {
+                let at = out.bind(value.clone());
+                format!("{column} {operator} {at}")
+            }
+            Condition::IsNull { column, null } => format!("{column} IS {}NULL", if *null { "" } else { "NOT " }),
+            Condition::Contains { index, columns, text } => {
+                let lowered = text.to_lowercase();
+                let at = out.bind(format!("%{}%", like_escaped(&lowered)));
                 let any: Vec<String> = columns
                     .iter()
                     .map(|c| match engine {
@@ -43,13 +68,25 @@ impl Condition {
                         Engine::Postgres => format!("lower({c}) LIKE {at} ESCAPE '\\'"),
                         // SQLite's LIKE already ignores the case of ASCII letters and only of
                         // those, exactly what its `lower()` folds, so `lower(c)` would match the
-                        // same rows; without it a search scans about 2-7 times faster.
+                        // same rows; without it a scan is about 2-7 times faster.
                         Engine::Sqlite => format!("{c} LIKE {at} ESCAPE '\\'"),
                     })
                     .collect();
-                format!("({})", any.join(" OR "))
+                let like = format!("({})", any.join(" OR "));
+                if engine == Engine::Postgres || lowered.chars().count() < TRIGRAM {
+                    like
+                } else {
+                    // SQLite has no index for `LIKE '%text%'`: its full-text index (trigram
+                    // tokenizer) first finds the rows holding the text in any letter case, a
+                    // superset of LIKE's (it folds every letter, LIKE only ASCII ones), and LIKE
+                    // then keeps exactly the rows it would have matched scanning the table.
+                    let phrase = format!("{{{}}} : \"{}\"", columns.join(" "), lowered.replace('"', "\"\""));
+                    let at = out.bind(phrase);
+                    format!("(rowid IN (SELECT rowid FROM {index} WHERE {index} MATCH {at}) AND {like})")
+                }
             }
-        }
+        };
+        out.sql.push(sql);
     }
 }
 
@@ -59,49 +96,44 @@ impl Where {
         Where::default()
     }
 
-    /// The placeholder of a new bound `value`.
-    fn bind(&mut self, value: String) -> String {
-        self.values.push(value);
-        format!("${}", self.values.len())
-    }
-
     /// `column = value`.
     pub fn equals(&mut self, column: &'static str, value: &str) {
-        let at = self.bind(value.to_owned());
-        self.conditions.push(Condition::Fixed(format!("{column} = {at}")));
+        self.conditions.push(Condition::Compare { column, operator: "=", value: value.to_owned() });
     }
 
     /// `column IS NULL` or `column IS NOT NULL`.
     pub fn is_null(&mut self, column: &'static str, null: bool) {
-        self.conditions.push(Condition::Fixed(format!("{column} IS {}NULL", if null { "" } else { "NOT " })));
+        self.conditions.push(Condition::IsNull { column, null });
     }
 
     /// `column >= value` (RFC 3339 times compare as text).
     pub fn at_least(&mut self, column: &'static str, value: &str) {
-        let at = self.bind(value.to_owned());
-        self.conditions.push(Condition::Fixed(format!("{column} >= {at}")));
+        self.conditions.push(Condition::Compare { column, operator: ">=", value: value.to_owned() });
     }
 
     /// `column < value`.
     pub fn below(&mut self, column: &'static str, value: &str) {
-        let at = self.bind(value.to_owned());
-        self.conditions.push(Condition::Fixed(format!("{column} < {at}")));
+        self.conditions.push(Condition::Compare { column, operator: "<", value: value.to_owned() });
     }
 
     /// Any of `columns` contains `text`, ignoring letter case. `%`, `_` and `\` in `text` are
-    /// escaped, so they match themselves rather than any text.
-    pub fn contains(&mut self, columns: &[&'static str], text: &str) {
-        let at = self.bind(format!("%{}%", like_escaped(&text.to_lowercase())));
-        self.conditions.push(Condition::Contains { columns: columns.to_vec(), at });
+    /// escaped, so they match themselves rather than any text. `index` names the SQLite
+    /// full-text index of exactly these columns (migration 0013).
+    pub fn contains(&mut self, index: &'static str, columns: &[&'static str], text: &str) {
+        self.conditions.push(Condition::Contains { index, columns: columns.to_vec(), text: text.to_owned() });
     }
 
-    /// ` WHERE ...` in `engine`'s SQL, or nothing without conditions.
-    pub fn clause(&self, engine: Engine) -> String {
+    /// ` WHERE ...` in `engine`'s SQL (or nothing without conditions), and the values of its
+    /// placeholders `$1`, `$2`, ... in order.
+    fn clause(&self, engine: Engine) -> (String, Vec<String>) {
         if self.conditions.is_empty() {
-            return String::new();
+            return (String::new(), Vec::new());
         }
-        let all: Vec<String> = self.conditions.iter().map(|c| c.sql(engine)).collect();
-        format!(" WHERE {}", all.join(" AND "))
+        let mut out = Written::default();
+        for condition in &self.conditions {
+            condition.write(engine, &mut out);
+        }
+        (format!(" WHERE {}", out.sql.join(" AND ")), out.values)
     }
 
     /// `select` (columns and table, this crate's text) with this filter and `order` (one of a
@@ -116,14 +148,15 @@ impl Where {
     where
         T: for<'r> FromRow<'r, AnyRow>,
     {
-        let mut sql = format!("{select}{} ORDER BY {order}", self.clause(engine));
+        let (clause, values) = self.clause(engine);
+        let mut sql = format!("{select}{clause} ORDER BY {order}");
         if let Some(page) = page {
             let offset = (page.max(1) - 1).saturating_mul(PAGE_SIZE);
             sql.push_str(&format!(" LIMIT {PAGE_SIZE} OFFSET {offset}"));
         }
         let mut query = sqlx::query_as(AssertSqlSafe(sql));
-        for value in &self.values {
-            query = query.bind(value.clone());
+        for value in values {
+            query = query.bind(value);
         }
         query
     }
@@ -146,12 +179,10 @@ impl Where {
 
     /// How many rows of `table` match.
     pub async fn count(&self, pool: &Pool, table: &'static str) -> Result<i64, sqlx::Error> {
-        let mut query = sqlx::query_scalar(AssertSqlSafe(format!(
-            "SELECT COUNT(*) FROM {table}{}",
-            self.clause(Engine::of_pool(pool))
-        )));
-        for value in &self.values {
-            query = query.bind(value.clone());
+        let (clause, values) = self.clause(Engine::of_pool(pool));
+        let mut query = sqlx::query_scalar(AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}{clause}")));
+        for value in values {
+            query = query.bind(value);
         }
         query.fetch_one(pool).await
     }
@@ -182,15 +213,31 @@ mod tests {
     fn values_are_placeholders_never_text() {
         let mut filter = Where::new();
         filter.equals("paper_type", "x' OR 1=1 --");
-        filter.contains(&["email", "name"], "Ada");
+        filter.contains("people_search", &["email", "name"], "Ada \"50%\"");
+        let like = "%ada \"50\\%\"%";
         assert_eq!(
             filter.clause(Engine::Postgres),
-            " WHERE paper_type = $1 AND (lower(email) LIKE $2 ESCAPE '\\' OR lower(name) LIKE $2 ESCAPE '\\')"
+            (
+                " WHERE paper_type = $1 AND (lower(email) LIKE $2 ESCAPE '\\' OR lower(name) LIKE $2 ESCAPE '\\')"
+                    .into(),
+                vec!["x' OR 1=1 --".into(), like.into()]
+            )
         );
         assert_eq!(
             filter.clause(Engine::Sqlite),
-            " WHERE paper_type = $1 AND (email LIKE $2 ESCAPE '\\' OR name LIKE $2 ESCAPE '\\')"
+            (
+                " WHERE paper_type = $1 AND (rowid IN (SELECT rowid FROM people_search WHERE people_search MATCH $3) \
+                 AND (email LIKE $2 ESCAPE '\\' OR name LIKE $2 ESCAPE '\\'))"
+                    .into(),
+                vec!["x' OR 1=1 --".into(), like.into(), "{email name} : \"ada \"\"50%\"\"\"".into()]
+            )
         );
-        assert_eq!(filter.values, ["x' OR 1=1 --", "%ada%"]);
+    }
+
+    #[test]
+    fn texts_too_short_for_trigrams_scan_on_sqlite() {
+        let mut filter = Where::new();
+        filter.contains("people_search", &["email"], "Ad");
+        assert_eq!(filter.clause(Engine::Sqlite).0, " WHERE (email LIKE $1 ESCAPE '\\')");
     }
 }
