@@ -143,7 +143,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
         match engine {
             Engine::Sqlite => std::fs::write(data_dir.join(&file_path), PDF)?,
             Engine::Postgres => {
-                conference::repo::papers::store(&mut *tx, id, &mut &PDF[..]).await?;
+                conference::repo::papers::store(&mut tx, id, &mut &PDF[..]).await?;
             }
         }
     }
