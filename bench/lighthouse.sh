@@ -9,6 +9,10 @@
 #
 #   bench/lighthouse.sh                    # 3 runs of /, /pricing, /submission, /committee
 #   RUNS=5 bench/lighthouse.sh / /pricing  # other routes, more runs
+#   BASE_BIN=/tmp/conference-before bench/lighthouse.sh /
+#                                          # the same runs on a second build (say, the commit
+#                                          # before a change), interleaved with this one's, so
+#                                          # both meet the same machine load; rows say which
 #
 # Prints one line per run (scores, LCP, FCP, TBT, CLS, transferred JS and CSS, Lighthouse's
 # benchmarkIndex of the machine at that moment, the longest main-thread task after the first
@@ -28,18 +32,31 @@ ROUTES=("$@")
 [ -x /usr/bin/chromium ] || { echo "no /usr/bin/chromium (apt-get install -y chromium)" >&2; exit 1; }
 command -v npx >/dev/null || { echo "npx is not installed" >&2; exit 1; }
 
+[ -z "${BASE_BIN:-}" ] || [ -x "$BASE_BIN" ] || { echo "no $BASE_BIN" >&2; exit 1; }
+
 TMP="$(mktemp -d /tmp/conference-lighthouse.XXXXXX)"
 SERVER_PID=""
+BASE_PID=""
 cleanup() {
-  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
+  for pid in $SERVER_PID $BASE_PID; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true; done
   rm -rf "$TMP"
 }
 trap cleanup EXIT
 
 # shellcheck source=bench/server.sh
 source "$ROOT/bench/server.sh"
-URL="http://127.0.0.1:$PORT"
-start_server "$URL" "$TMP"
+# Builds by label: "this" is BIN; "base" (with BASE_BIN) is the build to compare with.
+declare -A URLS=([this]="http://127.0.0.1:$PORT")
+LABELS=(this)
+if [ -n "${BASE_BIN:-}" ]; then
+  mkdir -p "$TMP/base"
+  URLS[base]="http://127.0.0.1:$((PORT + 1))"
+  BIN="$BASE_BIN" start_server "${URLS[base]}" "$TMP/base"
+  BASE_PID=$SERVER_PID
+  LABELS=(base this)
+fi
+mkdir -p "$TMP/this"
+start_server "${URLS[this]}" "$TMP/this"
 
 # Reads one Lighthouse JSON report; prints a run's figures as one tab-separated line.
 summarise() {
@@ -69,29 +86,37 @@ summarise() {
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
-printf '%-12s %-4s %-15s %6s %6s %6s %6s %7s %7s %6s %9s\n' route run scores LCP_s FCP_s TBT_ms CLS JS_KB CSS_KB bench long_task
+row() { printf '%-12s %-5s %-4s %-15s %6s %6s %6s %6s %7s %7s %6s %9s\n' "$@"; }
+row route build run scores LCP_s FCP_s TBT_ms CLS JS_KB CSS_KB bench long_task
 for route in "${ROUTES[@]}"; do
-  : >"$TMP/rows"
+  for label in "${LABELS[@]}"; do : >"$TMP/rows-$label"; done
   for run in $(seq 1 "$RUNS"); do
-    report="$TMP/report.json"
-    rm -f "$report"
-    # Lighthouse's own trace error (NO_NAVSTART) ends a run now and then: one more try.
-    for attempt in 1 2; do
-      if npx --yes "$LIGHTHOUSE" "$URL$route" --quiet --output=json --output-path="$report" \
-        --form-factor=mobile --throttling-method=simulate \
-        --chrome-path=/usr/bin/chromium \
-        --chrome-flags="--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run" \
-        >"$TMP/lighthouse.log" 2>&1 && node -e 'process.exit(JSON.parse(require("fs").readFileSync(process.argv[1])).runtimeError ? 1 : 0)' "$report"; then
-        break
-      fi
-      [ "$attempt" = 2 ] && { echo "lighthouse failed on $route:" >&2; tail -5 "$TMP/lighthouse.log" >&2; exit 1; }
+    # With two builds, the first of a run alternates, so neither always meets a cold machine.
+    order=("${LABELS[@]}")
+    if [ ${#LABELS[@]} = 2 ] && [ $((run % 2)) = 0 ]; then order=(this base); fi
+    for label in "${order[@]}"; do
+      report="$TMP/report.json"
+      rm -f "$report"
+      # Lighthouse's own trace error (NO_NAVSTART) ends a run now and then: one more try.
+      for attempt in 1 2; do
+        if npx --yes "$LIGHTHOUSE" "${URLS[$label]}$route" --quiet --output=json --output-path="$report" \
+          --form-factor=mobile --throttling-method=simulate \
+          --chrome-path=/usr/bin/chromium \
+          --chrome-flags="--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --no-first-run" \
+          >"$TMP/lighthouse.log" 2>&1 && node -e 'process.exit(JSON.parse(require("fs").readFileSync(process.argv[1])).runtimeError ? 1 : 0)' "$report"; then
+          break
+        fi
+        [ "$attempt" = 2 ] && { echo "lighthouse failed on $route:" >&2; tail -5 "$TMP/lighthouse.log" >&2; exit 1; }
+      done
+      line=$(summarise "$report")
+      echo "$line" >>"$TMP/rows-$label"
+      IFS=$'\t' read -r scores lcp fcp tbt cls js css bench longest <<<"$line"
+      row "$route" "$label" "$run" "$scores" "$lcp" "$fcp" "$tbt" "$cls" "$js" "$css" "$bench" "$longest"
     done
-    line=$(summarise "$report")
-    echo "$line" >>"$TMP/rows"
-    IFS=$'\t' read -r scores lcp fcp tbt cls js css bench longest <<<"$line"
-    printf '%-12s %-4s %-15s %6s %6s %6s %6s %7s %7s %6s %9s\n' "$route" "$run" "$scores" "$lcp" "$fcp" "$tbt" "$cls" "$js" "$css" "$bench" "$longest"
   done
-  col() { cut -f"$1" "$TMP/rows" | median; }
-  printf '%-12s %-4s %-15s %6s %6s %6s %6s %7s %7s %6s %9s\n' "$route" median "perf $(cut -f1 "$TMP/rows" | cut -d/ -f1 | median)" \
-    "$(col 2)" "$(col 3)" "$(col 4)" "$(col 5)" "$(col 6)" "$(col 7)" "$(col 8)" "$(col 9)"
+  for label in "${LABELS[@]}"; do
+    col() { cut -f"$1" "$TMP/rows-$label" | median; }
+    row "$route" "$label" median "perf $(cut -f1 "$TMP/rows-$label" | cut -d/ -f1 | median)" \
+      "$(col 2)" "$(col 3)" "$(col 4)" "$(col 5)" "$(col 6)" "$(col 7)" "$(col 8)" "$(col 9)"
+  done
 done

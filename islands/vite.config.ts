@@ -31,8 +31,13 @@ export default defineConfig({
       ],
       output: {
         // React and react-dom in one shared chunk, loaded with the first island on a page.
+        // The mounting code and the fallback helpers it shares with the form islands in one
+        // more: every island needs both, and as two chunks they cost a second request.
         codeSplitting: {
-          groups: [{ name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ }],
+          groups: [
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+            { name: 'mount', test: /[\\/]src[\\/](mount\.tsx|lib[\\/]fallback\.ts)$/ },
+          ],
         },
       },
     },

@@ -150,19 +150,39 @@ pub async fn migrate(pool: &Pool) -> Result<(), sqlx::migrate::MigrateError> {
 }
 
 /// Re-applies the content seed in one transaction: either all content is replaced or none.
-pub async fn seed(pool: &Pool) -> Result<(), sqlx::Error> {
+pub async fn seed(pool: &Pool) -> Result<(), SeedError> {
     seed_with(pool, CONTENT_SEED.to_owned()).await
 }
 
 /// Applies a content seed text (an edited `content.sql`) in one transaction, and bumps the
 /// content version in that same transaction, so running servers reload exactly when the new
 /// content is committed (`crate::content::watch`).
-pub async fn seed_with(pool: &Pool, sql: String) -> Result<(), sqlx::Error> {
+/// A seed whose mail templates name an unknown placeholder is refused whole
+/// ([`check_mail_templates`]).
+pub async fn seed_with(pool: &Pool, sql: String) -> Result<(), SeedError> {
     let mut tx = pool.begin().await?;
     // The seed is the organisers' own SQL file, not visitor input.
-    sqlx::raw_sql(sqlx::AssertSqlSafe(sql)).execute(&mut *tx).await?;
+    sqlx::raw_sql(sqlx::AssertSqlSafe(sql.as_str())).execute(&mut *tx).await?;
+    check_mail_templates(&mut tx, &sql).await?;
     sqlx::query("UPDATE content_version SET version = version + 1 WHERE id = 1").execute(&mut *tx).await?;
-    tx.commit().await
+    Ok(tx.commit().await?)
+}
+
+/// A content seed that was not applied.
+#[derive(Debug, thiserror::Error)]
+pub enum SeedError {
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error(transparent)]
+    Template(#[from] crate::placeholders::UnknownPlaceholder),
+}
+
+/// Refuses the decision mails' templates `sql` stored on `conn` when one names a placeholder
+/// `crate::placeholders` does not know (issue 21), naming the seed's line.
+pub async fn check_mail_templates(conn: &mut Connection, sql: &str) -> Result<(), SeedError> {
+    let templates: Vec<(String, String, String)> =
+        sqlx::query_as("SELECT name, subject, body FROM mail_templates ORDER BY name").fetch_all(&mut *conn).await?;
+    Ok(crate::placeholders::check(sql, &templates)?)
 }
 
 /// The content version `seed_with` bumps (migration 0009).
@@ -173,7 +193,7 @@ pub async fn content_version(pool: &Pool) -> Result<i64, sqlx::Error> {
 
 /// Seeds the content when the database has none yet (first start on a fresh machine).
 /// Returns whether it seeded.
-pub async fn seed_if_empty(pool: &Pool) -> Result<bool, sqlx::Error> {
+pub async fn seed_if_empty(pool: &Pool) -> Result<bool, SeedError> {
     let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM site").fetch_one(pool).await?;
     if count > 0 {
         return Ok(false);

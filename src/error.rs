@@ -20,6 +20,10 @@ pub enum AppError {
     /// 422: field errors, keyed by the payload's own field names.
     #[error("{message}")]
     Unprocessable { message: String, errors: BTreeMap<String, String> },
+    /// 409: the change was drawn from a version of the data that changed since (RFC 9110
+    /// section 15.5.10); nothing was changed, and the message says what to do.
+    #[error("{0}")]
+    Conflict(String),
     /// 503: the service is closed on purpose (e.g. payments off); the message says what to do.
     #[error("{0}")]
     Unavailable(String),
@@ -55,6 +59,7 @@ impl AppError {
             AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::Unprocessable { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
         }

@@ -32,6 +32,8 @@ pub mod handlers;
 pub mod ccavenue;
 /// Dates as pages show them.
 pub mod dates;
+/// Decisions on submissions: states, status links, the decision mails.
+pub mod decisions;
 /// CSV exports of what visitors sent, and the paper files.
 pub mod export;
 /// Mail: composing, the outbox, transports and the worker.
@@ -70,6 +72,8 @@ pub mod config;
 pub mod db;
 /// The one error type.
 pub mod error;
+/// Placeholders of the decision mails' templates: the known names, filling, the seed check.
+pub mod placeholders;
 /// Operating-system tuning: allocator, open-file limit, thread priority.
 pub mod sys;
 

@@ -866,7 +866,9 @@ async fn the_export_lists_submissions_with_their_stored_file() {
             "filePath",
             "fileName",
             "fileType",
-            "fileSize"
+            "fileSize",
+            "state",
+            "decidedAt"
         ]
     );
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();

@@ -268,15 +268,15 @@ async fn the_dashboard_counts_orders_by_mode_and_state_and_sums_what_was_paid() 
     assert_eq!(
         rows,
         [
-            // By state, then what was paid: the mode as shown, in its order ("" before "live").
+            // By state, then what was paid (none refunded): the mode as shown, "" before "live".
             row(&["before modes were recorded", "failure", "1"]),
             row(&["before modes were recorded", "success", "1"]),
             row(&["live", "initiated", "1"]),
             row(&["live", "success", "2"]),
             row(&["TEST mode", "success", "1"]),
-            row(&["before modes were recorded", "custom", "1", "USD 219.00"]),
-            row(&["live", "plan", "2", "USD 438.00"]),
-            row(&["TEST mode", "sponsor", "1", "USD 219.00"]),
+            row(&["before modes were recorded", "custom", "1", "USD 219.00", "0"]),
+            row(&["live", "plan", "2", "USD 438.00", "0"]),
+            row(&["TEST mode", "sponsor", "1", "USD 219.00", "0"]),
         ]
     );
 }

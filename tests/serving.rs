@@ -9,7 +9,7 @@ use conference::repo::content;
 
 use crate::common::html::{content, first, parse, select};
 use crate::common::inflate::{gunzip, unbrotli};
-use crate::common::{BASE, HIGHLIGHT_SLUGS, PAGES, app};
+use crate::common::{BASE, HIGHLIGHT_SLUGS, PAGES, Reply, app};
 
 // ---------------------------------------------------------------------------------------
 // Compression and caching
@@ -126,6 +126,7 @@ async fn hashed_island_assets_are_cached_for_a_year() {
     let content_type = reply.header("content-type").unwrap_or_default();
     assert!(content_type.contains("javascript"), "{script} is JavaScript: {content_type}");
     assert!(!reply.body.is_empty());
+    assert_subresource_headers(&reply, &script);
 
     let mut others: Vec<String> = select(&page, "link[rel=stylesheet], link[rel=modulepreload]")
         .into_iter()
@@ -137,10 +138,22 @@ async fn hashed_island_assets_are_cached_for_a_year() {
         let reply = app.request(&href, &[]).await;
         assert_eq!(reply.status, StatusCode::OK, "{href}");
         assert_eq!(reply.header("cache-control"), Some("public, max-age=31536000, immutable"), "{href}");
+        assert_subresource_headers(&reply, &href);
     }
 
     let missing = app.request("/assets/main-00000000.js", &[]).await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert!(missing.header("content-security-policy").is_some(), "the 404 page is a document");
+}
+
+/// A script or stylesheet leaves without the headers only a document reads (CSP, framing,
+/// permissions, COOP: some 500 bytes a file), and keeps `nosniff` and the referrer policy.
+fn assert_subresource_headers(reply: &Reply, path: &str) {
+    for name in ["content-security-policy", "x-frame-options", "permissions-policy", "cross-origin-opener-policy"] {
+        assert_eq!(reply.header(name), None, "{path} carries {name}");
+    }
+    assert_eq!(reply.header("x-content-type-options"), Some("nosniff"), "{path}");
+    assert!(reply.header("referrer-policy").is_some(), "{path}: Referrer-Policy");
 }
 
 #[tokio::test]

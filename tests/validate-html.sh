@@ -120,6 +120,36 @@ organiser_page "organiser messages list, unread" "/organiser/messages?status=unr
 organiser_page "organiser orders list, filtered" "/organiser/orders?status=initiated&kind=plan&payments_mode=test"
 organiser_page "organiser subscribers list, pending" "/organiser/subscribers?status=pending"
 
+# Decisions (issue 21): a paper sent through the API, a staged decision, then the list with its
+# selection form, the submission's page with its decision form and history, the preview of the
+# mails, the review of a selection, and the author's status page from the acknowledgement.
+printf '%%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%%%EOF\n' >"$work/paper.pdf"
+reference=$(curl -fs -H "Origin: $base" -F authorName='Ana Cruz' -F coAuthorName='Ben Reyes' -F number=+639171234567 \
+  -F email=validate.author@example.org -F country=Philippines -F paperTitle='Validated tides' -F department=Physics \
+  -F universityOrganization='University of Manila' -F paperType='Full Paper' -F presentationType=Oral \
+  -F conferenceSource=linkedin -F message='Keywords: tides.' -F "file=@$work/paper.pdf;type=application/pdf" \
+  "$base/api/paper-submission" | grep -o '"reference":"[^"]*"' | cut -d'"' -f4)
+[ -n "$reference" ] || { echo "validate: the paper was not accepted" >&2; exit 1; }
+staged=$(curl -s -o /dev/null -w '%{http_code}' -b "$work/cookies" -H "Origin: $base" \
+  --data 'version=1&decision=accepted&note=Welcome' "$base/organiser/submissions/$reference/decision")
+[ "$staged" = 303 ] || { echo "validate: staging a decision answered $staged" >&2; exit 1; }
+organiser_page "organiser submissions with the selection form" /organiser/submissions
+organiser_page "organiser submission with its decision form and history" "/organiser/submissions/$reference"
+organiser_page "organiser preview of the decision mails" /organiser/decisions
+organiser_page "organiser review of a selection" /organiser/submissions/decide -H "Origin: $base" \
+  --data "decision=rejected&item=$reference:2"
+status_link=
+deadline=$((SECONDS + 30))
+while [ -z "$status_link" ]; do
+  status_link=$(cat "$work/data/mail/"*.eml 2>/dev/null | sed -e ':a' -e '/=\r\{0,1\}$/{N;s/=\r\{0,1\}\n//;ba' -e '}' \
+    | grep -o '/submission/status/[A-Za-z0-9_-]\{43\}' | head -n 1 || true)
+  [ -n "$status_link" ] && break
+  [ "$SECONDS" -lt "$deadline" ] || { echo "validate: no acknowledgement with a status link within 30 s" >&2; exit 1; }
+  sleep 0.1
+done
+organiser_page "author's status page" "$status_link"
+grep -q "Withdraw my submission" "$work/pages/$n.html" || { echo "validate: $status_link is not the status page" >&2; exit 1; }
+
 # Every stylesheet any page links: the site-wide one and the page-group sheets.
 css=$(cat "$work/pages/"*.html | grep -o '/assets/[^"]*\.css' | sort -u)
 for href in $css; do

@@ -9,80 +9,24 @@
 //
 // UPDATE_SCREENSHOTS=1 also writes the dashboard, at 1280x900, to docs/organiser-dashboard.png
 // (the README's picture); without it the test only attaches it to its report.
-import AxeBuilder from '@axe-core/playwright';
-import { copyFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 import { withoutNotice } from './island-helpers';
+import { seriousViolations } from './axe';
+import { mailFiles, mailedLink } from './mail';
 import { PRESENTER_VIRTUAL } from './content';
 
 const ORGANISER = 'e2e.chair@example.org';
-/** How long the outbox worker may take to write the mail. */
-const MAIL_DEADLINE_MS = 30_000;
 const SCREENSHOT = fileURLToPath(new URL('../../docs/organiser-dashboard.png', import.meta.url));
 
 test.use({ reducedMotion: 'reduce', viewport: { width: 1280, height: 900 } });
 test.describe.configure({ timeout: 90_000 });
 
-function mailDir(): string {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it when it starts the server)');
-  return join(dataDir, 'mail');
-}
-
-function mailFiles(): string[] {
-  try {
-    return readdirSync(mailDir()).filter((name) => name.endsWith('.eml'));
-  } catch {
-    return []; // the worker creates the folder with its first mail
-  }
-}
-
-/** Quoted-printable decoding: soft line breaks joined, `=XX` escapes turned back into bytes. */
-function decodeQuotedPrintable(text: string): string {
-  const joined = text.replace(/=\r?\n/g, '');
-  const bytes: number[] = [];
-  for (let i = 0; i < joined.length; i++) {
-    const hex = joined.slice(i + 1, i + 3);
-    if (joined[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(hex)) {
-      bytes.push(parseInt(hex, 16));
-      i += 2;
-    } else {
-      bytes.push(...Buffer.from(joined[i], 'utf8'));
-    }
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
-
-/**
- * The sign-in link of the newest mail to `to` that was not in `before`, waited for by polling
- * until MAIL_DEADLINE_MS. Other specs share the server and its mail folder, so the mail is
- * told apart by its recipient and subject.
- */
+/** The sign-in link of the newest mail to `to` that was not in `before`. */
 async function signInLink(to: string, before: Set<string>): Promise<string> {
-  let link: string | undefined;
-  await expect
-    .poll(
-      () => {
-        const fresh = mailFiles()
-          .filter((name) => !before.has(name))
-          .map((name) => join(mailDir(), name))
-          .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-        for (const file of fresh) {
-          const text = decodeQuotedPrintable(readFileSync(file, 'utf8'));
-          if (!new RegExp(`^To: ${to.replace(/\./g, '\\.')}\\r?$`, 'mi').test(text)) continue;
-          if (!/^Subject: .*sign-in link/im.test(text)) continue;
-          link = text.match(/https?:\/\/[^\s"<>]+\/organiser\/sign-in\/[A-Za-z0-9_-]+/)?.[0];
-          if (link) return link;
-        }
-        return undefined;
-      },
-      { message: `a sign-in mail to ${to} in ${mailDir()}`, timeout: MAIL_DEADLINE_MS, intervals: [100, 250, 500] },
-    )
-    .toBeDefined();
-  return link!;
+  return mailedLink(to, /sign-in link/i, /https?:\/\/[^\s"<>]+\/organiser\/sign-in\/[A-Za-z0-9_-]+/, before);
 }
 
 /** Presses Tab (at most `max` times) until `target` has the focus. */
@@ -92,15 +36,6 @@ async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
     await page.keyboard.press('Tab');
   }
   await expect(target, `reached by Tab within ${max} presses`).toBeFocused();
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ rule: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
 }
 
 /** Every list of the back office: its path, its heading and the heading of its rows' pages. */

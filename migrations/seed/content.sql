@@ -62,6 +62,7 @@ DELETE FROM schedule;
 DELETE FROM committee;
 DELETE FROM dates;
 DELETE FROM site;
+DELETE FROM mail_templates;
 
 -- -----------------------------------------------------------------------------
 -- Site settings (exactly one row, id = 1)
@@ -551,3 +552,37 @@ INSERT INTO gallery (id, title, image, width, height, position) VALUES
 ('gal-virtual', 'Virtual presenters joining online', '/static/img/gallery/virtual-session.svg', 1200, 675, 8),
 ('gal-awards', 'Awards ceremony on the final day', '/static/img/gallery/awards.svg', 1200, 800, 9),
 ('gal-group', 'Group photo of participants', '/static/img/gallery/group-photo.svg', 1200, 675, 10);
+
+-- -----------------------------------------------------------------------------
+-- Decision mails (issue 21): what an author gets when organisers apply a decision.
+-- Placeholders in braces are filled per submission; only these exist (any other
+-- name is refused when the seed is applied, with its line):
+--   {title} {reference} {authors} {paper_type} {conference} {status_link}
+--   {organiser_note}
+-- The body is plain text; a blank line starts a new paragraph.
+-- -----------------------------------------------------------------------------
+INSERT INTO mail_templates (name, subject, body) VALUES
+('decision_accepted', 'Your paper {reference} is accepted', 'Dear {authors},
+
+We are pleased to tell you that your paper "{title}" ({paper_type}, reference {reference}) has been accepted for {conference}.
+
+{organiser_note}
+
+You can see the status of your submission at any time at {status_link}
+
+Please quote the reference {reference} in any message about this paper; you can reply to this mail to reach the organisers.
+
+With kind regards,
+The organising committee'),
+('decision_rejected', 'Your paper {reference}: our decision', 'Dear {authors},
+
+Thank you for submitting your paper "{title}" ({paper_type}, reference {reference}) to {conference}. We regret to tell you that it was not accepted this time.
+
+{organiser_note}
+
+You can see the status of your submission at any time at {status_link}
+
+We hope to receive your work again, and to welcome you at the conference.
+
+With kind regards,
+The organising committee');

@@ -9,7 +9,7 @@ use crate::money;
 use crate::repo::orders::{self, Order};
 
 /// The header row; one row per order follows.
-pub const HEADER: [&str; 20] = [
+pub const HEADER: [&str; 22] = [
     "order_id",
     "kind",
     "item",
@@ -30,6 +30,9 @@ pub const HEADER: [&str; 20] = [
     "payment_mode",
     "failure_message",
     "trans_date",
+    // Issue 21: a refund an organiser recorded (money returned outside the site).
+    "refunded_at",
+    "refunded_by",
 ];
 
 /// Writes the header and every order. `amount` is the charged amount in the gateway's
@@ -66,5 +69,7 @@ pub fn write_row<W: Write>(out: &mut SafeWriter<W>, o: &Order) -> csv::Result<()
         opt(&o.payment_mode),
         opt(&o.failure_message),
         opt(&o.trans_date),
+        opt(&o.refunded_at),
+        opt(&o.refunded_by),
     ])
 }

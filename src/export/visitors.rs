@@ -54,7 +54,7 @@ type Column = (&'static str, fn(&Submission) -> Cow<'_, str>);
 
 /// The submissions export, column by column (every cell is made spreadsheet-safe by
 /// [`SafeWriter`]).
-const SUBMISSION_COLUMNS: [Column; 20] = [
+const SUBMISSION_COLUMNS: [Column; 22] = [
     ("id", |s| s.id.to_string().into()),
     ("reference", |s| s.submitted.reference.as_str().into()),
     ("created", |s| s.created.as_str().into()),
@@ -75,11 +75,15 @@ const SUBMISSION_COLUMNS: [Column; 20] = [
     ("fileName", |s| s.submitted.file_name.as_str().into()),
     ("fileType", |s| s.submitted.file_type.as_str().into()),
     ("fileSize", |s| s.submitted.file_size.to_string().into()),
+    // Issue 21: the state and when the latest decision was applied (empty before one).
+    ("state", |s| s.state.as_str().into()),
+    ("decidedAt", |s| s.decided_at.as_deref().unwrap_or("").into()),
 ];
 
 /// Paper submissions, oldest first: `id,reference,created`, the spec's submission fields
 /// (section 3), then the stored paper: `filePath` (the spec's `pdfUrl`, relative to
-/// `DATA_DIR`), `fileName` (as uploaded), `fileType` and `fileSize` (bytes).
+/// `DATA_DIR`), `fileName` (as uploaded), `fileType` and `fileSize` (bytes), then `state`
+/// and `decidedAt` (issue 21).
 pub async fn write_submissions<W: Write>(
     pool: &Pool,
     out: &mut SafeWriter<W>,
@@ -92,7 +96,7 @@ pub async fn write_submissions<W: Write>(
 }
 
 /// The header of the submissions export.
-pub fn submission_header() -> [&'static str; 20] {
+pub fn submission_header() -> [&'static str; 22] {
     SUBMISSION_COLUMNS.map(|(header, _)| header)
 }
 

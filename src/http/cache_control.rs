@@ -37,9 +37,20 @@ pub fn is_organiser_area(path: &str) -> bool {
     path.strip_prefix("/organiser").is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
+/// An author's private status link and its withdrawal (issue 21): one person's data behind a
+/// secret in the URL, so no cache keeps it and POSTs need proof of the same origin.
+pub fn is_status_link(path: &str) -> bool {
+    path.starts_with(crate::decisions::STATUS_PREFIX)
+}
+
 /// The policy for an answer, or `None` to keep the handler's.
 pub fn policy(method: &Method, path: &str, status: StatusCode, is_html: bool) -> Option<&'static str> {
-    if path == "/api" || path.starts_with("/api/") || is_organiser_area(path) || PRIVATE_PAGES.contains(&path) {
+    if path == "/api"
+        || path.starts_with("/api/")
+        || is_organiser_area(path)
+        || is_status_link(path)
+        || PRIVATE_PAGES.contains(&path)
+    {
         return Some(PRIVATE);
     }
     if !is_html {
@@ -71,6 +82,9 @@ mod tests {
             assert_eq!(policy(get, path, StatusCode::SEE_OTHER, false), Some(PRIVATE), "{path}");
         }
         assert_eq!(policy(get, "/organisers", StatusCode::OK, true), Some(PAGE), "only the /organiser tree");
+        for status in [StatusCode::OK, StatusCode::NOT_FOUND] {
+            assert_eq!(policy(get, "/submission/status/abc", status, true), Some(PRIVATE), "{status}");
+        }
         assert_eq!(policy(get, "/assets/main-abc123.js", StatusCode::OK, false), None);
         assert_eq!(policy(get, "/sitemap.xml", StatusCode::OK, false), None);
     }

@@ -28,9 +28,9 @@ use crate::assets;
 use crate::client_ip::{self, ClientIp};
 use crate::error::{ApiError, AppError};
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
-use crate::handlers::organiser::{dashboard, messages, orders, records, session, sign_in, submissions};
+use crate::handlers::organiser::{dashboard, decide, messages, orders, records, session, sign_in, submissions};
 use crate::handlers::page_table::PAGES;
-use crate::handlers::pages::{errors, newsletter as newsletter_links, test_gateway};
+use crate::handlers::pages::{errors, newsletter as newsletter_links, submission_status, test_gateway};
 use crate::handlers::seo;
 use crate::handlers::state::AppState;
 use crate::payments::config::TEST_GATEWAY_PATH;
@@ -59,6 +59,9 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
             newsletter_links::UNSUBSCRIBE_PATH,
             get(newsletter_links::unsubscribe_page).post(newsletter_links::unsubscribe),
         )
+        // The author's private status link (issue 21; DESIGN.md section 12 "Decisions").
+        .route(submission_status::PATH, get(submission_status::show))
+        .route(submission_status::WITHDRAW_PATH, post(submission_status::withdraw))
         // Browsers ask for it on their own (e.g. when an image is opened by itself).
         .route("/favicon.ico", get(|| async { Redirect::permanent("/static/img/favicon.svg") }));
     // The built-in TEST gateway (DESIGN.md section 6) exists only in `PAYMENTS_MODE=test`; in
@@ -86,12 +89,21 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route("/organiser/submissions.csv", get(submissions::csv))
         .route("/organiser/submissions/{reference}", get(submissions::detail))
         .route("/organiser/submissions/{reference}/paper", get(submissions::paper))
+        // Decisions (issue 21): stage one or a reviewed selection, preview and apply.
+        .route("/organiser/submissions/{reference}/decision", post(decide::decide_one))
+        .route(decide::REVIEW, post(decide::review))
+        .route(decide::CONFIRM, post(decide::confirm))
+        .route(decide::PREVIEW, get(decide::preview))
+        .route(decide::APPLY, post(decide::apply))
         .route(messages::MESSAGES, get(messages::message_list))
         .route("/organiser/messages.csv", get(messages::message_csv))
         .route("/organiser/messages/{id}", get(messages::message_detail))
+        .route("/organiser/messages/{id}/answered", post(messages::message_answered))
         .route(orders::ORDERS, get(orders::order_list))
         .route("/organiser/orders.csv", get(orders::order_csv))
         .route("/organiser/orders/{order_id}", get(orders::order_detail))
+        .route("/organiser/orders/{order_id}/note", post(orders::order_note))
+        .route("/organiser/orders/{order_id}/refund", post(orders::order_refund))
         .route(records::SUBSCRIBERS, get(records::subscriber_list))
         .route("/organiser/subscribers.csv", get(records::subscriber_csv))
         .route(records::OUTBOX, get(records::outbox_list))

@@ -252,8 +252,9 @@ pub fn build_message(
         // Stable across retries, so a receiving server can tell a resent mail apart.
         .message_id(Some(format!("<outbox-{}-{}@{}>", queued.id, stamp_digits(&queued.created), from.email.domain())));
     if let Some(reply_to) = mail.reply_to.as_deref().filter(|r| !r.trim().is_empty()) {
-        let reply_to: Mailbox = reply_to.parse().map_err(|e| format!("reply-to {reply_to:?} is invalid: {e}"))?;
-        builder = builder.reply_to(reply_to);
+        // A list, as `ORGANISER_EMAIL` may be (RFC 5322 section 3.6.2 allows several).
+        let reply_to: Mailboxes = reply_to.parse().map_err(|e| format!("reply-to {reply_to:?} is invalid: {e}"))?;
+        builder = builder.mailbox(header::ReplyTo::from(reply_to));
     }
     if let Some(url) = mail.list_unsubscribe.as_deref() {
         builder = builder.header(ListUnsubscribe(format!("<{url}>"))).header(ListUnsubscribePost);
@@ -322,11 +323,37 @@ fn stamp_digits(stamp: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mail::outbox::OutgoingMail;
 
     #[test]
     fn back_off_doubles_from_thirty_seconds_up_to_an_hour() {
         let delays: Vec<i64> = (1..=9).map(|n| retry_delay(n).whole_seconds()).collect();
         assert_eq!(delays, [30, 60, 120, 240, 480, 960, 1920, 3600, 3600]);
         assert_eq!(retry_delay(1000), RETRY_MAX);
+    }
+
+    #[test]
+    fn replies_may_go_to_every_organiser() {
+        let queued = QueuedMail {
+            id: 7,
+            mail: OutgoingMail {
+                to: "author@example.org".into(),
+                reply_to: Some("chair@example.org, Programme <programme@example.org>".into()),
+                subject: "Accepted".into(),
+                text_body: "Dear author".into(),
+                html_body: "<p>Dear author</p>".into(),
+                attachment: None,
+                dedupe_key: None,
+                list_unsubscribe: None,
+            },
+            attempts: 1,
+            created: "2025-03-01T09:30:00.000000Z".into(),
+            claimed_until: "2025-03-01T09:35:00.000000Z".into(),
+        };
+        let from: Mailbox = "site@example.org".parse().unwrap();
+        let message =
+            build_message(&queued, &from, Path::new("."), None).expect("a list of organisers is a valid Reply-To");
+        let raw = String::from_utf8(message.formatted()).unwrap();
+        assert!(raw.contains("Reply-To: chair@example.org, Programme <programme@example.org>"), "{raw}");
     }
 }

@@ -167,6 +167,9 @@ mod tests {
             decided_at: None,
             payments_mode: Some("live".into()),
             gateway: Some("https://secure.ccavenue.com/transaction/transaction.do".into()),
+            note: String::new(),
+            refunded_at: None,
+            refunded_by: None,
         }
     }
 

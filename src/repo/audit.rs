@@ -12,6 +12,8 @@ use crate::db::{Connection, Pool};
 /// Who did it: an organiser's address, `cli` (a command on the server) or `system`.
 pub const CLI: &str = "cli";
 pub const SYSTEM: &str = "system";
+/// The author of a submission, through the private status link.
+pub const AUTHOR: &str = "author";
 
 /// An entry to record.
 #[derive(Debug, Clone)]
@@ -88,6 +90,19 @@ pub async fn all(pool: &Pool) -> Result<Vec<Entry>, sqlx::Error> {
     sqlx::query_as("SELECT id, at, actor, client, action, object_type, object_id, details FROM audit_log ORDER BY id")
         .fetch_all(pool)
         .await
+}
+
+/// The history of one object (`submission` and its reference, `message` and its id, ...):
+/// its entries, oldest first.
+pub async fn of_object(pool: &Pool, object_type: &str, object_id: &str) -> Result<Vec<Entry>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, at, actor, client, action, object_type, object_id, details FROM audit_log \
+         WHERE object_type = $1 AND object_id = $2 ORDER BY id",
+    )
+    .bind(object_type)
+    .bind(object_id)
+    .fetch_all(pool)
+    .await
 }
 
 const SELECT: &str = "SELECT id, at, actor, client, action, object_type, object_id, details FROM audit_log";

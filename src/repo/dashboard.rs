@@ -29,6 +29,18 @@ pub async fn unread_messages(pool: &Pool) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE read_at IS NULL").fetch_one(pool).await
 }
 
+/// Submissions per state (`submitted`, `accepted`, `rejected`, `withdrawn`; issue 21).
+pub async fn submissions_by_state(pool: &Pool) -> Result<Vec<StatusCount>, sqlx::Error> {
+    sqlx::query_as("SELECT state AS status, COUNT(*) AS count FROM submissions GROUP BY state ORDER BY state")
+        .fetch_all(pool)
+        .await
+}
+
+/// Submissions with a decision staged and not applied yet.
+pub async fn pending_decisions(pool: &Pool) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE pending_decision IS NOT NULL").fetch_one(pool).await
+}
+
 /// Contact messages in all.
 pub async fn messages(pool: &Pool) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("SELECT COUNT(*) FROM messages").fetch_one(pool).await
@@ -62,18 +74,24 @@ pub struct PaidTotal {
     pub payments_mode: String,
     pub currency: String,
     pub kind: String,
+    /// Paid orders not refunded, and what they hold.
     pub orders: i64,
     pub cents: i64,
+    /// Paid orders an organiser marked refunded (money returned outside the site), and theirs.
+    pub refunded: i64,
+    pub refunded_cents: i64,
 }
 
-/// Paid orders' totals per payments mode, currency and kind (plan, custom, sponsor).
+/// Paid orders' totals per payments mode, currency and kind (plan, custom, sponsor), refunds
+/// apart.
 pub async fn paid_totals(pool: &Pool) -> Result<Vec<PaidTotal>, sqlx::Error> {
     sqlx::query_as(
-        // As [`orders_by_state`], from the index `orders_paid` alone.
-        "SELECT COALESCE(payments_mode, '') AS payments_mode, currency, kind, CAST(SUM(orders) AS BIGINT) AS orders, \
-         CAST(SUM(cents) AS BIGINT) AS cents FROM \
-         (SELECT payments_mode, currency, kind, COUNT(*) AS orders, SUM(amount_cents) AS cents FROM orders \
-          WHERE status = 'success' GROUP BY payments_mode, currency, kind) AS paid \
+        "SELECT COALESCE(payments_mode, '') AS payments_mode, currency, kind, \
+         CAST(SUM(CASE WHEN refunded_at IS NULL THEN 1 ELSE 0 END) AS BIGINT) AS orders, \
+         CAST(SUM(CASE WHEN refunded_at IS NULL THEN amount_cents ELSE 0 END) AS BIGINT) AS cents, \
+         CAST(SUM(CASE WHEN refunded_at IS NULL THEN 0 ELSE 1 END) AS BIGINT) AS refunded, \
+         CAST(SUM(CASE WHEN refunded_at IS NULL THEN 0 ELSE amount_cents END) AS BIGINT) AS refunded_cents \
+         FROM orders WHERE status = 'success' \
          GROUP BY COALESCE(payments_mode, ''), currency, kind ORDER BY 1, 2, 3",
     )
     .fetch_all(pool)

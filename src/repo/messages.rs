@@ -93,9 +93,16 @@ pub struct Received {
     pub message: Message,
     /// RFC 3339 UTC; `None` until an organiser opened it.
     pub read_at: Option<String>,
+    /// RFC 3339 UTC when an organiser marked it answered; `None`: not answered.
+    pub answered_at: Option<String>,
+    /// Who marked it answered.
+    pub answered_by: Option<String>,
+    /// The organisers' internal note.
+    pub note: String,
 }
 
-const RECEIVED: &str = "SELECT id, name, number, email, country, message, created, read_at FROM messages";
+const RECEIVED: &str =
+    "SELECT id, name, number, email, country, message, created, read_at, answered_at, answered_by, note FROM messages";
 
 /// The organisers' view of messages; `None` matches all.
 #[derive(Debug, Clone, Default)]
@@ -156,4 +163,22 @@ pub async fn mark_read(pool: &Pool, id: &str, now: &str) -> Result<(), sqlx::Err
         .execute(pool)
         .await?;
     Ok(())
+}
+
+/// Marks message `id` answered (`Some((by, at))`) or not (`None`) and sets its internal note.
+/// Returns whether the message exists.
+pub async fn set_answered(
+    conn: &mut Connection,
+    id: &str,
+    answered: Option<(&str, &str)>,
+    note: &str,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("UPDATE messages SET answered_by = $1, answered_at = $2, note = $3 WHERE id = $4")
+        .bind(answered.map(|(by, _)| by))
+        .bind(answered.map(|(_, at)| at))
+        .bind(note)
+        .bind(id)
+        .execute(conn)
+        .await?;
+    Ok(done.rows_affected() == 1)
 }

@@ -3,6 +3,7 @@
 pub mod audit;
 pub mod content;
 pub mod dashboard;
+pub mod decisions;
 pub mod filter;
 pub mod messages;
 pub mod orders;

@@ -108,6 +108,12 @@ pub struct Order {
     pub payments_mode: Option<String>,
     /// The gateway URL the browser was sent to.
     pub gateway: Option<String>,
+    /// The organisers' internal note (migration 0012).
+    pub note: String,
+    /// RFC 3339 UTC when an organiser recorded a refund made outside the site.
+    pub refunded_at: Option<String>,
+    /// The organiser who recorded it.
+    pub refunded_by: Option<String>,
 }
 
 impl Order {
@@ -302,4 +308,26 @@ pub async fn count(pool: &Pool, filter: &Filter) -> Result<i64, sqlx::Error> {
 /// Every order `filter` selects, newest first, one row at a time.
 pub fn stream<'a>(pool: &'a Pool, filter: &Filter) -> BoxStream<'a, Result<Order, sqlx::Error>> {
     filter.sql().stream(pool, "SELECT * FROM orders", ORDER)
+}
+
+/// Sets order `order_id`'s internal note. Returns whether the order exists.
+pub async fn set_note(conn: &mut Connection, order_id: &str, note: &str) -> Result<bool, sqlx::Error> {
+    let done =
+        sqlx::query("UPDATE orders SET note = $1 WHERE order_id = $2").bind(note).bind(order_id).execute(conn).await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Records that a paid order's money was returned outside the site, by `by` at `at`: only a
+/// `success` order not marked before. Returns whether it was marked now.
+pub async fn mark_refunded(conn: &mut Connection, order_id: &str, by: &str, at: &str) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE orders SET refunded_at = $1, refunded_by = $2
+         WHERE order_id = $3 AND status = 'success' AND refunded_at IS NULL",
+    )
+    .bind(at)
+    .bind(by)
+    .bind(order_id)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
 }

@@ -45,6 +45,18 @@ pub struct Submission {
     #[serde(flatten)]
     pub submitted: NewSubmission,
     pub created: String,
+    /// `submitted`, `accepted`, `rejected` or `withdrawn` (migrations 0012).
+    pub state: String,
+    /// The organisers' decision not applied yet: `accepted` or `rejected`.
+    pub pending_decision: Option<String>,
+    /// The note of the decision's mail: the pending one, or the last applied.
+    pub decision_note: String,
+    /// Raised by every change; a form from an older version is refused (409).
+    pub version: i64,
+    /// RFC 3339 UTC of the latest applied decision.
+    pub decided_at: Option<String>,
+    /// Decisions applied so far (the decision mail's outbox key).
+    pub decisions: i64,
 }
 
 /// Now as stored in `created`: RFC 3339 UTC to the second, e.g. `2025-03-01T09:30:00Z`.
@@ -99,7 +111,8 @@ pub fn is_reference_taken(err: &sqlx::Error) -> bool {
 /// Every column of a submission, in the order of [`Submission`].
 pub const COLUMNS: &str = "id, reference, name, number, email, country, author_name, co_author_name, paper_title, \
                        department, university_organization, paper_type, presentation_type, message, \
-                       conference_source, file_path, file_name, file_type, file_size, created";
+                       conference_source, file_path, file_name, file_type, file_size, created, state, \
+                       pending_decision, decision_note, version, decided_at, decisions";
 
 /// Every submission, oldest first (for the organisers' export).
 pub async fn all(pool: &Pool) -> Result<Vec<Submission>, sqlx::Error> {
@@ -147,6 +160,10 @@ pub struct Filter {
     pub before: Option<String>,
     /// Text in the title, an author's name, the e-mail or the reference.
     pub search: Option<String>,
+    /// `submitted`, `accepted`, `rejected` or `withdrawn`.
+    pub state: Option<String>,
+    /// `Some(None)`: any pending decision; `Some(Some(d))`: pending decision `d`.
+    pub pending: Option<Option<String>>,
     pub sort: Sort,
     pub descending: bool,
 }
@@ -162,6 +179,14 @@ impl Filter {
         }
         if let Some(before) = &self.before {
             filter.below("created", before);
+        }
+        if let Some(state) = &self.state {
+            filter.equals("state", state);
+        }
+        match &self.pending {
+            Some(Some(decision)) => filter.equals("pending_decision", decision),
+            Some(None) => filter.is_null("pending_decision", false),
+            None => {}
         }
         if let Some(text) = &self.search {
             filter.contains(

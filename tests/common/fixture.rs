@@ -13,7 +13,7 @@ pub fn path() -> std::path::PathBuf {
 }
 
 /// Applies the fixture seed as `conference seed` applies a file (one transaction).
-pub async fn seed(pool: &Pool) -> Result<(), sqlx::Error> {
+pub async fn seed(pool: &Pool) -> Result<(), conference::db::SeedError> {
     conference::db::seed_with(pool, SEED.to_owned()).await
 }
 

@@ -32,6 +32,10 @@ pub struct DashboardPage {
     pub layout: Layout,
     pub email: String,
     pub papers: Vec<PaperTypeCount>,
+    /// Submissions per state (issue 21).
+    pub states: Vec<StatusCount>,
+    /// Decisions staged, not applied.
+    pub pending: i64,
     pub messages: i64,
     /// Messages no organiser has opened yet.
     pub unread: i64,
@@ -73,6 +77,8 @@ pub async fn home(State(state): State<AppState>, request: Request) -> Result<Res
     let page = DashboardPage {
         layout: layout(&state, "Organisers", session::HOME).await?,
         papers: dashboard::submissions_by_type(pool, &week_ago).await?,
+        states: dashboard::submissions_by_state(pool).await?,
+        pending: dashboard::pending_decisions(pool).await?,
         messages: dashboard::messages(pool).await?,
         unread: dashboard::unread_messages(pool).await?,
         orders: dashboard::orders_by_state(pool).await?,

@@ -1,20 +1,24 @@
 //! Contact messages in the back office (DESIGN.md section 12, issue 20 item 4): the list with
-//! its CSV of exactly the filtered view, and a message's page, which marks it read.
+//! its CSV of exactly the filtered view, and a message's page, which marks it read; marking a
+//! message answered or not, with an internal note (issue 21 item 5), and its history.
 
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::download::{self, CsvList};
+use super::form::{fields, note, one};
 use super::query::{Pager, Params};
+use super::session::Organiser;
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{Cell, Control, DetailPage, Group, ListPage};
+use super::view::{ActionForm, Cell, Control, DetailPage, Field, Group, ListPage, history};
 use crate::error::AppError;
 use crate::export::visitors;
-use crate::handlers::render::render;
+use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
+use crate::repo::audit;
 use crate::repo::dashboard;
 use crate::repo::messages::{self, Received};
 
@@ -43,7 +47,7 @@ pub async fn message_list(
     let rows = messages::list(&state.pool, &filter, page)
         .await?
         .into_iter()
-        .map(|Received { message: m, read_at }| {
+        .map(|Received { message: m, read_at, answered_at, .. }| {
             vec![
                 Cell::link(m.created.clone(), format!("{MESSAGES}/{}", m.id)),
                 Cell::text(m.name),
@@ -51,6 +55,7 @@ pub async fn message_list(
                 Cell::text(m.country),
                 Cell::text(excerpt(&m.message)),
                 Cell::text(if read_at.is_some() { "read" } else { "unread" }),
+                Cell::text(if answered_at.is_some() { "answered" } else { "" }),
             ]
         })
         .collect();
@@ -63,9 +68,10 @@ pub async fn message_list(
             Control::search("Search name, e-mail, country, message", params.value("q")),
             Control::select("status", "Read", params.value("status"), &[("unread", "Not yet read"), ("read", "Read")]),
         ],
-        columns: vec!["Received (UTC)", "Name", "E-mail", "Country", "Message", "Read"],
+        columns: vec!["Received (UTC)", "Name", "E-mail", "Country", "Message", "Read", "Answered"],
         rows,
         pager: Pager::new(MESSAGES, &params, page, total),
+        bulk: None,
     };
     render(StatusCode::OK, &page)
 }
@@ -93,7 +99,9 @@ pub async fn message_detail(
     SignedIn(_): SignedIn,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
-    let Some(Received { message: m, read_at }) = messages::by_id(&state.pool, &id).await? else {
+    let Some(Received { message: m, read_at, answered_at, answered_by, note }) =
+        messages::by_id(&state.pool, &id).await?
+    else {
         return Err(AppError::NotFound(format!("No message has the id {}.", shown(&id))));
     };
     let now = timestamp(state.clock.now());
@@ -116,6 +124,13 @@ pub async fn message_detail(
             fields: vec![
                 ("Received (UTC)", Cell::text(m.created)),
                 ("First read (UTC)", Cell::text(read_at.unwrap_or(now))),
+                (
+                    "Answered",
+                    Cell::text(match (&answered_at, &answered_by) {
+                        (Some(at), Some(by)) => format!("{at} by {by}"),
+                        _ => "Not yet".to_owned(),
+                    }),
+                ),
                 ("Name", Cell::text(m.name)),
                 ("E-mail", Cell::text(m.email)),
                 ("Phone", Cell::text(m.number)),
@@ -123,8 +138,79 @@ pub async fn message_detail(
                 ("Message", Cell::text(m.message)),
             ],
         }],
+        forms: vec![ActionForm {
+            heading: "Answered",
+            action: format!("{MESSAGES}/{}/answered", m.id),
+            fields: vec![
+                Field::select(
+                    "answered",
+                    "Answered",
+                    if answered_at.is_some() { "yes" } else { "no" },
+                    &[("no", "Not answered"), ("yes", "Answered")],
+                ),
+                Field::textarea("note", "Internal note (organisers only)", note),
+            ],
+            button: "Save",
+        }],
+        history: Some(history(&state, "message", &m.id).await?),
     };
     render(StatusCode::OK, &page)
+}
+
+/// POST `/organiser/messages/{id}/answered` (`answered=yes|no`, `note`): marks the message
+/// answered by this organiser now, or not, and keeps the internal note; audited with the
+/// change as `message.updated`.
+pub async fn message_answered(
+    State(state): State<AppState>,
+    SignedIn(organiser): SignedIn,
+    Path(id): Path<String>,
+    body: axum::body::Bytes,
+) -> Result<Response, AppError> {
+    let fields = fields(&body);
+    let answered = match one(&fields, "answered")? {
+        "yes" => true,
+        "no" => false,
+        _ => return Err(AppError::BadRequest("\"answered\" must be \"yes\" or \"no\".".into())),
+    };
+    let note = note(&fields)?;
+    let Some(before) = messages::by_id(&state.pool, &id).await? else {
+        return Err(AppError::NotFound(format!("No message has the id {}.", shown(&id))));
+    };
+    let at = timestamp(state.clock.now());
+    // Marking an answered message answered again keeps who answered it and when.
+    let answered_now = match (&before.answered_at, &before.answered_by, answered) {
+        (Some(at), Some(by), true) => Some((by.clone(), at.clone())),
+        (_, _, true) => Some((organiser.email.clone(), at.clone())),
+        (_, _, false) => None,
+    };
+    let mut tx = state.pool.begin().await?;
+    let by_at = answered_now.as_ref().map(|(by, at)| (by.as_str(), at.as_str()));
+    if !messages::set_answered(&mut tx, &before.message.id, by_at, note).await? {
+        return Err(AppError::NotFound(format!("No message has the id {}.", shown(&id))));
+    }
+    record(&mut tx, &organiser, &at, &before, answered, note).await?;
+    tx.commit().await?;
+    Ok(see_other(&format!("{MESSAGES}/{}", before.message.id)))
+}
+
+/// The audit entry of a message's change: answered and note, before → after.
+async fn record(
+    conn: &mut crate::db::Connection,
+    organiser: &Organiser,
+    at: &str,
+    before: &Received,
+    answered: bool,
+    note: &str,
+) -> Result<(), AppError> {
+    let mut entry = organiser.entry(at, "message.updated");
+    entry.object_type = Some("message");
+    entry.object_id = Some(&before.message.id);
+    entry.details = serde_json::json!({
+        "answered": { "before": before.answered_at.is_some(), "after": answered },
+        "note": { "before": before.note, "after": note },
+    });
+    audit::record(conn, &entry).await?;
+    Ok(())
 }
 
 /// `text` for a `mailto:` query (RFC 6068): every byte but unreserved ones escaped.

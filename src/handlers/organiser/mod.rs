@@ -1,10 +1,12 @@
 //! The organiser area (DESIGN.md section 12): sign-in by a mailed link (`sign_in`), the
 //! sessions and the extractors every organiser route takes (`session`), the dashboard
-//! (`dashboard`), the back office's lists and detail pages (`submissions`, `messages`, `orders`, `records`), their
-//! query strings (`query`), page shapes (`view`) and downloads (`download`).
+//! (`dashboard`), decisions on submissions (`decide`), the back office's lists and detail pages (`submissions`, `messages`, `orders`, `records`), their
+//! query strings (`query`), form bodies (`form`), page shapes (`view`) and downloads (`download`).
 
 pub mod dashboard;
+pub mod decide;
 pub mod download;
+pub mod form;
 pub mod messages;
 pub mod orders;
 pub mod query;

@@ -1,21 +1,24 @@
 //! Orders in the back office (DESIGN.md section 12, issue 20 item 4): the list with its CSV
 //! of exactly the filtered view, and an order's page with the gateway's answer and its state
-//! changes.
+//! changes; an internal note and a refund recorded by hand (issue 21 item 5), and its history.
 
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::download::{self, CsvList};
+use super::form::{fields, note, one};
 use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{Cell, Control, DetailPage, Group, ListPage};
+use super::view::{ActionForm, Cell, Control, DetailPage, Field, Group, ListPage, history};
 use crate::error::AppError;
 use crate::export::registrations;
-use crate::handlers::render::render;
+use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
+use crate::mail::outbox::timestamp;
 use crate::money;
+use crate::repo::audit;
 use crate::repo::orders::{self, ModeFilter, Order, OrderKind, Status};
 
 use super::view::shown;
@@ -106,6 +109,7 @@ pub async fn order_list(
         columns: vec!["Order", "Created (UTC)", "Name", "E-mail", "Item", "Amount", "State", "Mode"],
         rows,
         pager: Pager::new(ORDERS, &params, page, total),
+        bulk: None,
     };
     render(StatusCode::OK, &page)
 }
@@ -142,6 +146,23 @@ pub async fn order_detail(
     match &o.decided_at {
         Some(at) => changes.push(("decided (UTC)", Cell::text(format!("{at}: {}", o.status)))),
         None => changes.push(("decided", Cell::text("not yet: no answer from the gateway"))),
+    }
+    if let (Some(at), Some(by)) = (&o.refunded_at, &o.refunded_by) {
+        changes.push(("refunded (UTC)", Cell::text(format!("{at} by {by}, outside the site"))));
+    }
+    let mut forms = vec![ActionForm {
+        heading: "Internal note",
+        action: format!("{ORDERS}/{}/note", o.order_id),
+        fields: vec![Field::textarea("note", "Internal note (organisers only)", o.note.clone())],
+        button: "Save the note",
+    }];
+    if o.status() == Status::Success && o.refunded_at.is_none() {
+        forms.push(ActionForm {
+            heading: "Refund",
+            action: format!("{ORDERS}/{}/refund", o.order_id),
+            fields: vec![Field::hidden("confirm", "refunded")],
+            button: "Mark refunded (the money was returned outside the site; nothing is sent to the gateway)",
+        });
     }
     let groups = vec![
         Group {
@@ -193,6 +214,67 @@ pub async fn order_detail(
         back: (ORDERS, "Orders"),
         actions: Vec::new(),
         groups,
+        forms,
+        history: Some(history(&state, "order", &o.order_id).await?),
     };
     render(StatusCode::OK, &page)
+}
+
+/// POST `/organiser/orders/{order_id}/note` (`note`): the organisers' internal note, audited
+/// as `order.note` with before → after.
+pub async fn order_note(
+    State(state): State<AppState>,
+    SignedIn(organiser): SignedIn,
+    Path(order_id): Path<String>,
+    body: axum::body::Bytes,
+) -> Result<Response, AppError> {
+    let fields = fields(&body);
+    let note = note(&fields)?;
+    let Some(before) = orders::get(&state.pool, &order_id).await? else {
+        return Err(AppError::NotFound(format!("No order has the id {}.", shown(&order_id))));
+    };
+    let at = timestamp(state.clock.now());
+    let mut tx = state.pool.begin().await?;
+    orders::set_note(&mut tx, &before.order_id, note).await?;
+    let mut entry = organiser.entry(&at, "order.note");
+    entry.object_type = Some("order");
+    entry.object_id = Some(&before.order_id);
+    entry.details = serde_json::json!({ "note": { "before": before.note, "after": note } });
+    audit::record(&mut tx, &entry).await?;
+    tx.commit().await?;
+    Ok(see_other(&format!("{ORDERS}/{}", before.order_id)))
+}
+
+/// POST `/organiser/orders/{order_id}/refund` (`confirm=refunded`): records that a paid
+/// order's money was returned outside the site, by whom and when. No call reaches the
+/// gateway; the order's payment state stays as the gateway decided it. 409 when the order is
+/// not paid or was marked already.
+pub async fn order_refund(
+    State(state): State<AppState>,
+    SignedIn(organiser): SignedIn,
+    Path(order_id): Path<String>,
+    body: axum::body::Bytes,
+) -> Result<Response, AppError> {
+    if one(&fields(&body), "confirm")? != "refunded" {
+        return Err(AppError::BadRequest("Confirm the refund with confirm=refunded.".into()));
+    }
+    let Some(before) = orders::get(&state.pool, &order_id).await? else {
+        return Err(AppError::NotFound(format!("No order has the id {}.", shown(&order_id))));
+    };
+    let at = timestamp(state.clock.now());
+    let mut tx = state.pool.begin().await?;
+    if !orders::mark_refunded(&mut tx, &before.order_id, &organiser.email, &at).await? {
+        let why = if before.refunded_at.is_some() { "is marked refunded already" } else { "was not paid" };
+        return Err(AppError::Conflict(format!("Order {} {why}; nothing was changed.", before.order_id)));
+    }
+    let mut entry = organiser.entry(&at, "order.refunded");
+    entry.object_type = Some("order");
+    entry.object_id = Some(&before.order_id);
+    entry.details = serde_json::json!({
+        "refunded": { "before": false, "after": true },
+        "amount": format!("{} {}", before.currency, money::format_cents(before.amount_cents)),
+    });
+    audit::record(&mut tx, &entry).await?;
+    tx.commit().await?;
+    Ok(see_other(&format!("{ORDERS}/{}", before.order_id)))
 }

@@ -72,6 +72,7 @@ pub async fn subscriber_list(
         columns: vec!["E-mail", "Status", "Signed up (UTC)", "Confirmed (UTC)"],
         rows,
         pager: Pager::new(SUBSCRIBERS, &params, page, total),
+        bulk: None,
     };
     render(StatusCode::OK, &page)
 }
@@ -141,6 +142,7 @@ pub async fn outbox_list(
         columns: vec!["Queued (UTC)", "To", "Subject", "Status", "Attempts", "Last error", "Sent (UTC)"],
         rows,
         pager: Pager::new(OUTBOX, &params, page, total),
+        bulk: None,
     };
     render(StatusCode::OK, &page)
 }
@@ -207,6 +209,7 @@ pub async fn audit_list(
         columns: vec!["Time (UTC)", "Who", "Client address", "Action", "Object", "Details"],
         rows,
         pager: Pager::new(AUDIT, &params, page, total),
+        bulk: None,
     };
     render(StatusCode::OK, &page)
 }

@@ -1,6 +1,7 @@
 //! The submissions of the back office (DESIGN.md section 12, issue 20 item 4):
-//! `/organiser/submissions` (filters `paper_type`, `from`, `to`; search `q`; `sort`, `dir`;
-//! `page`), its CSV, one submission's page and its paper.
+//! `/organiser/submissions` (filters `paper_type`, `state`, `pending`, `from`, `to`; search
+//! `q`; `sort`, `dir`; `page`), its CSV, one submission's page (with its decision form and
+//! history, issue 21) and its paper.
 
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
@@ -12,8 +13,9 @@ use super::download::{self, CsvList};
 use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{Cell, Control, DetailPage, Group, ListPage};
+use super::view::{ActionForm, Bulk, Cell, Control, DetailPage, Field, Group, ListPage, history};
 use crate::db::Engine;
+use crate::decisions::{self, Decision};
 use crate::error::AppError;
 use crate::export::visitors;
 use crate::handlers::render::render;
@@ -25,7 +27,12 @@ use crate::repo::submissions::{self, Filter, Sort, Submission};
 
 /// The list's address.
 pub const PATH: &str = "/organiser/submissions";
-const KNOWN: [&str; 6] = ["paper_type", "from", "to", "q", "sort", "dir"];
+/// Where the list's selection goes to be reviewed (`super::decide::review`).
+pub const REVIEW: &str = "/organiser/submissions/decide";
+const KNOWN: [&str; 8] = ["paper_type", "from", "to", "q", "state", "pending", "sort", "dir"];
+/// The `pending` filter: any pending decision, or one of them.
+const PENDING: [(&str, Option<&str>); 3] =
+    [("any", None), ("accepted", Some("accepted")), ("rejected", Some("rejected"))];
 /// The paper types of the form (the table's CHECK constraint).
 const PAPER_TYPES: [(&str, &str); 2] = [("Abstract", "Abstract"), ("Full Paper", "Full Paper")];
 const SORTS: [(&str, Sort); 3] = [("received", Sort::Received), ("reference", Sort::Reference), ("title", Sort::Title)];
@@ -52,6 +59,8 @@ fn filter(params: &Params) -> Result<Filter, AppError> {
         from: from.map(format).transpose()?,
         before,
         search: params.search()?,
+        state: params.one_of("state", &decisions::STATES)?.map(|_| params.value("state")),
+        pending: params.one_of("pending", &PENDING)?.map(|decision| decision.map(str::to_owned)),
         sort: params.one_of("sort", &SORTS)?.unwrap_or_default(),
         // Newest first unless asked otherwise.
         descending: params.one_of("dir", &DIRECTIONS)?.unwrap_or(true),
@@ -59,7 +68,7 @@ fn filter(params: &Params) -> Result<Filter, AppError> {
 }
 
 /// The address of one submission's page.
-fn href(reference: &str) -> String {
+pub fn href(reference: &str) -> String {
     format!("{PATH}/{reference}")
 }
 
@@ -82,13 +91,17 @@ pub async fn list(
             } else {
                 format!("{}; {}", s.submitted.author_name, s.submitted.co_author_name)
             };
+            let pending = s.pending_decision.as_deref().and_then(Decision::parse).map_or("", Decision::verb);
             vec![
-                Cell::link(s.submitted.reference.clone(), href(&s.submitted.reference)),
+                Cell::link(s.submitted.reference.clone(), href(&s.submitted.reference))
+                    .selectable(format!("{}:{}", s.submitted.reference, s.version)),
                 Cell::text(s.submitted.paper_title),
                 Cell::text(authors),
                 Cell::text(s.submitted.email),
                 Cell::text(s.submitted.paper_type),
                 Cell::text(s.created),
+                Cell::text(decisions::state_label(&s.state)),
+                Cell::text(pending),
             ]
         })
         .collect();
@@ -100,6 +113,13 @@ pub async fn list(
         controls: vec![
             Control::search("Search title, author, e-mail, reference", params.value("q")),
             Control::select("paper_type", "Paper type", params.value("paper_type"), &PAPER_TYPES),
+            Control::select("state", "State", params.value("state"), &decisions::STATES),
+            Control::select(
+                "pending",
+                "Pending decision",
+                params.value("pending"),
+                &[("any", "Any pending"), ("accepted", "Accept"), ("rejected", "Reject")],
+            ),
             Control::date("from", "Received from", params.value("from")),
             Control::date("to", "Received until", params.value("to")),
             Control::select(
@@ -110,9 +130,23 @@ pub async fn list(
             ),
             Control::select("dir", "Order", params.value("dir"), &[("desc", "Descending"), ("asc", "Ascending")]),
         ],
-        columns: vec!["Reference", "Title", "Authors", "E-mail", "Paper type", "Received (UTC)"],
+        columns: vec![
+            "Reference",
+            "Title",
+            "Authors",
+            "E-mail",
+            "Paper type",
+            "Received (UTC)",
+            "State",
+            "Pending decision",
+        ],
         rows,
         pager: Pager::new(PATH, &params, page, total),
+        bulk: Some(Bulk {
+            action: REVIEW,
+            choices: vec![("accepted", "Accept"), ("rejected", "Reject"), ("none", "Clear the pending decision")],
+            button: "Review the selection",
+        }),
     };
     render(StatusCode::OK, &page)
 }
@@ -126,7 +160,7 @@ pub async fn csv(
 ) -> Result<Response, AppError> {
     let params = Params::parse(raw.as_deref(), &KNOWN)?;
     let filter = filter(&params)?;
-    static HEADER: std::sync::LazyLock<[&str; 20]> = std::sync::LazyLock::new(visitors::submission_header);
+    static HEADER: std::sync::LazyLock<[&str; 22]> = std::sync::LazyLock::new(visitors::submission_header);
     let list = CsvList {
         list: "submissions",
         header: &*HEADER,
@@ -182,6 +216,19 @@ pub async fn detail(
             ],
         },
         Group {
+            heading: "Decision",
+            fields: vec![
+                ("State", text(decisions::state_label(&s.state))),
+                (
+                    "Pending decision",
+                    text(s.pending_decision.as_deref().and_then(Decision::parse).map_or("None", Decision::verb)),
+                ),
+                ("Note for the author's mail", text(&s.decision_note)),
+                ("Decision applied (UTC)", text(s.decided_at.as_deref().unwrap_or("Not yet"))),
+                ("Version", text(&s.version.to_string())),
+            ],
+        },
+        Group {
             heading: "File",
             fields: vec![
                 ("Uploaded as", text(&n.file_name)),
@@ -200,8 +247,29 @@ pub async fn detail(
             format!("{}/paper", href(&n.reference)),
         )],
         groups,
+        forms: if s.state == "withdrawn" { Vec::new() } else { vec![decision_form(&s)] },
+        history: Some(history(&state, "submission", &n.reference).await?),
     };
     render(StatusCode::OK, &page)
+}
+
+/// The form that stages a decision on one submission, drawn from its current version.
+fn decision_form(s: &Submission) -> ActionForm {
+    ActionForm {
+        heading: "Pending decision",
+        action: format!("{}/decision", href(&s.submitted.reference)),
+        fields: vec![
+            Field::hidden("version", s.version.to_string()),
+            Field::select(
+                "decision",
+                "Decision",
+                s.pending_decision.clone().unwrap_or_else(|| "none".into()),
+                &[("none", "None"), ("accepted", "Accept"), ("rejected", "Reject")],
+            ),
+            Field::textarea("note", "Note for the author's mail (optional)", s.decision_note.clone()),
+        ],
+        button: "Save the pending decision",
+    }
 }
 
 /// The stored paper's extension; only it is taken from the stored path, so no stored text

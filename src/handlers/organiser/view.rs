@@ -46,17 +46,116 @@ impl Control {
 pub struct Cell {
     pub text: String,
     pub href: Option<String>,
+    /// A row's selection box: the value it sends (the list's [`Bulk`] form).
+    pub select: Option<String>,
 }
 
 impl Cell {
     /// Plain text.
     pub fn text(text: impl Into<String>) -> Cell {
-        Cell { text: text.into(), href: None }
+        Cell { text: text.into(), href: None, select: None }
     }
 
     /// A link.
     pub fn link(text: impl Into<String>, href: impl Into<String>) -> Cell {
-        Cell { text: text.into(), href: Some(href.into()) }
+        Cell { text: text.into(), href: Some(href.into()), select: None }
+    }
+
+    /// This cell with a selection box sending `value`, labelled "Select <text>".
+    pub fn selectable(mut self, value: impl Into<String>) -> Cell {
+        self.select = Some(value.into());
+        self
+    }
+}
+
+/// A list's form over its selected rows (POST, `item` once per selected row).
+#[derive(Debug, Clone)]
+pub struct Bulk {
+    pub action: &'static str,
+    /// The `<select name="decision">`'s choices: (value, label).
+    pub choices: Vec<(&'static str, &'static str)>,
+    pub button: &'static str,
+}
+
+/// A field of an [`ActionForm`].
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub name: &'static str,
+    pub label: &'static str,
+    /// `select`, `textarea` or `hidden`.
+    pub kind: &'static str,
+    pub value: String,
+    /// A `select`'s choices: (value, label).
+    pub options: Vec<(String, String)>,
+}
+
+impl Field {
+    /// A hidden value the form sends back (e.g. the version it was drawn from).
+    pub fn hidden(name: &'static str, value: impl Into<String>) -> Field {
+        Field { name, label: "", kind: "hidden", value: value.into(), options: Vec::new() }
+    }
+
+    /// A `<textarea>` (at most 2000 characters).
+    pub fn textarea(name: &'static str, label: &'static str, value: impl Into<String>) -> Field {
+        Field { name, label, kind: "textarea", value: value.into(), options: Vec::new() }
+    }
+
+    /// A `<select>` of `choices` (value, label).
+    pub fn select(
+        name: &'static str,
+        label: &'static str,
+        value: impl Into<String>,
+        choices: &[(&str, &str)],
+    ) -> Field {
+        let options = choices.iter().map(|(v, l)| (v.to_string(), l.to_string())).collect();
+        Field { name, label, kind: "select", value: value.into(), options }
+    }
+}
+
+/// A form on an item's page that changes it (same-origin POST).
+#[derive(Debug, Clone)]
+pub struct ActionForm {
+    pub heading: &'static str,
+    pub action: String,
+    pub fields: Vec<Field>,
+    pub button: &'static str,
+}
+
+/// An entry of an item's history (from the audit log).
+#[derive(Debug, Clone)]
+pub struct HistoryEntry {
+    pub at: String,
+    pub actor: String,
+    pub action: String,
+    /// What changed, `field: before → after`, one per line.
+    pub change: String,
+}
+
+impl HistoryEntry {
+    /// An audit entry as a history line: `details` holding `{"field": {"before": .., "after": ..}}`
+    /// read as changes, any other detail as `name: value`.
+    pub fn of(entry: crate::repo::audit::Entry) -> HistoryEntry {
+        let details: serde_json::Value = serde_json::from_str(&entry.details).unwrap_or_default();
+        let show = |v: &serde_json::Value| match v {
+            serde_json::Value::Null => "(none)".to_owned(),
+            serde_json::Value::String(s) if s.is_empty() => "(none)".to_owned(),
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let change = details
+            .as_object()
+            .map(|fields| {
+                fields
+                    .iter()
+                    .map(|(name, value)| match (value.get("before"), value.get("after")) {
+                        (Some(before), Some(after)) => format!("{name}: {} → {}", show(before), show(after)),
+                        _ => format!("{name}: {}", show(value)),
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .unwrap_or_default();
+        HistoryEntry { at: entry.at, actor: entry.actor, action: entry.action, change }
     }
 }
 
@@ -74,6 +173,8 @@ pub struct ListPage {
     pub columns: Vec<&'static str>,
     pub rows: Vec<Vec<Cell>>,
     pub pager: Pager,
+    /// The form over selected rows, on lists that have one.
+    pub bulk: Option<Bulk>,
 }
 
 /// A group of fields of one item.
@@ -94,6 +195,20 @@ pub struct DetailPage {
     /// Links to act on it (the paper, a reply).
     pub actions: Vec<Cell>,
     pub groups: Vec<Group>,
+    /// Forms that change the item.
+    pub forms: Vec<ActionForm>,
+    /// Its history from the audit log, oldest first (`None`: the page shows none).
+    pub history: Option<Vec<HistoryEntry>>,
+}
+
+/// The history of an item (`object_type`, `object_id` as the audit log names it).
+pub async fn history(
+    state: &crate::handlers::state::AppState,
+    object_type: &str,
+    object_id: &str,
+) -> Result<Vec<HistoryEntry>, crate::error::AppError> {
+    let entries = crate::repo::audit::of_object(&state.pool, object_type, object_id).await?;
+    Ok(entries.into_iter().map(HistoryEntry::of).collect())
 }
 
 /// At most 40 characters of what was asked for, for a message.

@@ -9,4 +9,5 @@ pub mod newsletter;
 pub mod payment_result;
 pub mod policies;
 pub mod shared;
+pub mod submission_status;
 pub mod test_gateway;

@@ -15,6 +15,8 @@ pub struct SubmissionMail<'a> {
     pub source: &'a str,
     /// The file size for people, e.g. `1.2 MB`.
     pub size: String,
+    /// The author's private status link (issue 21); the acknowledgement carries it.
+    pub status_link: String,
 }
 
 /// The author's acknowledgement: title, reference, the 24-48 hour follow-up (spec section 9).
@@ -48,12 +50,14 @@ pub struct NoticeHtml<'a> {
 }
 
 /// The two mails of a stored submission: (author's acknowledgement, organisers' notice).
+/// `status_link` is the author's private link (`crate::decisions::status_link`).
 pub(super) fn compose_mails(
     ctx: &mail::Context,
     s: &NewSubmission,
+    status_link: String,
 ) -> Result<(mail::OutgoingMail, mail::OutgoingMail), askama::Error> {
     let source = CONFERENCE_SOURCES.iter().find(|(v, _)| *v == s.conference_source).map_or("", |(_, l)| *l);
-    let data = SubmissionMail { site: &ctx.site, s, source, size: human_size(s.file_size) };
+    let data = SubmissionMail { site: &ctx.site, s, source, size: human_size(s.file_size), status_link };
     let site = &ctx.site;
     let ack = mail::compose(
         s.email.clone(),

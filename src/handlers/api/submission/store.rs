@@ -13,10 +13,14 @@ use super::fields::Fields;
 use super::mails::compose_mails;
 use super::upload::Upload;
 use crate::db::Engine;
+use crate::decisions;
 use crate::handlers::state::AppState;
 use crate::mail;
+use crate::mail::outbox::timestamp;
+use crate::organisers::Secret;
 use crate::papers::files::{PAPERS_DIR, new_reference, upload_name};
 use crate::papers::filetype::PaperKind;
+use crate::repo::decisions as submission_links;
 use crate::repo::papers;
 use crate::repo::submissions::{self, NewSubmission};
 
@@ -190,7 +194,11 @@ async fn write_row_and_mails(
     new: &NewSubmission,
     paper: Option<&Path>,
 ) -> Result<i64, Written> {
-    let (ack, notice) = compose_mails(ctx, new).map_err(|e| internal("rendering the submission mails", e))?;
+    // The author's private status link (issue 21): only its hash is stored.
+    let link = Secret::generate();
+    let status_link = decisions::status_link(&state.config, &link.token);
+    let (ack, notice) =
+        compose_mails(ctx, new, status_link).map_err(|e| internal("rendering the submission mails", e))?;
     let db = |e| internal("storing the submission", e);
     let mut tx = state.pool.begin().await.map_err(db)?;
     let id = match submissions::insert(&mut tx, new).await {
@@ -198,6 +206,7 @@ async fn write_row_and_mails(
         Err(err) if submissions::is_reference_taken(&err) => return Err(Written::ReferenceTaken),
         Err(err) => return Err(db(err).into()),
     };
+    submission_links::add_link(&mut tx, id, &link.hash, &timestamp(state.clock.now())).await.map_err(db)?;
     if let Some(paper) = paper {
         let mut file = tokio::fs::File::open(paper).await.map_err(|e| internal("reading the uploaded paper", e))?;
         papers::store(&mut tx, id, &mut file).await.map_err(db)?;
