@@ -273,6 +273,36 @@ async fn sign_out_everywhere_ends_every_session_and_the_dashboard_lists_them() {
     assert!(is_dashboard(&dashboard(&app, &treasurer).await), "another organiser's session stays");
 }
 
+/// A table wider than a phone scrolls in its own box; a keyboard user reaches and scrolls it
+/// only if the box takes focus and says what it holds (axe's `scrollable-region-focusable`,
+/// WCAG 2.1.1). Checked on the dashboard as served, and on every organiser template, so the
+/// failing-mail table, shown only when mail fails, is held to it too.
+#[tokio::test]
+async fn every_scrolling_table_of_the_organiser_area_takes_focus_and_has_a_name() {
+    let app = organisers_app().await;
+    let cookie = sign_in(&app, CHAIR).await;
+    let home = parse(&dashboard(&app, &cookie).await.text());
+    let boxes = select(&home, ".organiser__table-wrap");
+    assert!(boxes.len() >= 4, "the dashboard's tables");
+    for table in boxes {
+        let attr = |name| table.value().attr(name).unwrap_or_default().to_string();
+        assert_eq!((attr("tabindex"), attr("role")), ("0".into(), "region".into()), "{}", table.html());
+        assert!(!attr("aria-label").is_empty(), "{}", table.html());
+    }
+    for entry in std::fs::read_dir("templates/organiser").expect("templates/organiser") {
+        let path = entry.expect("a template").path();
+        let source = std::fs::read_to_string(&path).expect("a template");
+        for (at, _) in source.match_indices("class=\"organiser__table-wrap\"") {
+            let tag = &source[at..at + source[at..].find('>').expect("the tag ends")];
+            assert!(
+                tag.contains("tabindex=\"0\"") && tag.contains("role=\"region\"") && tag.contains("aria-label"),
+                "{}: {tag}",
+                path.display()
+            );
+        }
+    }
+}
+
 #[tokio::test]
 async fn organiser_posts_must_come_from_the_site_itself() {
     let app = organisers_app().await;
