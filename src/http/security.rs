@@ -75,7 +75,7 @@ fn is_subresource(content_type: Option<&HeaderValue>) -> bool {
 pub fn add_missing(response: &mut HeaderMap, headers: &HeaderMap) {
     let subresource = is_subresource(response.get(header::CONTENT_TYPE));
     for (name, value) in headers {
-        if !response.contains_key(name) && !(subresource && DOCUMENT_ONLY.contains(name)) {
+        if !(response.contains_key(name) || subresource && DOCUMENT_ONLY.contains(name)) {
             response.insert(name.clone(), value.clone());
         }
     }
