@@ -26,13 +26,9 @@ enum Condition {
     Compare { column: &'static str, operator: &'static str, value: String },
     /// `column IS [NOT] NULL`.
     IsNull { column: &'static str, null: bool },
-    /// Any of `columns` contains `text`, ignoring letter case; `index` is the table's SQLite
-    /// full-text index of those columns (migrations/sqlite/0013_organiser_speed.sql).
-    Contains { index: &'static str, columns: Vec<&'static str>, text: String },
+    /// Any of `columns` contains `text`, ignoring letter case.
+    Contains { columns: Vec<&'static str>, text: String },
 }
-
-/// Shortest search text the trigram indexes serve: they index runs of 3 characters.
-const TRIGRAM: usize = 3;
 
 /// A clause being written: its conditions and the values its placeholders stand for, in order.
 #[derive(Debug, Default)]
@@ -57,7 +53,7 @@ impl Condition {
                 format!("{column} {operator} {at}")
             }
             Condition::IsNull { column, null } => format!("{column} IS {}NULL", if *null { "" } else { "NOT " }),
-            Condition::Contains { index, columns, text } => {
+            Condition::Contains { columns, text } => {
                 let lowered = text.to_lowercase();
                 let at = out.bind(format!("%{}%", like_escaped(&lowered)));
                 let any: Vec<String> = columns
@@ -72,18 +68,7 @@ impl Condition {
                         Engine::Sqlite => format!("{c} LIKE {at} ESCAPE '\\'"),
                     })
                     .collect();
-                let like = format!("({})", any.join(" OR "));
-                if engine == Engine::Postgres || lowered.chars().count() < TRIGRAM {
-                    like
-                } else {
-                    // SQLite has no index for `LIKE '%text%'`: its full-text index (trigram
-                    // tokenizer) first finds the rows holding the text in any letter case, a
-                    // superset of LIKE's (it folds every letter, LIKE only ASCII ones), and LIKE
-                    // then keeps exactly the rows it would have matched scanning the table.
-                    let phrase = format!("{{{}}} : \"{}\"", columns.join(" "), lowered.replace('"', "\"\""));
-                    let at = out.bind(phrase);
-                    format!("(rowid IN (SELECT rowid FROM {index} WHERE {index} MATCH {at}) AND {like})")
-                }
+                format!("({})", any.join(" OR "))
             }
         };
         out.sql.push(sql);
@@ -117,10 +102,9 @@ impl Where {
     }
 
     /// Any of `columns` contains `text`, ignoring letter case. `%`, `_` and `\` in `text` are
-    /// escaped, so they match themselves rather than any text. `index` names the SQLite
-    /// full-text index of exactly these columns (migration 0013).
-    pub fn contains(&mut self, index: &'static str, columns: &[&'static str], text: &str) {
-        self.conditions.push(Condition::Contains { index, columns: columns.to_vec(), text: text.to_owned() });
+    /// escaped, so they match themselves rather than any text.
+    pub fn contains(&mut self, columns: &[&'static str], text: &str) {
+        self.conditions.push(Condition::Contains { columns: columns.to_vec(), text: text.to_owned() });
     }
 
     /// ` WHERE ...` in `engine`'s SQL (or nothing without conditions), and the values of its
@@ -213,31 +197,19 @@ mod tests {
     fn values_are_placeholders_never_text() {
         let mut filter = Where::new();
         filter.equals("paper_type", "x' OR 1=1 --");
-        filter.contains("people_search", &["email", "name"], "Ada \"50%\"");
-        let like = "%ada \"50\\%\"%";
+        filter.contains(&["email", "name"], "Ada \"50%\"");
+        let values: Vec<String> = vec!["x' OR 1=1 --".into(), "%ada \"50\\%\"%".into()];
         assert_eq!(
             filter.clause(Engine::Postgres),
             (
                 " WHERE paper_type = $1 AND (lower(email) LIKE $2 ESCAPE '\\' OR lower(name) LIKE $2 ESCAPE '\\')"
                     .into(),
-                vec!["x' OR 1=1 --".into(), like.into()]
+                values.clone()
             )
         );
         assert_eq!(
             filter.clause(Engine::Sqlite),
-            (
-                " WHERE paper_type = $1 AND (rowid IN (SELECT rowid FROM people_search WHERE people_search MATCH $3) \
-                 AND (email LIKE $2 ESCAPE '\\' OR name LIKE $2 ESCAPE '\\'))"
-                    .into(),
-                vec!["x' OR 1=1 --".into(), like.into(), "{email name} : \"ada \"\"50%\"\"\"".into()]
-            )
+            (" WHERE paper_type = $1 AND (email LIKE $2 ESCAPE '\\' OR name LIKE $2 ESCAPE '\\')".into(), values)
         );
-    }
-
-    #[test]
-    fn texts_too_short_for_trigrams_scan_on_sqlite() {
-        let mut filter = Where::new();
-        filter.contains("people_search", &["email"], "Ad");
-        assert_eq!(filter.clause(Engine::Sqlite).0, " WHERE (email LIKE $1 ESCAPE '\\')");
     }
 }
