@@ -243,6 +243,44 @@ async fn orders_filter_by_state_kind_and_mode_and_show_the_gateway_answer() {
     assert_eq!(get(&app, &cookie, "/organiser/orders/ORD404").await.status, StatusCode::NOT_FOUND);
 }
 
+/// The cells of each row of the tables in the dashboard's section `labelled_by`.
+fn dashboard_rows(body: &str, labelled_by: &str) -> Vec<Vec<String>> {
+    let page = parse(body);
+    select(&page, &format!("section[aria-labelledby='{labelled_by}'] tbody tr"))
+        .into_iter()
+        .map(|row| select(row, "td").into_iter().map(|cell| text(cell).trim().to_owned()).collect())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_dashboard_counts_orders_by_mode_and_state_and_sums_what_was_paid() {
+    let app = organisers_app().await;
+    order(&app, "ORD1", "plan", "success", Some("live"), "Ada Lovelace", "ada@example.org").await;
+    order(&app, "ORD2", "plan", "success", Some("live"), "Ada Lovelace", "ada@example.org").await;
+    order(&app, "ORD3", "sponsor", "success", Some("test"), "Grace Hopper", "grace@example.org").await;
+    order(&app, "ORD4", "custom", "success", None, "Alan Turing", "alan@example.org").await;
+    order(&app, "ORD5", "custom", "failure", None, "Alan Turing", "alan@example.org").await;
+    order(&app, "ORD6", "plan", "initiated", Some("live"), "Ada Lovelace", "ada@example.org").await;
+    let cookie = sign_in(&app, CHAIR).await;
+    let body = get(&app, &cookie, "/organiser").await.text();
+    let rows = dashboard_rows(&body, "dash-orders");
+    let row = |cells: &[&str]| cells.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        rows,
+        [
+            // By state, then what was paid (none refunded): the mode as shown, "" before "live".
+            row(&["before modes were recorded", "failure", "1"]),
+            row(&["before modes were recorded", "success", "1"]),
+            row(&["live", "initiated", "1"]),
+            row(&["live", "success", "2"]),
+            row(&["TEST mode", "success", "1"]),
+            row(&["before modes were recorded", "custom", "1", "USD 219.00", "0"]),
+            row(&["live", "plan", "2", "USD 438.00", "0"]),
+            row(&["TEST mode", "sponsor", "1", "USD 219.00", "0"]),
+        ]
+    );
+}
+
 #[tokio::test]
 async fn subscribers_outbox_and_audit_lists() {
     let app = organisers_app().await;

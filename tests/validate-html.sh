@@ -2,9 +2,11 @@
 # Validates every page's raw HTML (as the server sends it, before any script runs) and the
 # stylesheets with the Nu validator (vnu, npm package `vnu-jar`; needs a Java runtime, e.g.
 # Debian's default-jre-headless). Pages are the sitemap's, plus the 404 page and the organiser
-# area's pages (not in the sitemap): the sign-in page, and the link's confirmation page and the
-# dashboard reached by a real sign-in (the link read from the mail the server writes under
-# DATA_DIR/mail/, the session kept in a curl cookie jar).
+# area's pages (not in the sitemap): the sign-in page, and, after a real sign-in (the link read
+# from the mail the server writes under DATA_DIR/mail/, the session kept in a curl cookie jar),
+# the confirmation page, the dashboard, every list (with rows, filtered, and with nothing
+# matching) and the detail page of a submission, a message and an order sent through the
+# public forms.
 #
 #   tests/validate-html.sh [SERVER_BIN]     (default: target/debug/conference)
 #   VALIDATE_PORT=3997                      the loopback port the server listens on
@@ -82,6 +84,41 @@ signed_in=$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' -b "$work/coo
 [ "$signed_in" = "303 $base/organiser" ] || { echo "validate: signing in answered $signed_in" >&2; exit 1; }
 organiser_page "organiser dashboard" /organiser
 grep -q "Signed in as <strong>$organiser</strong>" "$work/pages/$n.html" || { echo "validate: no dashboard after signing in" >&2; exit 1; }
+# Every list, with rows, filtered, and with nothing matching, and the detail page of the first
+# row of each list that has them: what visitors send, through the public forms.
+printf '%%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%%%EOF\n' >"$work/paper.pdf"
+visitor_post() { # NAME PATH [curl args...]: a visitor's POST, which must answer 2xx
+  local name=$1 path=$2 code
+  shift 2
+  code=$(curl -s -o "$work/post.txt" -w '%{http_code}' -H "Origin: $base" "$@" "$base$path")
+  case "$code" in 2??) ;; *) echo "validate: $name answered $code: $(head -c 300 "$work/post.txt")" >&2; exit 1 ;; esac
+}
+visitor_post "a paper submission" /api/paper-submission -F "authorName=Ana Cruz" -F "coAuthorName=Ben Reyes" \
+  -F number=+639171234567 -F email=ana.cruz@example.org -F country=Philippines \
+  -F "paperTitle=Solar microgrids for island communities" -F "department=Electrical Engineering" \
+  -F "universityOrganization=University of Manila" -F "paperType=Full Paper" -F presentationType=Oral \
+  -F conferenceSource=linkedin -F "message=Keywords: solar, microgrid." -F "file=@$work/paper.pdf;type=application/pdf"
+visitor_post "a contact message" /api/contact -H 'Content-Type: application/json' \
+  --data '{"name":"Ana Cruz","number":"+639171234567","email":"ana.cruz@example.org","country":"Philippines","message":"Is there a student discount?"}'
+visitor_post "an order" /api/ccavenue-initiate -H 'Content-Type: application/json' \
+  --data '{"plan":"presenter-virtual","name":"Ana Cruz","email":"ana.cruz@example.org","phone":"+639171234567","address":"1 Rizal Street","city":"Manila","state":"Metro Manila","zip":"1000","country":"Philippines"}'
+visitor_post "a newsletter sign-up" /api/newsletter -H 'Content-Type: application/json' --data '{"email":"ana.cruz@example.org"}'
+for list in submissions messages orders subscribers outbox audit; do
+  organiser_page "organiser $list list" "/organiser/$list"
+  grep -q '<tbody>' "$work/pages/$n.html" || { echo "validate: /organiser/$list has no table" >&2; exit 1; }
+  detail=$(grep -o "href=\"/organiser/$list/[^\"/]*\"" "$work/pages/$n.html" | head -n 1 | sed -e 's/^href="//' -e 's/"$//' || true)
+  case "$list" in
+    submissions | messages | orders)
+      [ -n "$detail" ] || { echo "validate: /organiser/$list links no detail page" >&2; exit 1; }
+      organiser_page "organiser ${list%s} page" "$detail"
+      ;;
+  esac
+  organiser_page "organiser $list list, searched, nothing matches" "/organiser/$list?q=nothing+matches+this"
+done
+organiser_page "organiser submissions list, filtered and sorted" "/organiser/submissions?paper_type=Full+Paper&from=2020-01-01&to=2099-12-31&sort=title&dir=asc"
+organiser_page "organiser messages list, unread" "/organiser/messages?status=unread"
+organiser_page "organiser orders list, filtered" "/organiser/orders?status=initiated&kind=plan&payments_mode=test"
+organiser_page "organiser subscribers list, pending" "/organiser/subscribers?status=pending"
 
 # Decisions (issue 21): a paper sent through the API, a staged decision, then the list with its
 # selection form, the submission's page with its decision form and history, the preview of the

@@ -2,7 +2,8 @@
 // link on /organiser, read it from the mail the server wrote under E2E_DATA_DIR/mail/ (no
 // SMTP_URL, so the outbox worker writes .eml files), open it, press "Sign in", land on the
 // dashboard, sign out, and find the dashboard gone. Keyboard only. axe checks the sign-in
-// page, the confirmation page and the dashboard on the way.
+// page, the confirmation page, the dashboard, every list and the page of a submission, a
+// message and an order (sent through the public API first) on the way.
 //
 // The organiser address is the e2e server's ORGANISER_EMAIL (playwright.config.ts).
 //
@@ -15,6 +16,7 @@ import { test, expect } from './fixtures';
 import { withoutNotice } from './island-helpers';
 import { seriousViolations } from './axe';
 import { mailFiles, mailedLink } from './mail';
+import { PRESENTER_VIRTUAL } from './content';
 
 const ORGANISER = 'e2e.chair@example.org';
 const SCREENSHOT = fileURLToPath(new URL('../../docs/organiser-dashboard.png', import.meta.url));
@@ -34,6 +36,60 @@ async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
     await page.keyboard.press('Tab');
   }
   await expect(target, `reached by Tab within ${max} presses`).toBeFocused();
+}
+
+/** Every list of the back office: its path, its heading and the heading of its rows' pages. */
+const LISTS: [string, string, string | null][] = [
+  ['/organiser/submissions', 'Submissions', 'Submission'],
+  ['/organiser/messages', 'Messages', 'Message'],
+  ['/organiser/orders', 'Orders', 'Order'],
+  ['/organiser/subscribers', 'Subscribers', null],
+  ['/organiser/outbox', 'Mail outbox', null],
+  ['/organiser/audit', 'Audit log', null],
+];
+
+/** The smallest PDF the upload check takes. */
+const PDF = '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n';
+
+/** A paper, a contact message, an order and a newsletter sign-up, as visitors send them. */
+async function sendVisitorsRows(page: Page): Promise<void> {
+  const visitor = { name: 'Ana Cruz', email: 'ana.cruz@example.org', country: 'Philippines' };
+  const paper = await page.request.post('/api/paper-submission', {
+    multipart: {
+      authorName: visitor.name,
+      coAuthorName: 'Ben Reyes',
+      number: '+639171234567',
+      email: visitor.email,
+      country: visitor.country,
+      paperTitle: 'Solar microgrids for island communities',
+      department: 'Electrical Engineering',
+      universityOrganization: 'University of Manila',
+      paperType: 'Full Paper',
+      presentationType: 'Oral',
+      conferenceSource: 'linkedin',
+      message: 'Keywords: solar, microgrid.',
+      file: { name: 'paper.pdf', mimeType: 'application/pdf', buffer: Buffer.from(PDF) },
+    },
+  });
+  expect(paper.status(), await paper.text()).toBe(201);
+  const message = await page.request.post('/api/contact', {
+    data: { ...visitor, number: '+639171234567', message: 'Is there a student discount?' },
+  });
+  expect(message.status(), await message.text()).toBe(201);
+  const order = await page.request.post('/api/ccavenue-initiate', {
+    data: {
+      plan: PRESENTER_VIRTUAL.id,
+      ...visitor,
+      phone: '+639171234567',
+      address: '1 Rizal Street',
+      city: 'Manila',
+      state: 'Metro Manila',
+      zip: '1000',
+    },
+  });
+  expect(order.status(), await order.text()).toBe(201);
+  const subscriber = await page.request.post('/api/newsletter', { data: { email: 'e2e.reader@example.org' } });
+  expect([200, 201], await subscriber.text()).toContain(subscriber.status());
 }
 
 test('an organiser signs in with the mailed link, sees the dashboard and signs out', async ({ page, problems }, testInfo) => {
@@ -68,6 +124,24 @@ test('an organiser signs in with the mailed link, sees the dashboard and signs o
   await expect(page.getByRole('heading', { level: 2, name: 'Your sessions' })).toBeVisible();
   await expect(page.getByRole('cell', { name: /\(this one\)/ })).toBeVisible();
   expect(await seriousViolations(page), 'axe on the dashboard').toEqual([]);
+
+  // 3b. Every list and a detail page of each kind: a submission, a message and an order sent
+  // through the public API first, so those lists have rows that link to their pages.
+  await sendVisitorsRows(page);
+  for (const [path, heading, detail] of LISTS) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(page.getByRole('region', { name: heading }).locator('tbody tr').first()).toBeVisible();
+    expect(await seriousViolations(page), `axe on ${path}`).toEqual([]);
+    if (!detail) continue;
+    const link = page.getByRole('region', { name: heading }).locator(`tbody a[href^="${path}/"]`).first();
+    const href = await link.getAttribute('href');
+    await link.click();
+    await expect(page).toHaveURL(new RegExp(`${href!.replace(/[.?]/g, '\\$&')}$`));
+    await expect(page.getByRole('heading', { level: 1, name: new RegExp(`^${detail} `) })).toBeVisible();
+    expect(await seriousViolations(page), `axe on ${href}`).toEqual([]);
+  }
+  await page.goto('/organiser');
 
   const shot = testInfo.outputPath('organiser-dashboard.png');
   await page.screenshot({ path: shot });

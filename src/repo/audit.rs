@@ -30,6 +30,19 @@ pub struct NewEntry<'a> {
     pub details: serde_json::Value,
 }
 
+impl<'a> NewEntry<'a> {
+    /// An entry of `actor` (from `client`, when known) doing `action` at `at`, about no
+    /// object, with empty details (`{}`).
+    pub fn new(at: &'a str, actor: &'a str, client: Option<&'a str>, action: &'a str) -> NewEntry<'a> {
+        NewEntry { at, actor, client, action, object_type: None, object_id: None, details: serde_json::json!({}) }
+    }
+
+    /// This entry about object `object_id` of type `object_type`.
+    pub fn about(self, object_type: &'a str, object_id: &'a str) -> NewEntry<'a> {
+        NewEntry { object_type: Some(object_type), object_id: Some(object_id), ..self }
+    }
+}
+
 /// A recorded entry.
 #[derive(Debug, Clone, FromRow, Serialize)]
 pub struct Entry {

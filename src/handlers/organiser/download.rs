@@ -52,10 +52,10 @@ where
     T: Send + 'static,
 {
     let at = timestamp(state.clock.now());
-    let mut entry = organiser.entry(&at, "export.csv");
-    entry.object_type = Some("list");
-    entry.object_id = Some(list.list);
-    entry.details = serde_json::json!({ "filter": details });
+    let entry = NewEntry {
+        details: serde_json::json!({ "filter": details }),
+        ..organiser.entry(&at, "export.csv").about("list", list.list)
+    };
     record(state, &entry).await?;
 
     let (sender, receiver) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(4);

@@ -78,15 +78,7 @@ pub struct Organiser {
 impl Organiser {
     /// An audit entry by this organiser, at `at`.
     pub fn entry<'a>(&'a self, at: &'a str, action: &'a str) -> NewEntry<'a> {
-        NewEntry {
-            at,
-            actor: &self.email,
-            client: self.client.as_deref(),
-            action,
-            object_type: None,
-            object_id: None,
-            details: serde_json::json!({}),
-        }
+        NewEntry::new(at, &self.email, self.client.as_deref(), action)
     }
 }
 
@@ -123,13 +115,9 @@ pub async fn authenticate(parts: &Parts, state: &AppState) -> Result<Option<Orga
             // Off the list: every session of the address ends now, on every instance.
             store::delete_sessions_of(&mut tx, &session.email).await?;
             let entry = NewEntry {
-                at: &stamp,
-                actor: audit::SYSTEM,
-                client: client.as_deref(),
-                action: "auth.access_removed",
-                object_type: Some("organiser"),
-                object_id: Some(&session.email),
                 details: serde_json::json!({ "reason": "not in ORGANISER_EMAIL" }),
+                ..NewEntry::new(&stamp, audit::SYSTEM, client.as_deref(), "auth.access_removed")
+                    .about("organiser", &session.email)
             };
             audit::record(&mut tx, &entry).await?;
         }

@@ -128,16 +128,7 @@ pub async fn request_link(
     store::insert_link(&mut tx, &email, &secret.hash, &created, &expires).await?;
     if organiser {
         mail::enqueue(&mut tx, &mail).await?;
-        let entry = NewEntry {
-            at: &created,
-            actor: &email,
-            client: client.as_deref(),
-            action: "auth.link_requested",
-            object_type: Some("organiser"),
-            object_id: Some(&email),
-            details: serde_json::json!({}),
-        };
-        audit::record(&mut tx, &entry).await?;
+        audit::record(&mut tx, &auth_entry(&created, &email, client.as_deref(), "auth.link_requested")).await?;
     } else {
         tracing::info!("sign-in link asked for an address that is not an organiser's; no mail");
     }
@@ -163,6 +154,11 @@ fn compose_link_mail(ctx: &Context, email: &str, link: &str) -> Result<mail::Out
     let site = &ctx.site;
     mail::compose(email, ctx.subject("Your sign-in link"), &LinkText { site, link }, &LinkHtml { site, link })
         .map_err(|e| AppError::internal("sign-in link mail", e))
+}
+
+/// The audit entry of `email` doing `action` (`auth.*`) to its own organiser account.
+fn auth_entry<'a>(at: &'a str, email: &'a str, client: Option<&'a str>, action: &'a str) -> NewEntry<'a> {
+    NewEntry::new(at, email, client, action).about("organiser", email)
 }
 
 /// The headers of a page whose URL holds a token: never sent on as a referrer.
@@ -220,16 +216,7 @@ pub async fn sign_in(
     let lifetime = time::Duration::hours(state.config.organiser_session_hours.max(1) as i64);
     store::insert_session(&mut tx, &session_id.hash, &email, &stamp, &timestamp(now + lifetime), client.as_deref())
         .await?;
-    let entry = NewEntry {
-        at: &stamp,
-        actor: &email,
-        client: client.as_deref(),
-        action: "auth.signed_in",
-        object_type: Some("organiser"),
-        object_id: Some(&email),
-        details: serde_json::json!({}),
-    };
-    audit::record(&mut tx, &entry).await?;
+    audit::record(&mut tx, &auth_entry(&stamp, &email, client.as_deref(), "auth.signed_in")).await?;
     tx.commit().await?;
     let mut response = Redirect::to(session::HOME).into_response();
     response.headers_mut().insert(header::SET_COOKIE, session::session_cookie(&state, &session_id.token));

@@ -1,0 +1,290 @@
+//! Fills a database with a conference's worth of visitors' rows for `bench/organiser.sh`
+//! (issue 20 item 6): 20,000 submissions with small paper files, 50,000 orders, 20,000
+//! messages and 20,000 subscribers, plus 20,000 sent mails and 5,000 audit entries so the
+//! outbox and audit lists have pages too. Not part of the server: a benchmark's tool.
+//!
+//! ```sh
+//! DATABASE_URL=sqlite:///tmp/b/conference.db DATA_DIR=/tmp/b/data \
+//!   cargo run --release --example organiser_data
+//! ```
+//!
+//! Applies the migrations first, then writes each table in one transaction. The rows are the
+//! same on every run (a fixed pseudo-random sequence) and spread over the 120 days before
+//! now, so date filters, searches and pages select realistic shares. Papers go where the
+//! server keeps them: files under `DATA_DIR/papers` on SQLite, `paper_chunks` on PostgreSQL.
+//! On PostgreSQL it ends with `VACUUM ANALYZE`, as autovacuum would on a live server.
+//! Counts can be lowered for a quick try: `SUBMISSIONS=100 ORDERS=100 ... `.
+
+use std::error::Error;
+
+use conference::db::{self, Engine};
+use conference::mail::outbox::timestamp;
+use time::{Duration, OffsetDateTime};
+
+/// Words of titles, names and messages: few enough that a search word matches many rows.
+const WORDS: [&str; 40] = [
+    "tidal", "harbour", "lantern", "quantum", "river", "delta", "mangrove", "coral", "sensor", "network", "urban",
+    "forest", "solar", "wind", "energy", "learning", "graph", "protein", "climate", "soil", "water", "policy",
+    "health", "vaccine", "market", "supply", "chain", "robot", "vision", "language", "bridge", "steel", "concrete",
+    "battery", "hydrogen", "ocean", "monsoon", "crop", "fibre", "signal",
+];
+const FIRST: [&str; 24] = [
+    "Ana", "Ben", "Chen", "Dara", "Emeka", "Fatima", "Goran", "Hana", "Ines", "Jonas", "Kavya", "Lucia", "Mateo",
+    "Nadia", "Omar", "Priya", "Quentin", "Rosa", "Sven", "Tariq", "Uma", "Viktor", "Wen", "Yusuf",
+];
+const LAST: [&str; 20] = [
+    "Okafor",
+    "Lindqvist",
+    "Moreau",
+    "Tanaka",
+    "Silva",
+    "Kowalski",
+    "Haddad",
+    "Novak",
+    "Reyes",
+    "Mensah",
+    "Ivanova",
+    "Fischer",
+    "Kaur",
+    "Rossi",
+    "Nakamura",
+    "Dubois",
+    "Petrov",
+    "Osei",
+    "Larsen",
+    "Costa",
+];
+const COUNTRIES: [&str; 8] =
+    ["India", "Malaysia", "Nigeria", "Germany", "Brazil", "United States", "Japan", "United Kingdom"];
+/// The smallest PDF the upload check accepts (a catalog and an empty page tree).
+const PDF: &[u8] = b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n";
+
+/// xorshift64*: the same rows on every run, without a dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+    fn words(&mut self, n: usize) -> String {
+        (0..n).map(|_| self.pick(&WORDS)).collect::<Vec<_>>().join(" ")
+    }
+    fn name(&mut self) -> String {
+        format!("{} {}", self.pick(&FIRST), self.pick(&LAST))
+    }
+}
+
+fn count(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// The `i`-th of `n` instants spread over the 120 days before `now`, oldest first.
+fn spread(now: OffsetDateTime, i: usize, n: usize) -> OffsetDateTime {
+    let span = Duration::days(120).whole_seconds() as f64;
+    now - Duration::seconds_f64(span * (n - i) as f64 / n as f64)
+}
+
+/// RFC 3339 to the second, as `submissions.created` is stored.
+fn to_second(at: OffsetDateTime) -> String {
+    timestamp(at)[..19].to_owned() + "Z"
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn Error>> {
+    let url = std::env::var("DATABASE_URL").map_err(|_| "DATABASE_URL is not set")?;
+    let data_dir = std::path::PathBuf::from(std::env::var("DATA_DIR").map_err(|_| "DATA_DIR is not set")?);
+    let pool = db::connect(&url).await?;
+    db::migrate(&pool).await?;
+    db::seed_if_empty(&pool).await?;
+    let engine = Engine::of_pool(&pool);
+    let now = OffsetDateTime::now_utc();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+
+    let n = count("SUBMISSIONS", 20_000);
+    let papers = data_dir.join("papers");
+    std::fs::create_dir_all(&papers)?;
+    let mut tx = pool.begin().await?;
+    for i in 0..n {
+        let reference = format!("P-2025-B{i:05}");
+        let file_path = format!("papers/{reference}.pdf");
+        let email = format!("author{i}@example.org");
+        let (id,): (i64,) = sqlx::query_as(
+            "INSERT INTO submissions (reference, name, number, email, country, author_name, co_author_name,
+                                      paper_title, department, university_organization, paper_type,
+                                      presentation_type, message, conference_source, file_path, file_name,
+                                      file_type, file_size, created)
+             VALUES ($1, '', '+14155550100', $2, $3, $4, $5, $6, 'Engineering', 'University of the Coast', $7, $8,
+                     $9, 'google', $10, 'paper.pdf', 'application/pdf', $11, $12)
+             RETURNING id",
+        )
+        .bind(&reference)
+        .bind(&email)
+        .bind(rng.pick(&COUNTRIES))
+        .bind(rng.name())
+        .bind(if rng.below(3) == 0 { String::new() } else { rng.name() })
+        .bind(format!("On {} and {}", rng.words(3), rng.words(2)))
+        .bind(if rng.below(2) == 0 { "Abstract" } else { "Full Paper" })
+        .bind(if rng.below(2) == 0 { "Oral" } else { "Poster" })
+        .bind(rng.words(12))
+        .bind(&file_path)
+        .bind(PDF.len() as i64)
+        .bind(to_second(spread(now, i, n)))
+        .fetch_one(&mut *tx)
+        .await?;
+        match engine {
+            Engine::Sqlite => std::fs::write(data_dir.join(&file_path), PDF)?,
+            Engine::Postgres => {
+                conference::repo::papers::store(&mut tx, id, &mut &PDF[..]).await?;
+            }
+        }
+    }
+    tx.commit().await?;
+    println!("submissions: {n}");
+
+    let n = count("ORDERS", 50_000);
+    let mut tx = pool.begin().await?;
+    for i in 0..n {
+        let (kind, item_id, item_title, cents) = match rng.below(10) {
+            0..=6 => ("plan", "presenter-virtual", "Presenter Virtual", 19_900),
+            7 | 8 => ("custom", "custom-payment", "Custom payment", 10_600),
+            _ => ("sponsor", "gold", "Gold sponsor", 250_000),
+        };
+        let status = ["success", "success", "success", "failure", "aborted", "initiated", "invalid"][rng.below(7)];
+        let mode = match rng.below(10) {
+            0 => None,
+            1 | 2 => Some("test"),
+            _ => Some("live"),
+        };
+        let created = spread(now, i, n);
+        let decided = (status != "initiated").then(|| timestamp(created + Duration::minutes(3)));
+        let name = rng.name();
+        sqlx::query(
+            "INSERT INTO orders (order_id, kind, item_id, item_title, custom_amount, amount_cents, currency,
+                                 status, billing_name, billing_email, billing_tel, billing_address, billing_city,
+                                 billing_state, billing_zip, billing_country, gateway_status, tracking_id,
+                                 bank_ref_no, payment_mode, status_message, created, decided_at, payments_mode,
+                                 gateway)
+             VALUES ($1, $2, $3, $4, $5, $6, 'USD', $7, $8, $9, '+14155550100', '1 Harbour Road', 'Springfield',
+                     'Oregon', '97477', $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)",
+        )
+        .bind(format!("ORD{}{:06}", created.unix_timestamp() * 1000, i))
+        .bind(kind)
+        .bind(item_id)
+        .bind(item_title)
+        .bind((kind == "custom").then_some("100.00"))
+        .bind(cents as i64)
+        .bind(status)
+        .bind(&name)
+        .bind(format!("payer{i}@example.net"))
+        .bind(rng.pick(&COUNTRIES))
+        .bind(decided.as_ref().map(|_| status.to_owned()))
+        .bind(decided.as_ref().map(|_| format!("{}", 110_000_000_000u64 + i as u64)))
+        .bind(decided.as_ref().map(|_| format!("BRN{i:08}")))
+        .bind(decided.as_ref().map(|_| "Credit Card"))
+        .bind(decided.as_ref().map(|_| "Transaction processed"))
+        .bind(timestamp(created))
+        .bind(decided.as_deref())
+        .bind(mode)
+        .bind(mode.map(|m| if m == "test" { "http://127.0.0.1/test-gateway" } else { "https://secure.ccavenue.com" }))
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    println!("orders: {n}");
+
+    let n = count("MESSAGES", 20_000);
+    let mut tx = pool.begin().await?;
+    for i in 0..n {
+        let created = spread(now, i, n);
+        let read = (rng.below(3) != 0).then(|| timestamp(created + Duration::hours(5)));
+        sqlx::query(
+            "INSERT INTO messages (id, name, number, email, country, message, created, read_at)
+             VALUES ($1, $2, '+14155550100', $3, $4, $5, $6, $7)",
+        )
+        .bind(format!("msg{i:012}"))
+        .bind(rng.name())
+        .bind(format!("visitor{i}@example.com"))
+        .bind(rng.pick(&COUNTRIES))
+        .bind(format!("Hello, a question about {}. {}", rng.words(3), rng.words(30)))
+        .bind(timestamp(created))
+        .bind(read)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    println!("messages: {n}");
+
+    let n = count("SUBSCRIBERS", 20_000);
+    let mut tx = pool.begin().await?;
+    for i in 0..n {
+        let created = spread(now, i, n);
+        let status = ["subscribed", "subscribed", "pending", "unsubscribed"][rng.below(4)];
+        let confirmed = (status != "pending").then(|| timestamp(created + Duration::minutes(10)));
+        sqlx::query("INSERT INTO subscribers (id, email, created, status, confirmed) VALUES ($1, $2, $3, $4, $5)")
+            .bind(format!("sub{i:012}"))
+            .bind(format!("reader{i}@example.com"))
+            .bind(timestamp(created))
+            .bind(status)
+            .bind(confirmed)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    println!("subscribers: {n}");
+
+    let n = count("MAILS", 20_000);
+    let mut tx = pool.begin().await?;
+    for i in 0..n {
+        let created = timestamp(spread(now, i, n));
+        let failed = i % 500 == 0;
+        sqlx::query(
+            "INSERT INTO outbox (to_address, subject, text_body, html_body, status, attempts, next_attempt_at,
+                                 last_error, created, sent_at)
+             VALUES ($1, $2, 'Thank you.', '<p>Thank you.</p>', $3, $4, $5, $6, $5, $7)",
+        )
+        .bind(format!("author{i}@example.org"))
+        .bind(format!("Your submission {}", rng.words(2)))
+        .bind(if failed { "failed" } else { "sent" })
+        .bind(if failed { 8 } else { 1 })
+        .bind(&created)
+        .bind(failed.then_some("connection refused"))
+        .bind((!failed).then_some(created.clone()))
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    println!("mails: {n}");
+
+    let n = count("AUDIT", 5_000);
+    let mut tx = pool.begin().await?;
+    for i in 0..n {
+        let action = ["auth.signed_in", "paper.downloaded", "export.csv", "auth.signed_out"][rng.below(4)];
+        sqlx::query(
+            "INSERT INTO audit_log (at, actor, client, action, object_type, object_id, details)
+             VALUES ($1, 'chair@example.org', '127.0.0.1', $2, 'submission', $3, '{}')",
+        )
+        .bind(timestamp(spread(now, i, n)))
+        .bind(action)
+        .bind(format!("P-2025-B{:05}", i % 20_000))
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    println!("audit entries: {n}");
+    if engine == Engine::Postgres {
+        // What autovacuum does on a live server some time after a bulk of inserts: statistics for
+        // the planner, and the visibility map that lets counts read an index alone.
+        sqlx::raw_sql("VACUUM ANALYZE").execute(&pool).await?;
+    }
+    pool.close().await;
+    Ok(())
+}
