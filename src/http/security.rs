@@ -99,7 +99,9 @@ mod tests {
     fn documents_get_every_header() {
         for content_type in [Some("text/html; charset=utf-8"), Some("image/svg+xml"), Some("application/json"), None] {
             let headers = completed(content_type);
-            for name in DOCUMENT_ONLY.iter().chain([&header::X_CONTENT_TYPE_OPTIONS, &header::STRICT_TRANSPORT_SECURITY]) {
+            for name in
+                DOCUMENT_ONLY.iter().chain([&header::X_CONTENT_TYPE_OPTIONS, &header::STRICT_TRANSPORT_SECURITY])
+            {
                 assert!(headers.contains_key(name), "{content_type:?} lacks {name}");
             }
         }
