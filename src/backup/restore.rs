@@ -154,14 +154,35 @@ async fn move_database_aside(
             let mut conn = pool.acquire().await?;
             let (schema,): (String,) = sqlx::query_as("SELECT current_schema()::text").fetch_one(&mut *conn).await?;
             let aside = format!("{schema}_{}", mark.replace('-', "_").to_lowercase());
+            let mut tx = sqlx::Connection::begin(&mut *conn).await?;
             sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
                 "ALTER SCHEMA {} RENAME TO {}; CREATE SCHEMA {};",
                 tables::quoted(&schema),
                 tables::quoted(&aside),
                 tables::quoted(&schema)
             )))
-            .execute(&mut *conn)
+            .execute(&mut *tx)
             .await?;
+            // An extension the migrations create (pg_trgm, 0013) went aside with the schema,
+            // and `CREATE EXTENSION IF NOT EXISTS` would not make it again: its operators
+            // come back to the new schema (the old one's indexes keep them by OID).
+            let extensions: Vec<(String,)> = sqlx::query_as(
+                "SELECT e.extname::text FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+                 WHERE n.nspname = $1",
+            )
+            .bind(&aside)
+            .fetch_all(&mut *tx)
+            .await?;
+            for (extension,) in extensions {
+                sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+                    "ALTER EXTENSION {} SET SCHEMA {}",
+                    tables::quoted(&extension),
+                    tables::quoted(&schema)
+                )))
+                .execute(&mut *tx)
+                .await?;
+            }
+            tx.commit().await?;
             drop(conn);
             pool.close().await;
             Ok(format!("schema {aside}"))
