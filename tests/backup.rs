@@ -224,7 +224,7 @@ fn pack(archive: &Path, entries: &[(String, Vec<u8>)]) {
 /// `verify` and `restore` of `archive` both refuse it with a message containing `says`, and
 /// the restore leaves its target untouched.
 async fn assert_refused(archive: &Path, says: &str) {
-    let err = verify::verify(archive).await.expect_err("the archive is refused");
+    let err = verify::verify(archive).await.expect_err(&format!("the archive is refused: {}", archive.display()));
     assert!(err.to_string().contains(says), "{says:?} in: {err}");
     let target = tempfile::tempdir().unwrap();
     let (url, data_dir) = sqlite_target(target.path());
@@ -247,8 +247,11 @@ async fn a_truncated_changed_or_newer_archive_is_refused_with_a_clear_message() 
     std::fs::write(&truncated, &bytes[..bytes.len() * 2 / 3]).unwrap();
     assert_refused(&truncated, "the archive is damaged").await;
 
-    // One changed byte anywhere: gzip's CRC-32, tar's checksums or a file's SHA-256.
-    for at in [bytes.len() / 3, bytes.len() / 2, bytes.len() - 12] {
+    // One changed byte: in the compressed files (gzip's CRC-32, tar's checksums or a file's
+    // SHA-256 tell) and in the gzip trailer's CRC-32 itself. Not in the last bytes of the
+    // deflate stream: a bit there can be the padding before an empty stored block, which no
+    // decoder reads, so the archive's content is unchanged (seen in 1 run of 12).
+    for at in [bytes.len() / 3, bytes.len() / 2, bytes.len() - 6] {
         let mut changed = bytes.clone();
         changed[at] ^= 0x20;
         let path = dir.path().join(format!("changed-{at}.tar.gz"));

@@ -148,6 +148,18 @@ impl Unpacked {
     }
 }
 
+/// The CRC-32 and the length modulo 2^32 in the last 8 bytes of a one-member gzip file
+/// (RFC 1952 section 2.3), as [`flate2::Crc`] gives them for the bytes read.
+fn gzip_trailer(archive: &Path) -> std::io::Result<(u32, u32)> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = File::open(archive)?;
+    file.seek(SeekFrom::End(-8))?;
+    let mut trailer = [0u8; 8];
+    file.read_exact(&mut trailer)?;
+    let word = |at: usize| u32::from_le_bytes(trailer[at..at + 4].try_into().expect("4 bytes"));
+    Ok((word(0), word(4)))
+}
+
 /// Unpacks `archive` into a temp folder and checks it: only known entries at safe paths,
 /// a manifest of this format, and every file present with its SHA-256 and size, nothing
 /// unlisted. Errs with what is wrong; the database inside is checked by the caller.
@@ -159,7 +171,11 @@ pub fn unpack(archive: &Path) -> Result<Unpacked, BackupError> {
         .tempdir()
         .map_err(|e| BackupError::Refused(format!("cannot make a temp folder: {e}")))?;
     let damaged = |e: std::io::Error| BackupError::Damaged(e.to_string());
-    let mut tar = tar::Archive::new(GzDecoder::new(file));
+    // The gzip trailer (CRC-32 and length of what it holds, RFC 1952 section 2.3) is compared
+    // here, not left to flate2: a change in the stream's last bytes (tar's zero padding) can
+    // make its decoder stop at the end of the input without an error and without the check.
+    let trailer = gzip_trailer(archive).map_err(damaged)?;
+    let mut tar = tar::Archive::new(flate2::CrcReader::new(GzDecoder::new(file)));
     let mut found: BTreeMap<String, (u64, String)> = BTreeMap::new();
     let mut manifest_json: Option<Vec<u8>> = None;
     for entry in tar.entries().map_err(damaged)? {
@@ -203,7 +219,11 @@ pub fn unpack(archive: &Path) -> Result<Unpacked, BackupError> {
     }
     // Read the rest of the gzip stream: its CRC-32 is checked at the end, which tar, done at
     // its end-of-archive blocks, would otherwise never reach.
-    std::io::copy(&mut tar.into_inner(), &mut std::io::sink()).map_err(damaged)?;
+    let mut rest = tar.into_inner();
+    std::io::copy(&mut rest, &mut std::io::sink()).map_err(damaged)?;
+    if (rest.crc().sum(), rest.crc().amount()) != trailer {
+        return Err(BackupError::Damaged("its gzip checksum does not match what it holds".into()));
+    }
     let json = manifest_json.ok_or_else(|| BackupError::Damaged(format!("no {MANIFEST}")))?;
     let manifest: Manifest =
         serde_json::from_slice(&json).map_err(|e| BackupError::Damaged(format!("{MANIFEST} cannot be read: {e}")))?;
