@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use crate::api_submission::{Form, submit};
 use crate::common::html::{parse, select, text};
 use crate::common::{BASE, Reply, TestApp};
-use crate::organiser::{CHAIR, organisers_app, sign_in};
+use crate::organiser::{CHAIR, assert_refused_anonymous_and_foreign, organisers_app, sign_in};
 
 /// Submits a paper through the public form; its reference.
 async fn submit_paper(app: &TestApp, email: &str, title: &str) -> String {
@@ -314,20 +314,9 @@ async fn every_new_route_is_refused_without_a_session_or_from_another_origin() {
         ("/organiser/decisions/apply", &*format!("item={reference}:1")),
     ];
     for (path, body) in posts {
-        // No session: back to the sign-in page, nothing changed.
-        let anonymous = app.post(path, "application/x-www-form-urlencoded", body.to_owned(), &[("origin", BASE)]).await;
-        assert_eq!(anonymous.status, StatusCode::SEE_OTHER, "{path}");
-        assert_eq!(anonymous.header("location"), Some("/organiser"));
-        // Another origin, or no proof of the same one: 403 even with a session.
-        let foreign = app
-            .post(
-                path,
-                "application/x-www-form-urlencoded",
-                body.to_owned(),
-                &[("origin", "https://evil.example"), ("cookie", &cookie)],
-            )
-            .await;
-        assert_eq!(foreign.status, StatusCode::FORBIDDEN, "{path}");
+        // No session: back to the sign-in page; another origin: 403 even with a session.
+        assert_refused_anonymous_and_foreign(&app, path, body, &cookie).await;
+        // No proof of the same origin either: 403.
         let bare = app.post(path, "application/x-www-form-urlencoded", body.to_owned(), &[("cookie", &cookie)]).await;
         assert_eq!(bare.status, StatusCode::FORBIDDEN, "{path}");
     }

@@ -468,3 +468,15 @@ async fn exports_log_themselves_and_export_audit_writes_the_log() {
         .unwrap();
     assert_eq!(logged, 1);
 }
+
+/// A form POST to an organiser route is refused without a session (a redirect to the
+/// sign-in page) and, with one, from another origin (403).
+pub(crate) async fn assert_refused_anonymous_and_foreign(app: &TestApp, path: &str, body: &str, cookie: &str) {
+    let form = "application/x-www-form-urlencoded";
+    let anonymous = app.post(path, form, body.to_owned(), &[("origin", BASE)]).await;
+    assert_eq!(anonymous.status, StatusCode::SEE_OTHER, "{path}");
+    assert_eq!(anonymous.header("location"), Some("/organiser"));
+    let foreign =
+        app.post(path, form, body.to_owned(), &[("origin", "https://evil.example"), ("cookie", cookie)]).await;
+    assert_eq!(foreign.status, StatusCode::FORBIDDEN, "{path}");
+}

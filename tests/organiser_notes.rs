@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 
 use crate::common::html::{parse, select, text};
 use crate::common::{BASE, Reply, TestApp};
-use crate::organiser::{CHAIR, organisers_app, sign_in};
+use crate::organiser::{CHAIR, assert_refused_anonymous_and_foreign, organisers_app, sign_in};
 
 async fn post(app: &TestApp, cookie: &str, path: &str, body: &str) -> Reply {
     app.post(path, "application/x-www-form-urlencoded", body.to_owned(), &[("origin", BASE), ("cookie", cookie)]).await
@@ -163,19 +163,7 @@ async fn the_new_routes_are_refused_without_a_session_or_from_another_origin() {
         (format!("/organiser/orders/{order}/refund"), "confirm=refunded"),
     ];
     for (path, body) in &routes {
-        let anonymous =
-            app.post(path, "application/x-www-form-urlencoded", body.to_string(), &[("origin", BASE)]).await;
-        assert_eq!(anonymous.status, StatusCode::SEE_OTHER, "{path}");
-        assert_eq!(anonymous.header("location"), Some("/organiser"));
-        let foreign = app
-            .post(
-                path,
-                "application/x-www-form-urlencoded",
-                body.to_string(),
-                &[("origin", "https://evil.example"), ("cookie", &cookie)],
-            )
-            .await;
-        assert_eq!(foreign.status, StatusCode::FORBIDDEN, "{path}");
+        assert_refused_anonymous_and_foreign(&app, path, body, &cookie).await;
     }
     let (answered, note): (Option<String>, String) =
         sqlx::query_as("SELECT answered_at, note FROM messages").fetch_one(&app.pool).await.unwrap();
