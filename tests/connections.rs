@@ -61,7 +61,7 @@ async fn connect_from(from: [u8; 4], addr: SocketAddr) -> TcpStream {
 }
 
 /// Everything the server sends until it closes the connection (bounded by [`PATIENCE`]).
-async fn read_to_close(stream: &mut TcpStream) -> String {
+pub(crate) async fn read_to_close<S: tokio::io::AsyncRead + Unpin>(stream: &mut S) -> Vec<u8> {
     let mut out = Vec::new();
     let read = tokio::time::timeout(PATIENCE, async {
         let mut buf = [0u8; 4096];
@@ -74,7 +74,12 @@ async fn read_to_close(stream: &mut TcpStream) -> String {
     })
     .await;
     assert!(read.is_ok(), "the server closes the connection");
-    String::from_utf8_lossy(&out).into_owned()
+    out
+}
+
+/// [`read_to_close`] as text.
+async fn text_to_close(stream: &mut TcpStream) -> String {
+    String::from_utf8_lossy(&read_to_close(stream).await).into_owned()
 }
 
 /// The status line of the first response the server sends.
@@ -96,7 +101,7 @@ async fn first_status(stream: &mut TcpStream) -> String {
 async fn health(addr: SocketAddr, from: [u8; 4]) -> String {
     let mut stream = connect_from(from, addr).await;
     stream.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.unwrap();
-    read_to_close(&mut stream).await
+    text_to_close(&mut stream).await
 }
 
 #[tokio::test]
@@ -115,12 +120,12 @@ async fn headers_that_do_not_complete_in_time_close_the_connection() {
         false
     };
     let closed = tokio::time::timeout(PATIENCE, dribble).await.unwrap_or(false);
-    let rest = if closed { String::new() } else { read_to_close(&mut stream).await };
+    let rest = if closed { String::new() } else { text_to_close(&mut stream).await };
     assert!(closed || !rest.contains("200 OK"), "a dribbled request is never served: {rest}");
     // An idle keep-alive connection is closed too.
     let mut idle = TcpStream::connect(served.addr).await.unwrap();
     idle.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
-    let answer = read_to_close(&mut idle).await;
+    let answer = text_to_close(&mut idle).await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     served.stop().await;
 }
@@ -209,7 +214,7 @@ async fn a_slow_upload_that_keeps_sending_is_stored() {
         stream.write_all(chunk).await.unwrap();
         tokio::time::sleep(Duration::from_millis(400)).await;
     }
-    let answer = read_to_close(&mut stream).await;
+    let answer = text_to_close(&mut stream).await;
     assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
     assert_eq!(served.app.count("submissions").await, 1);
     served.stop().await;
@@ -247,14 +252,14 @@ async fn one_address_cannot_take_every_connection() {
     // Its fourth is closed at once, unanswered.
     let mut fourth = connect_from([127, 0, 0, 3], served.addr).await;
     let _ = fourth.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n").await;
-    let answer = read_to_close(&mut fourth).await;
+    let answer = text_to_close(&mut fourth).await;
     assert!(answer.is_empty(), "over the cap: {answer}");
     // Another address is served as usual.
     let answer = health(served.addr, [127, 0, 0, 4]).await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     // Once the held ones end (here by the header timeout), the address is served again.
     for mut stream in held {
-        read_to_close(&mut stream).await;
+        text_to_close(&mut stream).await;
     }
     let answer = health(served.addr, [127, 0, 0, 3]).await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");

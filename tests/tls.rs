@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use axum::http::{StatusCode, Version};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 
@@ -19,6 +19,7 @@ use conference::server::connections::Limits;
 
 use crate::common::tls::{Sender, alpn, assert_security_headers, client, connect, peer_leaf, self_signed};
 use crate::common::{TestApp, app_with};
+use crate::connections::read_to_close;
 
 /// Longest any step of these tests waits before calling it a failure.
 const PATIENCE: Duration = Duration::from_secs(20);
@@ -73,23 +74,6 @@ async fn serve_tls(cert_dir: &Path) -> Served {
             let _ = stopped.await;
         }));
     Served { _app: app, addr, stop: Some(stop), task }
-}
-
-/// Everything the server sends on `stream` until it closes it (bounded by [`PATIENCE`]).
-async fn read_to_close<S: tokio::io::AsyncRead + Unpin>(stream: &mut S) -> Vec<u8> {
-    let mut out = Vec::new();
-    let read = tokio::time::timeout(PATIENCE, async {
-        let mut buf = [0u8; 4096];
-        loop {
-            match stream.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => out.extend_from_slice(&buf[..n]),
-            }
-        }
-    })
-    .await;
-    assert!(read.is_ok(), "the server closes the connection");
-    out
 }
 
 #[tokio::test]
