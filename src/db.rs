@@ -141,6 +141,25 @@ pub async fn connect(database_url: &str) -> Result<Pool, ConnectError> {
     Ok(pool.connect_with(options).await?)
 }
 
+/// A transaction of a [`Pool`].
+pub type Transaction = sqlx::Transaction<'static, sqlx::Any>;
+
+/// Begins a transaction that will write.
+///
+/// SQLite: `BEGIN IMMEDIATE`, which takes the write lock at once, waiting up to the busy
+/// timeout. A deferred `BEGIN` takes it at the first write instead, and a transaction that has
+/// read anything by then (a `SELECT`, or only the full-text index's own settings, which SQLite
+/// reads while preparing a statement whose trigger writes to it, migration 0014) cannot wait
+/// for it: it fails with `SQLITE_BUSY` at once whenever another connection writes
+/// (<https://sqlite.org/lang_transaction.html>, "Read transactions" and `SQLITE_BUSY`).
+/// PostgreSQL: a plain `BEGIN` (row locks are taken as rows are written).
+pub async fn begin_write(pool: &Pool) -> Result<Transaction, sqlx::Error> {
+    match Engine::of_pool(pool) {
+        Engine::Sqlite => pool.begin_with("BEGIN IMMEDIATE").await,
+        Engine::Postgres => pool.begin().await,
+    }
+}
+
 /// Applies pending schema migrations of the pool's engine.
 pub async fn migrate(pool: &Pool) -> Result<(), sqlx::migrate::MigrateError> {
     match Engine::of_pool(pool) {
@@ -160,7 +179,7 @@ pub async fn seed(pool: &Pool) -> Result<(), SeedError> {
 /// A seed whose mail templates name an unknown placeholder is refused whole
 /// ([`check_mail_templates`]).
 pub async fn seed_with(pool: &Pool, sql: String) -> Result<(), SeedError> {
-    let mut tx = pool.begin().await?;
+    let mut tx = begin_write(pool).await?;
     // The seed is the organisers' own SQL file, not visitor input.
     sqlx::raw_sql(sqlx::AssertSqlSafe(sql.as_str())).execute(&mut *tx).await?;
     check_mail_templates(&mut tx, &sql).await?;

@@ -54,7 +54,7 @@ const SITE: &str = "site";
 /// Applies `sql` to the database of `pool` in a transaction that is rolled back whatever
 /// happens, and returns what it would have changed. Nothing is ever committed.
 pub async fn diff(pool: &Pool, sql: &str) -> Result<SeedDiff, SeedCheckError> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin_write(pool).await?;
     let named = named_tables(&mut tx, sql).await?;
     let mut before = BTreeMap::new();
     for table in &named {

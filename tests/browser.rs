@@ -57,5 +57,30 @@ fn main() -> ExitCode {
     let e2e =
         run("browser tests", "npx", &["playwright", "test"], &[("SERVER_BIN", server), ("E2E_DATA_DIR", &data_dir)]);
     drop(data);
+    if !e2e {
+        print_failure_contexts();
+    }
     if unit && e2e { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+/// Lines of each failed test's page snapshot printed, at most.
+const SNAPSHOT_LINES: usize = 120;
+
+/// Prints what each failed test's page showed when it failed (the page snapshot Playwright
+/// writes to `test-results/<test>/error-context.md`): CI keeps only this output, not the
+/// folder, and a rare failure must be readable from the run that had it.
+fn print_failure_contexts() {
+    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("islands/test-results");
+    let Ok(entries) = std::fs::read_dir(&results) else { return };
+    for entry in entries.flatten() {
+        let Ok(context) = std::fs::read_to_string(entry.path().join("error-context.md")) else { continue };
+        let snapshot = context.split_once("# Page snapshot").map_or(context.as_str(), |(_, after)| after);
+        // From the page's `main` on: the header and navigation are the same on every page.
+        let lines: Vec<&str> = snapshot.lines().collect();
+        let main = lines.iter().position(|l| l.trim_start().starts_with("- main")).unwrap_or(0);
+        println!("\n== page when {} failed (from its main region):", entry.file_name().to_string_lossy());
+        for line in lines.iter().skip(main).take(SNAPSHOT_LINES) {
+            println!("{line}");
+        }
+    }
 }

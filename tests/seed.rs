@@ -30,7 +30,8 @@ fn content_tables() -> BTreeSet<String> {
 async fn table_counts(app: &TestApp) -> BTreeMap<String, i64> {
     let sql = match app.engine() {
         Engine::Sqlite => {
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '_sqlx_migrations'"
+            "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' \
+             AND name <> '_sqlx_migrations'"
         }
         Engine::Postgres => {
             "SELECT CAST(table_name AS TEXT) FROM information_schema.tables

@@ -83,7 +83,12 @@ test('a paper is submitted with upload progress, both toasts, and the form reset
   });
   const answer = page.waitForResponse((r) => r.url().endsWith('/api/paper-submission'));
   await submit(page);
-  await expect(inForm(page).getByRole('progressbar', { name: /Uploading your paper/ })).toBeVisible();
+  // Either the upload starts or the form says what it refused: a refusal fails here with the
+  // form's own words rather than as a missing progress bar.
+  const progress = inForm(page).getByRole('progressbar', { name: /Uploading your paper/ });
+  await expect(progress.or(status(page))).toBeVisible();
+  await expect(status(page), 'the form refused the filled-in submission').toHaveCount(0);
+  await expect(progress).toBeVisible();
   await expect(page.getByRole('button', { name: 'Submitting…' })).toBeDisabled();
   release();
 

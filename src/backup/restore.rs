@@ -214,7 +214,7 @@ async fn copy_rows_and_papers(
     let mut source = open_sqlite(&unpacked.database(), false).await?;
     let names = tables::names(&mut source).await?;
     let ordered = tables::in_foreign_key_order(&mut source, &names).await?;
-    let mut tx = pool.begin().await?;
+    let mut tx = db::begin_write(pool).await?;
     let present = tables::names(&mut tx).await?;
     if let Some(missing) = ordered.iter().find(|t| !present.contains(t)) {
         return Err(BackupError::Refused(format!(

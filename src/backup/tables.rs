@@ -70,11 +70,14 @@ pub fn quoted(name: &str) -> String {
 }
 
 /// The site's tables on `conn`, by name, without sqlx's migration history and SQLite's own
-/// `sqlite_*` tables. PostgreSQL: the tables of the connection's current schema.
+/// `sqlite_*` and full-text index tables. PostgreSQL: the tables of the connection's current schema.
 pub async fn names(conn: &mut Connection) -> Result<Vec<String>, sqlx::Error> {
     let sql = match Engine::of(conn) {
         Engine::Sqlite => {
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
+            // Ordinary tables only: a full-text index (a virtual table and its shadow tables,
+            // migration 0014) is rebuilt from its table's rows, never copied.
+            "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' \
+             AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
              AND name <> $1 ORDER BY name"
         }
         Engine::Postgres => {

@@ -11,7 +11,7 @@
 //!                          &MyText { site: &ctx.site, .. },    // templates/mail/my.txt
 //!                          &MyHtml { site: &ctx.site, .. })?   // templates/mail/my.html
 //!     .reply_to(visitor_email);
-//! let mut tx = pool.begin().await?;
+//! let mut tx = crate::db::begin_write(pool).await?;
 //! /* store the row that causes the mail */
 //! mail::enqueue(&mut tx, &mail).await?;
 //! tx.commit().await?;

@@ -271,7 +271,7 @@ pub async fn handle_answer(
         failure_message: &failure_message,
         trans_date: &answer.trans_date,
     };
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::db::begin_write(pool).await?;
     let decided = orders::decide(&mut tx, order_id, decision, &fields, &decided_at).await?;
     if decided {
         for mail in &mails {

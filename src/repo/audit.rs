@@ -111,7 +111,7 @@ const SELECT: &str = "SELECT id, at, actor, client, action, object_type, object_
 fn sql(search: Option<&str>) -> Where {
     let mut filter = Where::new();
     if let Some(text) = search {
-        filter.contains(&["actor", "action", "object_type", "object_id"], text);
+        filter.contains("audit_log_search", &["actor", "action", "object_type", "object_id"], text);
     }
     filter
 }

@@ -86,12 +86,18 @@ pub struct PaidTotal {
 /// apart.
 pub async fn paid_totals(pool: &Pool) -> Result<Vec<PaidTotal>, sqlx::Error> {
     sqlx::query_as(
+        // Summed by the stored columns first, in the order of the covering index
+        // `orders_paid_refunded` (migration 0014), then merged by the shown mode: no sort of
+        // every paid order.
         "SELECT COALESCE(payments_mode, '') AS payments_mode, currency, kind, \
-         CAST(SUM(CASE WHEN refunded_at IS NULL THEN 1 ELSE 0 END) AS BIGINT) AS orders, \
-         CAST(SUM(CASE WHEN refunded_at IS NULL THEN amount_cents ELSE 0 END) AS BIGINT) AS cents, \
-         CAST(SUM(CASE WHEN refunded_at IS NULL THEN 0 ELSE 1 END) AS BIGINT) AS refunded, \
-         CAST(SUM(CASE WHEN refunded_at IS NULL THEN 0 ELSE amount_cents END) AS BIGINT) AS refunded_cents \
-         FROM orders WHERE status = 'success' \
+         CAST(SUM(orders) AS BIGINT) AS orders, CAST(SUM(cents) AS BIGINT) AS cents, \
+         CAST(SUM(refunded) AS BIGINT) AS refunded, CAST(SUM(refunded_cents) AS BIGINT) AS refunded_cents FROM \
+         (SELECT payments_mode, currency, kind, \
+          SUM(CASE WHEN refunded_at IS NULL THEN 1 ELSE 0 END) AS orders, \
+          SUM(CASE WHEN refunded_at IS NULL THEN amount_cents ELSE 0 END) AS cents, \
+          SUM(CASE WHEN refunded_at IS NULL THEN 0 ELSE 1 END) AS refunded, \
+          SUM(CASE WHEN refunded_at IS NULL THEN 0 ELSE amount_cents END) AS refunded_cents \
+          FROM orders WHERE status = 'success' GROUP BY payments_mode, currency, kind) AS summed \
          GROUP BY COALESCE(payments_mode, ''), currency, kind ORDER BY 1, 2, 3",
     )
     .fetch_all(pool)

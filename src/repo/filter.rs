@@ -26,9 +26,14 @@ enum Condition {
     Compare { column: &'static str, operator: &'static str, value: String },
     /// `column IS [NOT] NULL`.
     IsNull { column: &'static str, null: bool },
-    /// Any of `columns` contains `text`, ignoring letter case.
-    Contains { columns: Vec<&'static str>, text: String },
+    /// Any of `columns` contains `text`, ignoring letter case; `index` is the table's SQLite
+    /// full-text index of exactly those columns (migrations/sqlite/0014_search_index.sql).
+    Contains { index: &'static str, columns: Vec<&'static str>, text: String },
 }
+
+/// Shortest search text SQLite's full-text indexes serve: the trigram tokenizer indexes runs of
+/// 3 characters, so a shorter text scans the table.
+const TRIGRAM: usize = 3;
 
 /// A clause being written: its conditions and the values its placeholders stand for, in order.
 #[derive(Debug, Default)]
@@ -53,7 +58,18 @@ impl Condition {
                 format!("{column} {operator} {at}")
             }
             Condition::IsNull { column, null } => format!("{column} IS {}NULL", if *null { "" } else { "NOT " }),
-            Condition::Contains { columns, text } => {
+            Condition::Contains { index, columns, text }
+                if engine == Engine::Sqlite && text.chars().count() >= TRIGRAM =>
+            {
+                // SQLite has no B-tree index for `LIKE '%text%'`; its full-text index (trigram
+                // tokenizer) finds the rows where one of the columns holds the text, ignoring
+                // the case of every letter (PostgreSQL's `lower()` folds them all too), from
+                // the index alone. The text is one quoted phrase: FTS5's query syntax
+                // (`AND`, `*`, `:` ...) never applies to what an organiser typed.
+                let at = out.bind(format!("\"{}\"", text.replace('"', "\"\"")));
+                format!("rowid IN (SELECT rowid FROM {index} WHERE {index} MATCH {at})")
+            }
+            Condition::Contains { columns, text, .. } => {
                 let lowered = text.to_lowercase();
                 let at = out.bind(format!("%{}%", like_escaped(&lowered)));
                 let any: Vec<String> = columns
@@ -62,9 +78,10 @@ impl Condition {
                         // PostgreSQL's LIKE heeds letter case: both sides lower-cased, which the
                         // trigram indexes of migration 0013 are built on.
                         Engine::Postgres => format!("lower({c}) LIKE {at} ESCAPE '\\'"),
-                        // SQLite's LIKE already ignores the case of ASCII letters and only of
-                        // those, exactly what its `lower()` folds, so `lower(c)` would match the
-                        // same rows; without it a scan is about 2-7 times faster.
+                        // Texts too short for the full-text index: SQLite's LIKE already
+                        // ignores the case of ASCII letters and only of those, exactly what its
+                        // `lower()` folds, so `lower(c)` would match the same rows; without it
+                        // a scan is about 2-7 times faster.
                         Engine::Sqlite => format!("{c} LIKE {at} ESCAPE '\\'"),
                     })
                     .collect();
@@ -101,10 +118,12 @@ impl Where {
         self.conditions.push(Condition::Compare { column, operator: "<", value: value.to_owned() });
     }
 
-    /// Any of `columns` contains `text`, ignoring letter case. `%`, `_` and `\` in `text` are
-    /// escaped, so they match themselves rather than any text.
-    pub fn contains(&mut self, columns: &[&'static str], text: &str) {
-        self.conditions.push(Condition::Contains { columns: columns.to_vec(), text: text.to_owned() });
+    /// Any of `columns` contains `text`, ignoring letter case; every character of `text`
+    /// (`%`, `_`, `\`, `"`, ...) matches itself. `index` names the table's SQLite full-text
+    /// index of exactly these columns (migration 0014), which serves texts of 3 or more
+    /// characters; shorter ones, and every text on PostgreSQL, are a `LIKE`.
+    pub fn contains(&mut self, index: &'static str, columns: &[&'static str], text: &str) {
+        self.conditions.push(Condition::Contains { index, columns: columns.to_vec(), text: text.to_owned() });
     }
 
     /// ` WHERE ...` in `engine`'s SQL (or nothing without conditions), and the values of its
@@ -197,19 +216,29 @@ mod tests {
     fn values_are_placeholders_never_text() {
         let mut filter = Where::new();
         filter.equals("paper_type", "x' OR 1=1 --");
-        filter.contains(&["email", "name"], "Ada \"50%\"");
-        let values: Vec<String> = vec!["x' OR 1=1 --".into(), "%ada \"50\\%\"%".into()];
+        filter.contains("people_search", &["email", "name"], "Ada \"50%\"");
         assert_eq!(
             filter.clause(Engine::Postgres),
             (
                 " WHERE paper_type = $1 AND (lower(email) LIKE $2 ESCAPE '\\' OR lower(name) LIKE $2 ESCAPE '\\')"
                     .into(),
-                values.clone()
+                vec!["x' OR 1=1 --".into(), "%ada \"50\\%\"%".into()]
             )
         );
         assert_eq!(
             filter.clause(Engine::Sqlite),
-            (" WHERE paper_type = $1 AND (email LIKE $2 ESCAPE '\\' OR name LIKE $2 ESCAPE '\\')".into(), values)
+            (
+                " WHERE paper_type = $1 AND rowid IN (SELECT rowid FROM people_search WHERE people_search MATCH $2)"
+                    .into(),
+                vec!["x' OR 1=1 --".into(), "\"Ada \"\"50%\"\"\"".into()]
+            )
         );
+    }
+
+    #[test]
+    fn texts_too_short_for_trigrams_scan_on_sqlite() {
+        let mut filter = Where::new();
+        filter.contains("people_search", &["email"], "Ad");
+        assert_eq!(filter.clause(Engine::Sqlite), (" WHERE (email LIKE $1 ESCAPE '\\')".into(), vec!["%ad%".into()]));
     }
 }

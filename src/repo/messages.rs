@@ -120,7 +120,7 @@ impl Filter {
             filter.is_null("read_at", !read);
         }
         if let Some(text) = &self.search {
-            filter.contains(&["name", "email", "country", "message"], text);
+            filter.contains("messages_search", &["name", "email", "country", "message"], text);
         }
         filter
     }

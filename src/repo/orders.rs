@@ -286,7 +286,7 @@ impl Filter {
             None => {}
         }
         if let Some(text) = &self.search {
-            filter.contains(&["order_id", "billing_email", "billing_name"], text);
+            filter.contains("orders_search", &["order_id", "billing_email", "billing_name"], text);
         }
         filter
     }

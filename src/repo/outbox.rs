@@ -38,7 +38,7 @@ impl Filter {
             filter.equals("status", status);
         }
         if let Some(text) = &self.search {
-            filter.contains(&["to_address", "subject"], text);
+            filter.contains("outbox_search", &["to_address", "subject"], text);
         }
         filter
     }

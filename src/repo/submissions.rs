@@ -189,7 +189,11 @@ impl Filter {
             None => {}
         }
         if let Some(text) = &self.search {
-            filter.contains(&["paper_title", "author_name", "co_author_name", "email", "reference"], text);
+            filter.contains(
+                "submissions_search",
+                &["paper_title", "author_name", "co_author_name", "email", "reference"],
+                text,
+            );
         }
         // Fixed texts only: the sort is chosen from this list, never spelled by the request.
         let order = match (self.sort, self.descending) {

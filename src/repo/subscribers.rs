@@ -110,7 +110,7 @@ impl Filter {
             filter.equals("status", status);
         }
         if let Some(text) = &self.search {
-            filter.contains(&["email"], text);
+            filter.contains("subscribers_search", &["email"], text);
         }
         filter
     }

@@ -62,7 +62,7 @@ async fn store(state: &AppState, submission: &Submission) -> Result<String, AppE
     check.finish()?;
 
     let ctx = mail::Context::load(&state.pool, &state.config).await?;
-    let mut tx = state.pool.begin().await?;
+    let mut tx = crate::db::begin_write(&state.pool).await?;
     let message = messages::insert(&mut tx, &new).await?;
     let notice =
         mail::contact::contact_notice(&ctx, &message).map_err(|e| AppError::internal("contact notice template", e))?;

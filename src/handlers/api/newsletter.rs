@@ -87,7 +87,7 @@ async fn subscribe(state: &AppState, submission: &Submission) -> Result<bool, Ap
     .map_err(|e| AppError::internal("newsletter confirmation template", e))?
     .list_unsubscribe(consent::link(base, &key, LinkPurpose::Unsubscribe, &email));
 
-    let mut tx = state.pool.begin().await?;
+    let mut tx = crate::db::begin_write(&state.pool).await?;
     let sign_up = subscribers::subscribe(&mut tx, &email).await?;
     if sign_up != SignUp::Known {
         if consent::take_acknowledgement(&mut tx, &email).await? {

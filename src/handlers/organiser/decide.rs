@@ -152,7 +152,7 @@ pub async fn decide_one(
         .map_err(|_| AppError::BadRequest("The form's version is not a number.".into()))?;
     let decision = decision(one(&fields, "decision")?)?;
     let note = note(&fields)?;
-    let mut tx = state.pool.begin().await?;
+    let mut tx = crate::db::begin_write(&state.pool).await?;
     stage(&mut tx, &state, &organiser, &[(reference.clone(), version)], decision, note).await?;
     tx.commit().await?;
     Ok(see_other(&href(&reference)))
@@ -212,7 +212,7 @@ pub async fn confirm(
     let fields = fields(&body);
     let decision = decision(one(&fields, "decision")?)?;
     let items = items(&fields)?;
-    let mut tx = state.pool.begin().await?;
+    let mut tx = crate::db::begin_write(&state.pool).await?;
     stage(&mut tx, &state, &organiser, &items, decision, "").await?;
     tx.commit().await?;
     Ok(see_other(&format!("{}?pending=any", submissions::PATH)))
@@ -336,7 +336,7 @@ pub async fn apply(
     // organiser saw, which is the version read here (every change raises it).
     let before: Vec<Submission> = store::pending(&state.pool).await?;
     let at = timestamp(state.clock.now());
-    let mut tx = state.pool.begin().await?;
+    let mut tx = crate::db::begin_write(&state.pool).await?;
     let mut applied = 0;
     for (reference, version) in &items {
         let Some(s) = store::apply(&mut tx, reference, *version, &at).await? else {

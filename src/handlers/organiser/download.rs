@@ -23,7 +23,7 @@ const FILE_CHUNK_BYTES: usize = 64 * 1024;
 
 /// Records `entry` in its own transaction.
 pub async fn record(state: &AppState, entry: &NewEntry<'_>) -> Result<(), AppError> {
-    let mut tx = state.pool.begin().await?;
+    let mut tx = crate::db::begin_write(&state.pool).await?;
     audit::record(&mut tx, entry).await?;
     tx.commit().await?;
     Ok(())

@@ -183,7 +183,7 @@ pub async fn message_answered(
         (_, _, true) => Some((organiser.email.clone(), at.clone())),
         (_, _, false) => None,
     };
-    let mut tx = state.pool.begin().await?;
+    let mut tx = crate::db::begin_write(&state.pool).await?;
     let by_at = answered_now.as_ref().map(|(by, at)| (by.as_str(), at.as_str()));
     if !messages::set_answered(&mut tx, &before.message.id, by_at, note).await? {
         return Err(AppError::NotFound(format!("No message has the id {}.", shown(&id))));

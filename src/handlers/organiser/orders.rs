@@ -234,7 +234,7 @@ pub async fn order_note(
         return Err(AppError::NotFound(format!("No order has the id {}.", shown(&order_id))));
     };
     let at = timestamp(state.clock.now());
-    let mut tx = state.pool.begin().await?;
+    let mut tx = crate::db::begin_write(&state.pool).await?;
     orders::set_note(&mut tx, &before.order_id, note).await?;
     let mut entry = organiser.entry(&at, "order.note");
     entry.object_type = Some("order");
@@ -262,7 +262,7 @@ pub async fn order_refund(
         return Err(AppError::NotFound(format!("No order has the id {}.", shown(&order_id))));
     };
     let at = timestamp(state.clock.now());
-    let mut tx = state.pool.begin().await?;
+    let mut tx = crate::db::begin_write(&state.pool).await?;
     if !orders::mark_refunded(&mut tx, &before.order_id, &organiser.email, &at).await? {
         let why = if before.refunded_at.is_some() { "is marked refunded already" } else { "was not paid" };
         return Err(AppError::Conflict(format!("Order {} {why}; nothing was changed.", before.order_id)));

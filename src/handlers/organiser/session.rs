@@ -108,7 +108,7 @@ pub async fn authenticate(parts: &Parts, state: &AppState) -> Result<Option<Orga
     let client = ClientIp::of(&parts.extensions).0.map(|ip| ip.to_string());
     let still_organiser = organisers::is_organiser(&state.config, &session.email);
     if !still_organiser || session.expires <= stamp || session.last_seen <= idle_since {
-        let mut tx = state.pool.begin().await?;
+        let mut tx = crate::db::begin_write(&state.pool).await?;
         if still_organiser {
             store::delete_session(&mut tx, session.id).await?;
         } else {

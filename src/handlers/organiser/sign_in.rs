@@ -117,7 +117,7 @@ pub async fn request_link(
     let ctx = Context::load(&state.pool, &state.config).await?;
     let link = state.config.absolute(&format!("{}/sign-in/{}", session::HOME, secret.token));
     let mail = compose_link_mail(&ctx, &email, &link)?;
-    let mut tx = state.pool.begin().await?;
+    let mut tx = crate::db::begin_write(&state.pool).await?;
     if store::links_since(&mut tx, &email, &hour_ago).await? >= organisers::LINKS_PER_HOUR {
         drop(tx);
         tracing::warn!(%email, "sign-in links: hourly limit reached");
@@ -205,7 +205,7 @@ pub async fn sign_in(
     let now = state.clock.now();
     let stamp = timestamp(now);
     let client = client.and_then(|axum::Extension(ClientIp(ip))| ip).map(|ip| ip.to_string());
-    let mut tx = state.pool.begin().await?;
+    let mut tx = crate::db::begin_write(&state.pool).await?;
     let used = store::use_link(&mut tx, &organisers::hash(&token), &stamp).await?;
     let Some(email) = used.filter(|email| organisers::is_organiser(&state.config, email)) else {
         drop(tx);
@@ -226,7 +226,7 @@ pub async fn sign_in(
 /// POST `/organiser/sign-out`.
 pub async fn sign_out(State(state): State<AppState>, SignedIn(organiser): SignedIn) -> Result<Response, AppError> {
     let stamp = timestamp(state.clock.now());
-    let mut tx = state.pool.begin().await?;
+    let mut tx = crate::db::begin_write(&state.pool).await?;
     store::delete_session(&mut tx, organiser.session).await?;
     audit::record(&mut tx, &organiser.entry(&stamp, "auth.signed_out")).await?;
     tx.commit().await?;
@@ -239,7 +239,7 @@ pub async fn sign_out_everywhere(
     SignedIn(organiser): SignedIn,
 ) -> Result<Response, AppError> {
     let stamp = timestamp(state.clock.now());
-    let mut tx = state.pool.begin().await?;
+    let mut tx = crate::db::begin_write(&state.pool).await?;
     let ended = store::delete_sessions_of(&mut tx, &organiser.email).await?;
     let mut entry = organiser.entry(&stamp, "auth.signed_out_everywhere");
     entry.details = serde_json::json!({ "sessions": ended });

@@ -119,7 +119,7 @@ pub async fn withdraw(State(state): State<AppState>, Path(token): Path<String>) 
         return page(&state, &token, None, StatusCode::NOT_FOUND, None).await;
     };
     let at = timestamp(state.clock.now());
-    let mut tx = state.pool.begin().await?;
+    let mut tx = crate::db::begin_write(&state.pool).await?;
     if !store::withdraw(&mut tx, s.id).await? {
         drop(tx);
         let notice = if s.state == "withdrawn" {

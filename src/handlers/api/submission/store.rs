@@ -200,7 +200,7 @@ async fn write_row_and_mails(
     let (ack, notice) =
         compose_mails(ctx, new, status_link).map_err(|e| internal("rendering the submission mails", e))?;
     let db = |e| internal("storing the submission", e);
-    let mut tx = state.pool.begin().await.map_err(db)?;
+    let mut tx = crate::db::begin_write(&state.pool).await.map_err(db)?;
     let id = match submissions::insert(&mut tx, new).await {
         Ok(id) => id,
         Err(err) if submissions::is_reference_taken(&err) => return Err(Written::ReferenceTaken),
