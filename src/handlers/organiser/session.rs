@@ -96,6 +96,9 @@ fn session_id(parts: &Parts, name: &str) -> Option<String> {
         .filter(|id| organisers::is_well_formed(id))
 }
 
+/// How stale a session's `last_seen` may be before a request writes it again.
+const TOUCH_EVERY: Duration = Duration::from_secs(60);
+
 /// The organiser a request comes from, if any; ends (deletes) a session found expired or
 /// whose address left `ORGANISER_EMAIL`, and restarts the idle timer of a live one.
 pub async fn authenticate(parts: &Parts, state: &AppState) -> Result<Option<Organiser>, AppError> {
@@ -124,7 +127,12 @@ pub async fn authenticate(parts: &Parts, state: &AppState) -> Result<Option<Orga
         tx.commit().await?;
         return Ok(None);
     }
-    store::touch_session(&state.pool, session.id, &stamp).await?;
+    // The idle timer restarts at most once a minute: a page's burst of requests (or several
+    // tabs) would otherwise each write the same row, and on PostgreSQL wait for one another's
+    // row lock. An idle session may so end up to a minute early, never late.
+    if session.last_seen <= timestamp(now - TOUCH_EVERY) {
+        store::touch_session(&state.pool, session.id, &stamp).await?;
+    }
     Ok(Some(Organiser { email: session.email, session: session.id, client }))
 }
 
