@@ -118,7 +118,7 @@ fn sql(search: Option<&str>) -> Where {
 
 /// One page (1-based) of entries, newest first.
 pub async fn list(pool: &Pool, search: Option<&str>, page: i64) -> Result<Vec<Entry>, sqlx::Error> {
-    sql(search).page(pool, SELECT, "id DESC", page).await
+    sql(search).page(pool, SELECT, ("audit_log", "id"), "id DESC", page).await
 }
 
 /// How many entries [`list`] pages through.

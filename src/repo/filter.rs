@@ -140,36 +140,42 @@ impl Where {
     }
 
     /// `select` (columns and table, this crate's text) with this filter and `order` (one of a
-    /// list's fixed `ORDER BY` texts), bound; one page when `page` is given (1-based).
+    /// list's fixed `ORDER BY` texts), bound.
     fn query<T>(
         &self,
         engine: Engine,
         select: &str,
         order: &str,
-        page: Option<i64>,
     ) -> sqlx::query::QueryAs<'static, Any, T, sqlx::any::AnyArguments>
     where
         T: for<'r> FromRow<'r, AnyRow>,
     {
         let (clause, values) = self.clause(engine);
-        let mut sql = format!("{select}{clause} ORDER BY {order}");
-        if let Some(page) = page {
-            let offset = (page.max(1) - 1).saturating_mul(PAGE_SIZE);
-            sql.push_str(&format!(" LIMIT {PAGE_SIZE} OFFSET {offset}"));
-        }
-        let mut query = sqlx::query_as(AssertSqlSafe(sql));
-        for value in values {
-            query = query.bind(value);
-        }
-        query
+        bound(format!("{select}{clause} ORDER BY {order}"), values)
     }
 
-    /// One page (1-based) of rows.
-    pub async fn page<T>(&self, pool: &Pool, select: &str, order: &str, page: i64) -> Result<Vec<T>, sqlx::Error>
+    /// One page (1-based) of rows: `select` reads columns of `table`, whose unique `key`
+    /// names a row.
+    ///
+    /// The page's keys are found first, sorting only the order's columns and the key, and
+    /// then their rows are read: a search matching thousands of rows sorts thousands of short
+    /// entries instead of whole rows (SQLite keeps every column of a row it sorts), and a deep
+    /// page skips its offset in an index.
+    pub async fn page<T>(
+        &self,
+        pool: &Pool,
+        select: &str,
+        (table, key): (&str, &str),
+        order: &str,
+        page: i64,
+    ) -> Result<Vec<T>, sqlx::Error>
     where
         T: for<'r> FromRow<'r, AnyRow> + Send + Unpin,
     {
-        self.query(Engine::of_pool(pool), select, order, Some(page)).fetch_all(pool).await
+        let (clause, values) = self.clause(Engine::of_pool(pool));
+        let offset = (page.max(1) - 1).saturating_mul(PAGE_SIZE);
+        let keys = format!("SELECT {key} FROM {table}{clause} ORDER BY {order} LIMIT {PAGE_SIZE} OFFSET {offset}");
+        bound(format!("{select} WHERE {key} IN ({keys}) ORDER BY {order}"), values).fetch_all(pool).await
     }
 
     /// Every matching row, one at a time (the CSV downloads).
@@ -177,7 +183,7 @@ impl Where {
     where
         T: for<'r> FromRow<'r, AnyRow> + Send + Unpin + 'a,
     {
-        self.query(Engine::of_pool(pool), select, order, None).fetch(pool)
+        self.query(Engine::of_pool(pool), select, order).fetch(pool)
     }
 
     /// How many rows of `table` match.
@@ -189,6 +195,18 @@ impl Where {
         }
         query.fetch_one(pool).await
     }
+}
+
+/// `sql` (this crate's text) with `values` bound to its placeholders in order.
+fn bound<T>(sql: String, values: Vec<String>) -> sqlx::query::QueryAs<'static, Any, T, sqlx::any::AnyArguments>
+where
+    T: for<'r> FromRow<'r, AnyRow>,
+{
+    let mut query = sqlx::query_as(AssertSqlSafe(sql));
+    for value in values {
+        query = query.bind(value);
+    }
+    query
 }
 
 /// `text` with LIKE's wildcards and its escape character escaped (`ESCAPE '\'`).

@@ -131,7 +131,7 @@ const ORDER: &str = "created DESC, id DESC";
 
 /// One page (1-based) of the messages `filter` selects, newest first.
 pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<Vec<Received>, sqlx::Error> {
-    filter.sql().page(pool, RECEIVED, ORDER, page).await
+    filter.sql().page(pool, RECEIVED, ("messages", "id"), ORDER, page).await
 }
 
 /// How many messages `filter` selects.

@@ -297,7 +297,7 @@ const ORDER: &str = "created DESC, order_id DESC";
 
 /// One page (1-based) of the orders `filter` selects, newest first.
 pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<Vec<Order>, sqlx::Error> {
-    filter.sql().page(pool, "SELECT * FROM orders", ORDER, page).await
+    filter.sql().page(pool, "SELECT * FROM orders", ("orders", "order_id"), ORDER, page).await
 }
 
 /// How many orders `filter` selects.

@@ -49,7 +49,7 @@ const SELECT: &str = "SELECT id, to_address, subject, status, CAST(attempts AS B
 
 /// One page (1-based) of the mails `filter` selects, newest first.
 pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<Vec<Mail>, sqlx::Error> {
-    filter.sql().page(pool, SELECT, "id DESC", page).await
+    filter.sql().page(pool, SELECT, ("outbox", "id"), "id DESC", page).await
 }
 
 /// How many mails `filter` selects.

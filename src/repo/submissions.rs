@@ -211,7 +211,7 @@ impl Filter {
 /// One page (1-based) of the submissions `filter` selects.
 pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<Vec<Submission>, sqlx::Error> {
     let (filter, order) = filter.sql();
-    filter.page(pool, &format!("SELECT {COLUMNS} FROM submissions"), order, page).await
+    filter.page(pool, &format!("SELECT {COLUMNS} FROM submissions"), ("submissions", "id"), order, page).await
 }
 
 /// How many submissions `filter` selects.

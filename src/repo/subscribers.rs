@@ -122,7 +122,7 @@ const ORDER: &str = "created DESC, id DESC";
 
 /// One page (1-based) of the subscribers `filter` selects, newest first.
 pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<Vec<Subscriber>, sqlx::Error> {
-    filter.sql().page(pool, SELECT, ORDER, page).await
+    filter.sql().page(pool, SELECT, ("subscribers", "id"), ORDER, page).await
 }
 
 /// How many subscribers `filter` selects.
