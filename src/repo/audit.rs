@@ -116,14 +116,9 @@ fn sql(search: Option<&str>) -> Where {
     filter
 }
 
-/// One page (1-based) of entries, newest first.
-pub async fn list(pool: &Pool, search: Option<&str>, page: i64) -> Result<Vec<Entry>, sqlx::Error> {
+/// How many entries match, and one page (1-based) of them, newest first.
+pub async fn list(pool: &Pool, search: Option<&str>, page: i64) -> Result<(i64, Vec<Entry>), sqlx::Error> {
     sql(search).page(pool, SELECT, ("audit_log", "id"), "id DESC", page).await
-}
-
-/// How many entries [`list`] pages through.
-pub async fn count(pool: &Pool, search: Option<&str>) -> Result<i64, sqlx::Error> {
-    sql(search).count(pool, "audit_log").await
 }
 
 /// The entries [`list`] shows, newest first, one row at a time.

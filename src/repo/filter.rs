@@ -35,11 +35,20 @@ enum Condition {
 /// 3 characters, so a shorter text scans the table.
 const TRIGRAM: usize = 3;
 
+/// Matching rows from which a page of a SQLite search is found by walking the list's order
+/// instead of looking up every match: a common word's page then ends after about
+/// `PAGE_SIZE * rows / matches` index entries, while a rare text's few matches are cheaper to
+/// look up and sort than a walk through every row (bench/organiser.sh).
+const WALK_FROM_MATCHES: i64 = 500;
+
 /// A clause being written: its conditions and the values its placeholders stand for, in order.
 #[derive(Debug, Default)]
 struct Written {
     sql: Vec<String>,
     values: Vec<String>,
+    /// Whether a full-text match should only be tested on rows met in the list's order (a
+    /// `+rowid`, which SQLite uses no index for) rather than drive the query.
+    walk: bool,
 }
 
 impl Written {
@@ -66,8 +75,9 @@ impl Condition {
                 // the case of every letter (PostgreSQL's `lower()` folds them all too), from
                 // the index alone. The text is one quoted phrase: FTS5's query syntax
                 // (`AND`, `*`, `:` ...) never applies to what an organiser typed.
-                let at = out.bind(format!("\"{}\"", text.replace('"', "\"\"")));
-                format!("rowid IN (SELECT rowid FROM {index} WHERE {index} MATCH {at})")
+                let at = out.bind(phrase(text));
+                let rowid = if out.walk { "+rowid" } else { "rowid" };
+                format!("{rowid} IN (SELECT rowid FROM {index} WHERE {index} MATCH {at})")
             }
             Condition::Contains { columns, text, .. } => {
                 let lowered = text.to_lowercase();
@@ -129,10 +139,15 @@ impl Where {
     /// ` WHERE ...` in `engine`'s SQL (or nothing without conditions), and the values of its
     /// placeholders `$1`, `$2`, ... in order.
     fn clause(&self, engine: Engine) -> (String, Vec<String>) {
+        self.clause_walking(engine, false)
+    }
+
+    /// [`Where::clause`]; with `walk`, a full-text match is tested on rows in the list's order.
+    fn clause_walking(&self, engine: Engine, walk: bool) -> (String, Vec<String>) {
         if self.conditions.is_empty() {
             return (String::new(), Vec::new());
         }
-        let mut out = Written::default();
+        let mut out = Written { walk, ..Written::default() };
         for condition in &self.conditions {
             condition.write(engine, &mut out);
         }
@@ -154,28 +169,34 @@ impl Where {
         bound(format!("{select}{clause} ORDER BY {order}"), values)
     }
 
-    /// One page (1-based) of rows: `select` reads columns of `table`, whose unique `key`
-    /// names a row.
+    /// How many rows match, and one page (1-based) of them: `select` reads columns of
+    /// `table`, whose unique `key` names a row.
     ///
     /// The page's keys are found first, sorting only the order's columns and the key, and
     /// then their rows are read: a search matching thousands of rows sorts thousands of short
     /// entries instead of whole rows (SQLite keeps every column of a row it sorts), and a deep
-    /// page skips its offset in an index.
+    /// page skips its offset in an index. The count picks how a SQLite search's page is found
+    /// ([`WALK_FROM_MATCHES`]).
     pub async fn page<T>(
         &self,
         pool: &Pool,
         select: &str,
-        (table, key): (&str, &str),
+        (table, key): (&'static str, &str),
         order: &str,
         page: i64,
-    ) -> Result<Vec<T>, sqlx::Error>
+    ) -> Result<(i64, Vec<T>), sqlx::Error>
     where
         T: for<'r> FromRow<'r, AnyRow> + Send + Unpin,
     {
-        let (clause, values) = self.clause(Engine::of_pool(pool));
+        let matches = self.count(pool, table).await?;
+        if matches == 0 {
+            return Ok((0, Vec::new()));
+        }
+        let (clause, values) = self.clause_walking(Engine::of_pool(pool), matches >= WALK_FROM_MATCHES);
         let offset = (page.max(1) - 1).saturating_mul(PAGE_SIZE);
         let keys = format!("SELECT {key} FROM {table}{clause} ORDER BY {order} LIMIT {PAGE_SIZE} OFFSET {offset}");
-        bound(format!("{select} WHERE {key} IN ({keys}) ORDER BY {order}"), values).fetch_all(pool).await
+        let rows = bound(format!("{select} WHERE {key} IN ({keys}) ORDER BY {order}"), values).fetch_all(pool).await?;
+        Ok((matches, rows))
     }
 
     /// Every matching row, one at a time (the CSV downloads).
@@ -187,9 +208,23 @@ impl Where {
     }
 
     /// How many rows of `table` match.
-    pub async fn count(&self, pool: &Pool, table: &'static str) -> Result<i64, sqlx::Error> {
-        let (clause, values) = self.clause(Engine::of_pool(pool));
-        let mut query = sqlx::query_scalar(AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}{clause}")));
+    async fn count(&self, pool: &Pool, table: &'static str) -> Result<i64, sqlx::Error> {
+        let engine = Engine::of_pool(pool);
+        let (sql, values) = match self.conditions.as_slice() {
+            // A search alone on SQLite: its full-text index holds one entry per row of the
+            // table (the triggers keep it so), so the matches are counted there without a
+            // look at the rows.
+            [Condition::Contains { index, text, .. }]
+                if engine == Engine::Sqlite && text.chars().count() >= TRIGRAM =>
+            {
+                (format!("SELECT COUNT(*) FROM {index} WHERE {index} MATCH $1"), vec![phrase(text)])
+            }
+            _ => {
+                let (clause, values) = self.clause(engine);
+                (format!("SELECT COUNT(*) FROM {table}{clause}"), values)
+            }
+        };
+        let mut query = sqlx::query_scalar(AssertSqlSafe(sql));
         for value in values {
             query = query.bind(value);
         }
@@ -207,6 +242,12 @@ where
         query = query.bind(value);
     }
     query
+}
+
+/// `text` as one FTS5 phrase (a string in double quotes, its own quotes doubled): every
+/// character matches itself, none is query syntax (<https://sqlite.org/fts5.html> 3.2).
+fn phrase(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
 }
 
 /// `text` with LIKE's wildcards and its escape character escaped (`ESCAPE '\'`).

@@ -129,14 +129,9 @@ impl Filter {
 /// Newest first.
 const ORDER: &str = "created DESC, id DESC";
 
-/// One page (1-based) of the messages `filter` selects, newest first.
-pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<Vec<Received>, sqlx::Error> {
+/// How many messages `filter` selects, and one page (1-based) of them, newest first.
+pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<(i64, Vec<Received>), sqlx::Error> {
     filter.sql().page(pool, RECEIVED, ("messages", "id"), ORDER, page).await
-}
-
-/// How many messages `filter` selects.
-pub async fn count(pool: &Pool, filter: &Filter) -> Result<i64, sqlx::Error> {
-    filter.sql().count(pool, "messages").await
 }
 
 /// Every message `filter` selects, newest first, one row at a time.

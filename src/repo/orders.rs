@@ -295,14 +295,9 @@ impl Filter {
 /// Newest first.
 const ORDER: &str = "created DESC, order_id DESC";
 
-/// One page (1-based) of the orders `filter` selects, newest first.
-pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<Vec<Order>, sqlx::Error> {
+/// How many orders `filter` selects, and one page (1-based) of them, newest first.
+pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<(i64, Vec<Order>), sqlx::Error> {
     filter.sql().page(pool, "SELECT * FROM orders", ("orders", "order_id"), ORDER, page).await
-}
-
-/// How many orders `filter` selects.
-pub async fn count(pool: &Pool, filter: &Filter) -> Result<i64, sqlx::Error> {
-    filter.sql().count(pool, "orders").await
 }
 
 /// Every order `filter` selects, newest first, one row at a time.

@@ -47,14 +47,9 @@ impl Filter {
 const SELECT: &str = "SELECT id, to_address, subject, status, CAST(attempts AS BIGINT) AS attempts, last_error, \
                       created, sent_at FROM outbox";
 
-/// One page (1-based) of the mails `filter` selects, newest first.
-pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<Vec<Mail>, sqlx::Error> {
+/// How many mails `filter` selects, and one page (1-based) of them, newest first.
+pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<(i64, Vec<Mail>), sqlx::Error> {
     filter.sql().page(pool, SELECT, ("outbox", "id"), "id DESC", page).await
-}
-
-/// How many mails `filter` selects.
-pub async fn count(pool: &Pool, filter: &Filter) -> Result<i64, sqlx::Error> {
-    filter.sql().count(pool, "outbox").await
 }
 
 /// Every mail `filter` selects, newest first, one row at a time.

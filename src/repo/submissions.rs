@@ -208,15 +208,10 @@ impl Filter {
     }
 }
 
-/// One page (1-based) of the submissions `filter` selects.
-pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<Vec<Submission>, sqlx::Error> {
+/// How many submissions `filter` selects, and one page (1-based) of them.
+pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<(i64, Vec<Submission>), sqlx::Error> {
     let (filter, order) = filter.sql();
     filter.page(pool, &format!("SELECT {COLUMNS} FROM submissions"), ("submissions", "id"), order, page).await
-}
-
-/// How many submissions `filter` selects.
-pub async fn count(pool: &Pool, filter: &Filter) -> Result<i64, sqlx::Error> {
-    filter.sql().0.count(pool, "submissions").await
 }
 
 /// Every submission `filter` selects, in its order, one row at a time.

@@ -120,14 +120,9 @@ const SELECT: &str = "SELECT id, email, created, status, confirmed FROM subscrib
 /// Newest first.
 const ORDER: &str = "created DESC, id DESC";
 
-/// One page (1-based) of the subscribers `filter` selects, newest first.
-pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<Vec<Subscriber>, sqlx::Error> {
+/// How many subscribers `filter` selects, and one page (1-based) of them, newest first.
+pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<(i64, Vec<Subscriber>), sqlx::Error> {
     filter.sql().page(pool, SELECT, ("subscribers", "id"), ORDER, page).await
-}
-
-/// How many subscribers `filter` selects.
-pub async fn count(pool: &Pool, filter: &Filter) -> Result<i64, sqlx::Error> {
-    filter.sql().count(pool, "subscribers").await
 }
 
 /// Every subscriber `filter` selects, newest first, one row at a time.

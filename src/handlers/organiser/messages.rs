@@ -43,9 +43,8 @@ pub async fn message_list(
     let params = Params::parse(raw.as_deref(), &MESSAGE_PARAMS)?;
     let filter = message_filter(&params)?;
     let page = params.page()?;
-    let total = messages::count(&state.pool, &filter).await?;
-    let rows = messages::list(&state.pool, &filter, page)
-        .await?
+    let (total, rows) = messages::list(&state.pool, &filter, page).await?;
+    let rows = rows
         .into_iter()
         .map(|Received { message: m, read_at, answered_at, .. }| {
             vec![

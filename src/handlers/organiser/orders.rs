@@ -57,9 +57,8 @@ pub async fn order_list(
     let params = Params::parse(raw.as_deref(), &ORDER_PARAMS)?;
     let filter = order_filter(&params)?;
     let page = params.page()?;
-    let total = orders::count(&state.pool, &filter).await?;
-    let rows = orders::list(&state.pool, &filter, page)
-        .await?
+    let (total, rows) = orders::list(&state.pool, &filter, page).await?;
+    let rows = rows
         .into_iter()
         .map(|o| {
             vec![

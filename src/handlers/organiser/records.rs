@@ -45,9 +45,8 @@ pub async fn subscriber_list(
     let params = Params::parse(raw.as_deref(), &SUBSCRIBER_PARAMS)?;
     let filter = subscriber_filter(&params)?;
     let page = params.page()?;
-    let total = subscribers::count(&state.pool, &filter).await?;
-    let rows = subscribers::list(&state.pool, &filter, page)
-        .await?
+    let (total, rows) = subscribers::list(&state.pool, &filter, page).await?;
+    let rows = rows
         .into_iter()
         .map(|s| {
             vec![
@@ -112,9 +111,8 @@ pub async fn outbox_list(
     let params = Params::parse(raw.as_deref(), &OUTBOX_PARAMS)?;
     let filter = outbox_filter(&params)?;
     let page = params.page()?;
-    let total = outbox::count(&state.pool, &filter).await?;
-    let rows = outbox::list(&state.pool, &filter, page)
-        .await?
+    let (total, rows) = outbox::list(&state.pool, &filter, page).await?;
+    let rows = rows
         .into_iter()
         .map(|m| {
             vec![
@@ -184,9 +182,8 @@ pub async fn audit_list(
     let params = Params::parse(raw.as_deref(), &AUDIT_PARAMS)?;
     let search = params.search()?;
     let page = params.page()?;
-    let total = audit::count(&state.pool, search.as_deref()).await?;
-    let rows = audit::list(&state.pool, search.as_deref(), page)
-        .await?
+    let (total, rows) = audit::list(&state.pool, search.as_deref(), page).await?;
+    let rows = rows
         .into_iter()
         .map(|e| {
             let object = format!("{} {}", e.object_type.unwrap_or_default(), e.object_id.unwrap_or_default());

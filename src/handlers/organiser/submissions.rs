@@ -81,8 +81,7 @@ pub async fn list(
     let params = Params::parse(raw.as_deref(), &KNOWN)?;
     let filter = filter(&params)?;
     let page = params.page()?;
-    let total = submissions::count(&state.pool, &filter).await?;
-    let rows = submissions::list(&state.pool, &filter, page).await?;
+    let (total, rows) = submissions::list(&state.pool, &filter, page).await?;
     let rows = rows
         .into_iter()
         .map(|s| {
