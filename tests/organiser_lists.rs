@@ -337,15 +337,16 @@ async fn the_dashboard_counts_orders_by_mode_and_state_and_sums_what_was_paid() 
 
 /// A search that matches many rows (more than 500: on SQLite its page is found by walking the
 /// list's order, not by looking up every match) pages through exactly the rows, in exactly the
-/// order, of its CSV, and its count agrees; with other filters too.
+/// order, of its CSV, and its count agrees; with another filter too (540 rows), and for a text
+/// too short for the index.
 #[tokio::test]
 async fn a_search_matching_hundreds_of_rows_pages_like_its_csv() {
     let app = organisers_app().await;
-    for i in 0..620 {
+    for i in 0..700 {
         let (email, status) = if i % 7 == 0 {
             (format!("other{i:03}@example.net"), "pending")
         } else {
-            (format!("walker{i:03}@example.org"), if i % 2 == 0 { "pending" } else { "subscribed" })
+            (format!("walker{i:03}@example.org"), if i % 10 == 0 { "subscribed" } else { "pending" })
         };
         // Some rows share a time: the order's tie-breaker must hold on every page.
         sqlx::query("INSERT INTO subscribers (id, email, created, status) VALUES ($1, $2, $3, $4)")

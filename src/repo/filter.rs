@@ -46,8 +46,8 @@ const WALK_FROM_MATCHES: i64 = 500;
 struct Written {
     sql: Vec<String>,
     values: Vec<String>,
-    /// Whether a full-text match should only be tested on rows met in the list's order (a
-    /// `+rowid`, which SQLite uses no index for) rather than drive the query.
+    /// Whether every condition is only tested on rows met in the list's order rather than
+    /// drive the query (`+column`, `+rowid`: SQLite uses no index for a term so written).
     walk: bool,
 }
 
@@ -62,14 +62,15 @@ impl Written {
 impl Condition {
     fn write(&self, engine: Engine, out: &mut Written) {
         let sql = match self {
+            // Walking the list's order, a filter's own index must not drive the query either.
             Condition::Compare { column, operator, value } => {
                 let at = out.bind(value.clone());
-                format!("{column} {operator} {at}")
+                format!("{}{column} {operator} {at}", if out.walk { "+" } else { "" })
             }
-            Condition::IsNull { column, null } => format!("{column} IS {}NULL", if *null { "" } else { "NOT " }),
-            Condition::Contains { index, columns, text }
-                if engine == Engine::Sqlite && text.chars().count() >= TRIGRAM =>
-            {
+            Condition::IsNull { column, null } => {
+                format!("{}{column} IS {}NULL", if out.walk { "+" } else { "" }, if *null { "" } else { "NOT " })
+            }
+            Condition::Contains { index, text, .. } if uses_index(engine, text) => {
                 // SQLite has no B-tree index for `LIKE '%text%'`; its full-text index (trigram
                 // tokenizer) finds the rows where one of the columns holds the text, ignoring
                 // the case of every letter (PostgreSQL's `lower()` folds them all too), from
@@ -142,7 +143,8 @@ impl Where {
         self.clause_walking(engine, false)
     }
 
-    /// [`Where::clause`]; with `walk`, a full-text match is tested on rows in the list's order.
+    /// [`Where::clause`]; with `walk` (SQLite only), no condition drives the query: each is
+    /// tested on rows met in the list's order.
     fn clause_walking(&self, engine: Engine, walk: bool) -> (String, Vec<String>) {
         if self.conditions.is_empty() {
             return (String::new(), Vec::new());
@@ -192,7 +194,10 @@ impl Where {
         if matches == 0 {
             return Ok((0, Vec::new()));
         }
-        let (clause, values) = self.clause_walking(Engine::of_pool(pool), matches >= WALK_FROM_MATCHES);
+        let engine = Engine::of_pool(pool);
+        let searched =
+            self.conditions.iter().any(|c| matches!(c, Condition::Contains { text, .. } if uses_index(engine, text)));
+        let (clause, values) = self.clause_walking(engine, searched && matches >= WALK_FROM_MATCHES);
         let offset = (page.max(1) - 1).saturating_mul(PAGE_SIZE);
         let keys = format!("SELECT {key} FROM {table}{clause} ORDER BY {order} LIMIT {PAGE_SIZE} OFFSET {offset}");
         let rows = bound(format!("{select} WHERE {key} IN ({keys}) ORDER BY {order}"), values).fetch_all(pool).await?;
@@ -214,9 +219,7 @@ impl Where {
             // A search alone on SQLite: its full-text index holds one entry per row of the
             // table (the triggers keep it so), so the matches are counted there without a
             // look at the rows.
-            [Condition::Contains { index, text, .. }]
-                if engine == Engine::Sqlite && text.chars().count() >= TRIGRAM =>
-            {
+            [Condition::Contains { index, text, .. }] if uses_index(engine, text) => {
                 (format!("SELECT COUNT(*) FROM {index} WHERE {index} MATCH $1"), vec![phrase(text)])
             }
             _ => {
@@ -242,6 +245,12 @@ where
         query = query.bind(value);
     }
     query
+}
+
+/// Whether a search for `text` goes through the table's full-text index (SQLite, a text of at
+/// least [`TRIGRAM`] characters).
+fn uses_index(engine: Engine, text: &str) -> bool {
+    engine == Engine::Sqlite && text.chars().count() >= TRIGRAM
 }
 
 /// `text` as one FTS5 phrase (a string in double quotes, its own quotes doubled): every
