@@ -175,7 +175,7 @@ async fn a_backup_restores_every_row_and_paper_into_an_empty_sqlite_site() {
     let found: Vec<String> =
         submissions::list(&restored, &by_mail, 1).await.unwrap().1.into_iter().map(|s| s.submitted.reference).collect();
     let author1 = sent.keys().find(|r| found.contains(r)).expect("author1's submission is found");
-    assert_eq!(found, [author1.clone()]);
+    assert_eq!(found, std::slice::from_ref(author1));
     let about = messages::Filter { search: Some("about backups".into()), ..Default::default() };
     assert_eq!(messages::list(&restored, &about, 1).await.unwrap().0, 3);
 }
