@@ -30,10 +30,12 @@ command -v openssl >/dev/null || { echo "openssl is not installed" >&2; exit 1; 
 [ -x "$NGINX" ] || { echo "no nginx at $NGINX" >&2; exit 1; }
 
 TMP="$(mktemp -d /tmp/conference-https.XXXXXX)"
+# shellcheck source=bench/server.sh
+source "$ROOT/bench/server.sh"
 SERVER_PID=""
 NGINX_PID=""
 cleanup() {
-  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
+  stop_server
   [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null || true
   sleep 0.3
   rm -rf "$TMP"
@@ -45,8 +47,6 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -su
   -addext subjectAltName=IP:127.0.0.1 -keyout "$TMP/key.pem" -out "$TMP/cert.pem" 2>/dev/null
 export CURL_CA="$TMP/cert.pem"
 
-# shellcheck source=bench/server.sh
-source "$ROOT/bench/server.sh"
 OURS="https://127.0.0.1:$OURS_PORT"
 NGX="https://127.0.0.1:$NGINX_PORT"
 
@@ -54,42 +54,12 @@ NGX="https://127.0.0.1:$NGINX_PORT"
 start_server "$OURS" "$TMP" TLS=files TLS_CERT="$TMP/cert.pem" TLS_KEY="$TMP/key.pem"
 
 # --- nginx, serving a saved copy of `/` with the same certificate -------------------------
-mkdir -p "$TMP/nginx/html" "$TMP/nginx/logs" "$TMP/nginx/tmp"
+mkdir -p "$TMP/nginx/html"
 curl -fs --cacert "$CURL_CA" "$OURS/" -o "$TMP/nginx/html/index.html"
-cat >"$TMP/nginx/nginx.conf" <<CONF
-worker_processes auto;
-pid $TMP/nginx/nginx.pid;
-error_log $TMP/nginx/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 1000000;
-  default_type text/html;
-  client_body_temp_path $TMP/nginx/tmp;
-  proxy_temp_path $TMP/nginx/tmp;
-  fastcgi_temp_path $TMP/nginx/tmp;
-  uwsgi_temp_path $TMP/nginx/tmp;
-  scgi_temp_path $TMP/nginx/tmp;
-  server {
-    listen 127.0.0.1:$NGINX_PORT ssl http2;
-    ssl_certificate $TMP/cert.pem;
-    ssl_certificate_key $TMP/key.pem;
-    ssl_protocols TLSv1.2 TLSv1.3;
-    root $TMP/nginx/html;
-    index index.html;
-    location / { try_files \$uri \$uri/ =404; }
-  }
-}
-CONF
-# nginx's workers run as an unprivileged user: let them read the copy and the certificate.
-chmod 755 "$TMP"
-chmod -R a+rX "$TMP/nginx" "$TMP/cert.pem" "$TMP/key.pem"
-"$NGINX" -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" -g 'daemon off;' 2>"$TMP/nginx/logs/stderr" &
-NGINX_PID=$!
-for _ in $(seq 1 50); do curl -fs --cacert "$CURL_CA" "$NGX/" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fs --cacert "$CURL_CA" "$NGX/" >/dev/null || { echo "nginx did not start" >&2; cat "$TMP/nginx/logs/"* >&2; exit 1; }
+# nginx's workers run as an unprivileged user: let them read the certificate.
+chmod a+r "$TMP/cert.pem" "$TMP/key.pem"
+start_nginx "$NGX" "$TMP" "ssl http2" "" \
+  "ssl_certificate $TMP/cert.pem; ssl_certificate_key $TMP/key.pem; ssl_protocols TLSv1.2 TLSv1.3;"
 
 # Same bytes, and each side speaks both protocols.
 cmp -s <(curl -fs --cacert "$CURL_CA" "$OURS/") <(curl -fs --cacert "$CURL_CA" "$NGX/") ||

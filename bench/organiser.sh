@@ -48,7 +48,7 @@ chmod 755 "$work"
 SERVER_PID=
 pg_dir=
 cleanup() {
-  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+  stop_server
   if [ -n "$pg_dir" ]; then .ci/postgres.sh stop "$pg_dir" >/dev/null 2>&1 || true; fi
   rm -rf "$work"
 }
@@ -207,9 +207,7 @@ for engine in $ENGINES; do
   echo "(VmRSS after start and sign-in, before wrk: $((started_rss / 1024)) MiB)"
   echo
 
-  kill "$SERVER_PID"
-  wait "$SERVER_PID" 2>/dev/null || true
-  SERVER_PID=
+  stop_server
   if [ -n "$pg_dir" ]; then .ci/postgres.sh stop "$pg_dir" >/dev/null; pg_dir=; fi
 done
 echo "misses: $misses"

@@ -32,18 +32,18 @@ command -v wrk >/dev/null || { echo "wrk is not installed" >&2; exit 1; }
 [ -x "$NGINX" ] || { echo "no nginx at $NGINX" >&2; exit 1; }
 
 TMP="$(mktemp -d /tmp/conference-bench.XXXXXX)"
+# shellcheck source=bench/server.sh
+source "$ROOT/bench/server.sh"
 SERVER_PID=""
 NGINX_PID=""
 cleanup() {
-  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
+  stop_server
   [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null || true
   sleep 0.3
   rm -rf "$TMP"
 }
 trap cleanup EXIT
 
-# shellcheck source=bench/server.sh
-source "$ROOT/bench/server.sh"
 OURS="http://127.0.0.1:$OURS_PORT"
 NGX="http://127.0.0.1:$NGINX_PORT"
 
@@ -51,47 +51,14 @@ NGX="http://127.0.0.1:$NGINX_PORT"
 start_server "$OURS" "$TMP" RATE_LIMIT_PER_MINUTE=1000000000
 
 # --- nginx, serving saved copies of the same pages (gzip_static: the same gzip bytes) ---
-mkdir -p "$TMP/nginx/html" "$TMP/nginx/logs"
+mkdir -p "$TMP/nginx/html"
 for page in "${PAGES[@]}"; do
   name="${page#/}"; name="${name:-index.html}"
   curl -fs "$OURS$page" -o "$TMP/nginx/html/$name"
   curl -fs -H 'Accept-Encoding: gzip' "$OURS$page" -o "$TMP/nginx/html/$name.gz"
   touch -r "$TMP/nginx/html/$name" "$TMP/nginx/html/$name.gz"
 done
-cat >"$TMP/nginx/nginx.conf" <<CONF
-worker_processes auto;
-pid $TMP/nginx/nginx.pid;
-error_log $TMP/nginx/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  keepalive_requests 1000000;
-  default_type text/html;
-  gzip_static on;
-  gzip_vary on;
-  client_body_temp_path $TMP/nginx/tmp;
-  proxy_temp_path $TMP/nginx/tmp;
-  fastcgi_temp_path $TMP/nginx/tmp;
-  uwsgi_temp_path $TMP/nginx/tmp;
-  scgi_temp_path $TMP/nginx/tmp;
-  server {
-    listen 127.0.0.1:$NGINX_PORT;
-    root $TMP/nginx/html;
-    index index.html;
-    location / { try_files \$uri \$uri/ =404; }
-  }
-}
-CONF
-mkdir -p "$TMP/nginx/tmp"
-# nginx's workers run as an unprivileged user: let them read the copies.
-chmod 755 "$TMP"
-chmod -R a+rX "$TMP/nginx"
-"$NGINX" -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" -g 'daemon off;' 2>"$TMP/nginx/logs/stderr" &
-NGINX_PID=$!
-for _ in $(seq 1 50); do curl -fs "$NGX/" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fs "$NGX/" >/dev/null || { echo "nginx did not start" >&2; cat "$TMP/nginx/logs/"* >&2; exit 1; }
+start_nginx "$NGX" "$TMP" "" "gzip_static on; gzip_vary on;" ""
 
 # Same bytes check: nginx serves what we serve.
 for page in "${PAGES[@]}"; do

@@ -28,7 +28,7 @@ source "$ROOT/bench/server.sh"
 work=$(mktemp -d /tmp/bench-restore.XXXXXX)
 SERVER_PID=
 cleanup() {
-  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+  stop_server
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -61,7 +61,7 @@ site=(env DATABASE_URL="sqlite://$work/conference.db" DATA_DIR="$work/data" RUST
 started=$(seconds)
 "${site[@]}" "$BIN" backup --out "$work/site.tar.gz" >/dev/null
 echo "backup (server running): $(since "$started") s, archive $(du -m "$work/site.tar.gz" | cut -f1) MiB"
-kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=
+stop_server
 
 started=$(seconds)
 "$BIN" verify-backup "$work/site.tar.gz" >/dev/null
