@@ -59,28 +59,20 @@ const COUNTRIES: [&str; 8] =
 /// The smallest PDF the upload check accepts (a catalog and an empty page tree).
 const PDF: &[u8] = b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n";
 
-/// xorshift64*: the same rows on every run, without a dependency.
-struct Rng(u64);
+/// The fuzz run's seeded generator (the same rows on every run); not every helper is used here.
+#[path = "../tests/common/rng.rs"]
+#[allow(dead_code)]
+mod rng;
+use rng::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-    fn words(&mut self, n: usize) -> String {
-        (0..n).map(|_| self.pick(&WORDS)).collect::<Vec<_>>().join(" ")
-    }
-    fn name(&mut self) -> String {
-        format!("{} {}", self.pick(&FIRST), self.pick(&LAST))
-    }
+/// `n` words of the generator's vocabulary.
+fn words(rng: &mut Rng, n: usize) -> String {
+    (0..n).map(|_| *rng.pick(&WORDS)).collect::<Vec<_>>().join(" ")
+}
+
+/// A first and a last name.
+fn name(rng: &mut Rng) -> String {
+    format!("{} {}", rng.pick(&FIRST), rng.pick(&LAST))
 }
 
 fn count(name: &str, default: usize) -> usize {
@@ -128,13 +120,13 @@ async fn main() -> Result<(), Box<dyn Error>> {
         )
         .bind(&reference)
         .bind(&email)
-        .bind(rng.pick(&COUNTRIES))
-        .bind(rng.name())
-        .bind(if rng.below(3) == 0 { String::new() } else { rng.name() })
-        .bind(format!("On {} and {}", rng.words(3), rng.words(2)))
+        .bind(*rng.pick(&COUNTRIES))
+        .bind(name(&mut rng))
+        .bind(if rng.below(3) == 0 { String::new() } else { name(&mut rng) })
+        .bind(format!("On {} and {}", words(&mut rng, 3), words(&mut rng, 2)))
         .bind(if rng.below(2) == 0 { "Abstract" } else { "Full Paper" })
         .bind(if rng.below(2) == 0 { "Oral" } else { "Poster" })
-        .bind(rng.words(12))
+        .bind(words(&mut rng, 12))
         .bind(&file_path)
         .bind(PDF.len() as i64)
         .bind(to_second(spread(now, i, n)))
@@ -166,7 +158,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
         };
         let created = spread(now, i, n);
         let decided = (status != "initiated").then(|| timestamp(created + Duration::minutes(3)));
-        let name = rng.name();
+        let name = name(&mut rng);
         sqlx::query(
             "INSERT INTO orders (order_id, kind, item_id, item_title, custom_amount, amount_cents, currency,
                                  status, billing_name, billing_email, billing_tel, billing_address, billing_city,
@@ -185,7 +177,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
         .bind(status)
         .bind(&name)
         .bind(format!("payer{i}@example.net"))
-        .bind(rng.pick(&COUNTRIES))
+        .bind(*rng.pick(&COUNTRIES))
         .bind(decided.as_ref().map(|_| status.to_owned()))
         .bind(decided.as_ref().map(|_| format!("{}", 110_000_000_000u64 + i as u64)))
         .bind(decided.as_ref().map(|_| format!("BRN{i:08}")))
@@ -211,10 +203,10 @@ async fn main() -> Result<(), Box<dyn Error>> {
              VALUES ($1, $2, '+14155550100', $3, $4, $5, $6, $7)",
         )
         .bind(format!("msg{i:012}"))
-        .bind(rng.name())
+        .bind(name(&mut rng))
         .bind(format!("visitor{i}@example.com"))
-        .bind(rng.pick(&COUNTRIES))
-        .bind(format!("Hello, a question about {}. {}", rng.words(3), rng.words(30)))
+        .bind(*rng.pick(&COUNTRIES))
+        .bind(format!("Hello, a question about {}. {}", words(&mut rng, 3), words(&mut rng, 30)))
         .bind(timestamp(created))
         .bind(read)
         .execute(&mut *tx)
@@ -252,7 +244,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
              VALUES ($1, $2, 'Thank you.', '<p>Thank you.</p>', $3, $4, $5, $6, $5, $7)",
         )
         .bind(format!("author{i}@example.org"))
-        .bind(format!("Your submission {}", rng.words(2)))
+        .bind(format!("Your submission {}", words(&mut rng, 2)))
         .bind(if failed { "failed" } else { "sent" })
         .bind(if failed { 8 } else { 1 })
         .bind(&created)

@@ -11,33 +11,13 @@ use axum::extract::ConnectInfo;
 use axum::http::{HeaderName, HeaderValue, Request};
 use serde_json::{Value, json};
 
+use crate::common::rng::Rng;
 use crate::common::{BASE, TestApp, app_with};
 
 /// Requests per run: enough to reach every generator many times, a few seconds in a debug
 /// build.
 const REQUESTS: usize = 2500;
 const SEED: u64 = 0x5EED_2026_0011;
-
-/// xorshift64*: small, deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-}
 
 const STRINGS: &[&str] = &[
     "",

@@ -11,6 +11,7 @@ pub mod inflate;
 pub mod log;
 pub mod payer;
 pub mod payments;
+pub mod rng;
 pub mod smtp;
 pub mod tls;
 
