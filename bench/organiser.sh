@@ -41,6 +41,8 @@ command -v wrk >/dev/null || { echo "organiser.sh: wrk is missing (apt-get insta
 
 # shellcheck source=bench/server.sh
 . bench/server.sh
+# shellcheck source=tests/mailed-link.sh
+. tests/mailed-link.sh
 
 work=$(mktemp -d)
 # The throwaway PostgreSQL runs as the `postgres` user, which must reach its folder inside.
@@ -58,18 +60,11 @@ rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$SERVER_PID/status"; }
 
 # Signs in as $CHAIR; prints the session cookie (`name=value`).
 sign_in() {
-  local dir=$1 link= deadline
+  local dir=$1 link
   curl -fs -o /dev/null -H "Origin: $URL" --data-urlencode "email=$CHAIR" "$URL/organiser/sign-in" \
     || { echo "organiser.sh: asking for a sign-in link failed" >&2; return 1; }
-  deadline=$((SECONDS + 30))
-  while [ -z "$link" ]; do
-    # Quoted-printable mail: soft line breaks joined before looking.
-    link=$(cat "$dir/data/mail/"*.eml 2>/dev/null | sed -e ':a' -e '/=\r\{0,1\}$/{N;s/=\r\{0,1\}\n//;ba' -e '}' \
-      | grep -o '/organiser/sign-in/[A-Za-z0-9_-]\{43\}' | head -n 1 || true)
-    [ -n "$link" ] && break
-    [ "$SECONDS" -lt "$deadline" ] || { echo "organiser.sh: no sign-in mail within 30 s" >&2; return 1; }
-    sleep 0.2
-  done
+  link=$(mailed_link "$dir/data/mail" '/organiser/sign-in/[A-Za-z0-9_-]\{43\}') ||
+    { echo "organiser.sh: no sign-in mail within 30 s" >&2; return 1; }
   curl -s -o /dev/null -c "$dir/cookies" -H "Origin: $URL" -X POST "$URL$link"
   awk '$6 ~ /organiser_session$/ { print $6 "=" $7 }' "$dir/cookies"
 }

@@ -14,6 +14,8 @@
 # Starts the server on a loopback port with a temporary data folder and stops it by its pid.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=tests/mailed-link.sh
+. tests/mailed-link.sh
 
 server_bin=${1:-target/debug/conference}
 vnu=islands/node_modules/vnu-jar/build/dist/vnu.jar
@@ -66,17 +68,8 @@ organiser_page "organiser sign-in page" /organiser
 grep -q 'name="email"' "$work/pages/$n.html" || { echo "validate: /organiser is not the sign-in page" >&2; exit 1; }
 curl -fs -o /dev/null -H "Origin: $base" --data-urlencode "email=$organiser" "$base/organiser/sign-in"
 # The outbox worker writes the mail within seconds; wait for it, 30 s at most.
-link=
-deadline=$((SECONDS + 30))
-while [ -z "$link" ]; do
-  # Quoted-printable mail: join soft line breaks ("=" at a line's end) before looking.
-  link=$(cat "$work/data/mail/"*.eml 2>/dev/null | sed -e ':a' -e '/=\r\{0,1\}$/{N;s/=\r\{0,1\}\n//;ba' -e '}' \
-    | grep -o '/organiser/sign-in/[A-Za-z0-9_-]\{43\}' | head -n 1 || true)
-  [ -n "$link" ] && break
-  [ "$SECONDS" -lt "$deadline" ] || { echo "validate: no sign-in mail in $work/data/mail within 30 s" >&2; cat "$work/server.log" >&2; exit 1; }
-  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
-  sleep 0.1
-done
+link=$(mailed_link "$work/data/mail" '/organiser/sign-in/[A-Za-z0-9_-]\{43\}') ||
+  { echo "validate: no sign-in mail in $work/data/mail within 30 s" >&2; cat "$work/server.log" >&2; exit 1; }
 organiser_page "organiser link confirmation page" "$link"
 grep -q "Sign in as $organiser" "$work/pages/$n.html" || { echo "validate: $link is not the confirmation page" >&2; exit 1; }
 signed_in=$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' -b "$work/cookies" -c "$work/cookies" \
@@ -138,15 +131,8 @@ organiser_page "organiser submission with its decision form and history" "/organ
 organiser_page "organiser preview of the decision mails" /organiser/decisions
 organiser_page "organiser review of a selection" /organiser/submissions/decide -H "Origin: $base" \
   --data "decision=rejected&item=$reference:2"
-status_link=
-deadline=$((SECONDS + 30))
-while [ -z "$status_link" ]; do
-  status_link=$(cat "$work/data/mail/"*.eml 2>/dev/null | sed -e ':a' -e '/=\r\{0,1\}$/{N;s/=\r\{0,1\}\n//;ba' -e '}' \
-    | grep -o '/submission/status/[A-Za-z0-9_-]\{43\}' | head -n 1 || true)
-  [ -n "$status_link" ] && break
-  [ "$SECONDS" -lt "$deadline" ] || { echo "validate: no acknowledgement with a status link within 30 s" >&2; exit 1; }
-  sleep 0.1
-done
+status_link=$(mailed_link "$work/data/mail" '/submission/status/[A-Za-z0-9_-]\{43\}') ||
+  { echo "validate: no acknowledgement with a status link within 30 s" >&2; exit 1; }
 organiser_page "author's status page" "$status_link"
 grep -q "Withdraw my submission" "$work/pages/$n.html" || { echo "validate: $status_link is not the status page" >&2; exit 1; }
 
