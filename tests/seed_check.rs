@@ -25,6 +25,17 @@ fn edited(app: &TestApp, name: &str, edit: impl FnOnce(&str) -> String) -> std::
     path
 }
 
+/// `sql` without its `INSERT INTO table` statements.
+fn without_inserts(sql: &str, table: &str) -> String {
+    let insert = format!("INSERT INTO {table}");
+    let kept: Vec<&str> = conference::seed_check::statements(sql)
+        .into_iter()
+        .map(|(_, statement)| statement)
+        .filter(|statement| !statement.starts_with(&insert))
+        .collect();
+    kept.join("\n")
+}
+
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -80,14 +91,7 @@ async fn a_seed_that_empties_the_committee_is_a_change_and_the_page_still_render
     let app = common::app().await;
     let members = app.count("committee").await;
     assert!(members > 0, "the fixture has a committee");
-    let seed = edited(&app, "no-committee.sql", |sql| {
-        conference::seed_check::statements(sql)
-            .into_iter()
-            .filter(|(_, statement)| !statement.starts_with("INSERT INTO committee"))
-            .map(|(_, statement)| statement)
-            .collect::<Vec<_>>()
-            .join("\n")
-    });
+    let seed = edited(&app, "no-committee.sql", |sql| without_inserts(sql, "committee"));
     let output = check(&app, &seed);
     assert!(output.status.success(), "{}{}", stdout(&output), stderr(&output));
     let printed = stdout(&output);
@@ -101,14 +105,7 @@ async fn a_seed_that_empties_the_committee_is_a_change_and_the_page_still_render
 async fn a_seed_that_breaks_a_page_fails_the_check_naming_the_page() {
     let app = common::app().await;
     // Without the site settings no page can render.
-    let seed = edited(&app, "no-site.sql", |sql| {
-        conference::seed_check::statements(sql)
-            .into_iter()
-            .filter(|(_, statement)| !statement.starts_with("INSERT INTO site"))
-            .map(|(_, statement)| statement)
-            .collect::<Vec<_>>()
-            .join("\n")
-    });
+    let seed = edited(&app, "no-site.sql", |sql| without_inserts(sql, "site"));
     let output = check(&app, &seed);
     assert!(!output.status.success(), "{}", stdout(&output));
     let printed = stdout(&output);
