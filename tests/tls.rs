@@ -13,6 +13,7 @@ use axum::http::{StatusCode, Version};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
+use tokio_rustls::rustls::pki_types::CertificateDer;
 
 use conference::config::{TlsSettings, TlsSource};
 use conference::server::connections::Limits;
@@ -48,6 +49,16 @@ fn install_pair(dir: &Path, cert: &str, key: &str) {
     }
 }
 
+/// The app over HTTPS with a fresh self-signed pair (see [`serve_tls`]); the folder holding
+/// the pair, which must outlive the server, and the certificate a client is to trust.
+async fn serve_self_signed() -> (tempfile::TempDir, Served, CertificateDer<'static>) {
+    let dir = tempfile::tempdir().unwrap();
+    let (cert, key, der) = self_signed();
+    install_pair(dir.path(), &cert, &key);
+    let served = serve_tls(dir.path()).await;
+    (dir, served, der)
+}
+
 /// The app over HTTPS with the pair in `cert_dir`: 1 s header and body timeouts, at most 3
 /// connections per client address, a 2 s drain.
 async fn serve_tls(cert_dir: &Path) -> Served {
@@ -78,10 +89,7 @@ async fn serve_tls(cert_dir: &Path) -> Served {
 
 #[tokio::test]
 async fn pages_come_over_http2_and_http11_with_every_security_header() {
-    let dir = tempfile::tempdir().unwrap();
-    let (cert, key, der) = self_signed();
-    install_pair(dir.path(), &cert, &key);
-    let served = serve_tls(dir.path()).await;
+    let (_dir, served, der) = serve_self_signed().await;
 
     let h2 =
         connect(&client(std::slice::from_ref(&der), &[b"h2", b"http/1.1"]), served.addr).await.expect("a handshake");
@@ -151,10 +159,7 @@ async fn a_replaced_pair_serves_new_connections_and_open_ones_go_on() {
 
 #[tokio::test]
 async fn a_stalled_handshake_and_an_idle_http2_connection_are_closed() {
-    let dir = tempfile::tempdir().unwrap();
-    let (cert, key, der) = self_signed();
-    install_pair(dir.path(), &cert, &key);
-    let served = serve_tls(dir.path()).await;
+    let (_dir, served, der) = serve_self_signed().await;
 
     // A TLS record header and then nothing: the handshake never completes.
     let mut stalled = TcpStream::connect(served.addr).await.unwrap();
@@ -182,10 +187,7 @@ async fn a_stalled_handshake_and_an_idle_http2_connection_are_closed() {
 
 #[tokio::test]
 async fn one_address_cannot_take_every_tls_connection() {
-    let dir = tempfile::tempdir().unwrap();
-    let (cert, key, der) = self_signed();
-    install_pair(dir.path(), &cert, &key);
-    let served = serve_tls(dir.path()).await;
+    let (_dir, served, der) = serve_self_signed().await;
     let connector = client(&[der], &[b"h2"]);
     // The cap is 3 per address: three handshakes hold their slots...
     let mut held = Vec::new();
@@ -213,10 +215,7 @@ async fn one_address_cannot_take_every_tls_connection() {
 
 #[tokio::test]
 async fn streams_opened_and_reset_in_a_loop_leave_the_server_responsive() {
-    let dir = tempfile::tempdir().unwrap();
-    let (cert, key, der) = self_signed();
-    install_pair(dir.path(), &cert, &key);
-    let served = serve_tls(dir.path()).await;
+    let (_dir, served, der) = serve_self_signed().await;
     let connector = client(&[der], &[b"h2"]);
 
     // CVE-2023-44487: HEADERS then RST_STREAM, as fast as the client can, at most 5,000 times
