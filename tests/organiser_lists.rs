@@ -335,6 +335,48 @@ async fn the_dashboard_counts_orders_by_mode_and_state_and_sums_what_was_paid() 
     );
 }
 
+/// The dashboard and the lists keep their counts between views, yet show every change the
+/// moment it is committed, whoever wrote it (here: plain SQL, as another server, the CLI or
+/// a restore would): an insert, an update and a delete of each counted kind.
+#[tokio::test]
+async fn counts_follow_every_committed_change_between_views() {
+    let app = organisers_app().await;
+    let cookie = sign_in(&app, CHAIR).await;
+    let found =
+        |body: String| text(select(&parse(&body), ".organiser__count")[0]).split(' ').next().unwrap().to_owned();
+    let orders =
+        |app, cookie| async move { dashboard_rows(&get(app, cookie, "/organiser").await.text(), "dash-orders") };
+    assert_eq!(orders(&app, &cookie).await[0], ["No orders yet."]);
+    assert_eq!(found(get(&app, &cookie, "/organiser/orders?status=success").await.text()), "0");
+
+    order(&app, "ORD1", "plan", "initiated", Some("live"), "Ada Lovelace", "ada@example.org").await;
+    assert_eq!(orders(&app, &cookie).await[0], ["live", "initiated", "1"]);
+    sqlx::query("UPDATE orders SET status = 'success' WHERE order_id = 'ORD1'").execute(&app.pool).await.unwrap();
+    assert_eq!(orders(&app, &cookie).await[0], ["live", "success", "1"]);
+    assert_eq!(found(get(&app, &cookie, "/organiser/orders?status=success").await.text()), "1");
+    assert_eq!(found(get(&app, &cookie, "/organiser/orders").await.text()), "1");
+    sqlx::query("DELETE FROM orders WHERE order_id = 'ORD1'").execute(&app.pool).await.unwrap();
+    assert_eq!(orders(&app, &cookie).await[0], ["No orders yet."]);
+    assert_eq!(found(get(&app, &cookie, "/organiser/orders").await.text()), "0");
+
+    let subscribed =
+        |app, cookie| async move { found(get(app, cookie, "/organiser/subscribers?status=subscribed").await.text()) };
+    assert_eq!(subscribed(&app, &cookie).await, "0");
+    sqlx::query("INSERT INTO subscribers (id, email, created, status) VALUES ('s1', 'ana@example.org', '2025-03-01T09:00:00Z', 'pending')")
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(found(get(&app, &cookie, "/organiser/subscribers").await.text()), "1");
+    assert_eq!(subscribed(&app, &cookie).await, "0");
+    sqlx::query("UPDATE subscribers SET status = 'subscribed' WHERE id = 's1'").execute(&app.pool).await.unwrap();
+    assert_eq!(subscribed(&app, &cookie).await, "1");
+
+    let mails = found(get(&app, &cookie, "/organiser/outbox").await.text());
+    sqlx::query("DELETE FROM outbox").execute(&app.pool).await.unwrap();
+    assert_ne!(mails, "0", "signing in queued a mail");
+    assert_eq!(found(get(&app, &cookie, "/organiser/outbox").await.text()), "0");
+}
+
 /// A search that matches many rows (more than 500: on SQLite its page is found by walking the
 /// list's order, not by looking up every match) pages through exactly the rows, in exactly the
 /// order, of its CSV, and its count agrees; with another filter too (540 rows), and for a text

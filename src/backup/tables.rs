@@ -15,6 +15,10 @@ use crate::db::{self, Connection, Engine, Pool};
 /// sqlx's migration history table, which no backup copies.
 pub const MIGRATIONS_TABLE: &str = "_sqlx_migrations";
 
+/// The dashboard's change counter (migration 0015), which no backup copies either: it counts
+/// the writes of one database, not what the site holds, and a restore's copied rows move it.
+pub const COUNT_VERSION_TABLE: &str = "count_version";
+
 /// What a column holds, by the engine's declared type (SQLite's type affinity rules,
 /// <https://sqlite.org/datatype3.html> section 3.1; PostgreSQL's `data_type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,8 +73,9 @@ pub fn quoted(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 
-/// The site's tables on `conn`, by name, without sqlx's migration history and SQLite's own
-/// `sqlite_*` and full-text index tables. PostgreSQL: the tables of the connection's current schema.
+/// The site's tables on `conn`, by name, without sqlx's migration history, the change counter
+/// and SQLite's own `sqlite_*` and full-text index tables. PostgreSQL: the tables of the
+/// connection's current schema.
 pub async fn names(conn: &mut Connection) -> Result<Vec<String>, sqlx::Error> {
     let sql = match Engine::of(conn) {
         Engine::Sqlite => {
@@ -78,14 +83,15 @@ pub async fn names(conn: &mut Connection) -> Result<Vec<String>, sqlx::Error> {
             // migration 0014) is rebuilt from its table's rows, never copied.
             "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' \
              AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' \
-             AND name <> $1 ORDER BY name"
+             AND name NOT IN ($1, $2) ORDER BY name"
         }
         Engine::Postgres => {
             "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema() \
-             AND table_type = 'BASE TABLE' AND table_name <> $1 ORDER BY table_name"
+             AND table_type = 'BASE TABLE' AND table_name NOT IN ($1, $2) ORDER BY table_name"
         }
     };
-    let rows: Vec<(String,)> = sqlx::query_as(sql).bind(MIGRATIONS_TABLE).fetch_all(&mut *conn).await?;
+    let rows: Vec<(String,)> =
+        sqlx::query_as(sql).bind(MIGRATIONS_TABLE).bind(COUNT_VERSION_TABLE).fetch_all(&mut *conn).await?;
     Ok(rows.into_iter().map(|(name,)| name).collect())
 }
 

@@ -12,6 +12,7 @@ use crate::content::{Content, Snapshot, store::POLL_INTERVAL};
 use crate::db::Pool;
 use crate::handlers::layout::PageCtx;
 use crate::payments::PaymentConfig;
+use crate::repo::dashboard::CountCache;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -27,6 +28,8 @@ pub struct AppState {
     /// The payment settings, resolved once from `config` (a configuration that must not
     /// start is `Off` here: fail closed, `PaymentConfig::from_config`).
     pub payments: Arc<PaymentConfig>,
+    /// The organisers' dashboard counts, kept until a counted table changes (issue 20).
+    pub counts: Arc<CountCache>,
 }
 
 impl AppState {
@@ -46,6 +49,7 @@ impl AppState {
             pages: Arc::new(PageCache::default()),
             clock: Clock::system(),
             payments,
+            counts: Arc::default(),
         }
     }
 

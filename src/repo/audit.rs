@@ -118,7 +118,7 @@ fn sql(search: Option<&str>) -> Where {
 
 /// How many entries match, and one page (1-based) of them, newest first.
 pub async fn list(pool: &Pool, search: Option<&str>, page: i64) -> Result<(i64, Vec<Entry>), sqlx::Error> {
-    sql(search).page(pool, SELECT, ("audit_log", "id"), "id DESC", page).await
+    sql(search).page(pool, SELECT, ("audit_log", "id"), "id DESC", page, None).await
 }
 
 /// The entries [`list`] shows, newest first, one row at a time.

@@ -172,7 +172,8 @@ impl Where {
     }
 
     /// How many rows match, and one page (1-based) of them: `select` reads columns of
-    /// `table`, whose unique `key` names a row.
+    /// `table`, whose unique `key` names a row. `matches` is how many rows match when the
+    /// caller knows it already (the dashboard's kept counts); they are counted otherwise.
     ///
     /// The page's keys are found first, sorting only the order's columns and the key, and
     /// then their rows are read: a search matching thousands of rows sorts thousands of short
@@ -186,11 +187,15 @@ impl Where {
         (table, key): (&'static str, &str),
         order: &str,
         page: i64,
+        matches: Option<i64>,
     ) -> Result<(i64, Vec<T>), sqlx::Error>
     where
         T: for<'r> FromRow<'r, AnyRow> + Send + Unpin,
     {
-        let matches = self.count(pool, table).await?;
+        let matches = match matches {
+            Some(known) => known,
+            None => self.count(pool, table).await?,
+        };
         if matches == 0 {
             return Ok((0, Vec::new()));
         }

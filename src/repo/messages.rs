@@ -8,6 +8,7 @@ use time::macros::format_description;
 
 use futures_util::stream::BoxStream;
 
+use super::dashboard::Counts;
 use super::filter::Where;
 use crate::db::{self, Connection, Pool};
 
@@ -129,9 +130,20 @@ impl Filter {
 /// Newest first.
 const ORDER: &str = "created DESC, id DESC";
 
-/// How many messages `filter` selects, and one page (1-based) of them, newest first.
-pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<(i64, Vec<Received>), sqlx::Error> {
-    filter.sql().page(pool, RECEIVED, ("messages", "id"), ORDER, page).await
+/// How many messages `filter` selects, and one page (1-based) of them, newest first; without
+/// a search the number comes from `counts`.
+pub async fn list(
+    pool: &Pool,
+    filter: &Filter,
+    page: i64,
+    counts: &Counts,
+) -> Result<(i64, Vec<Received>), sqlx::Error> {
+    let counted = filter.search.is_none().then_some(match filter.read {
+        None => counts.messages,
+        Some(false) => counts.unread,
+        Some(true) => counts.messages - counts.unread,
+    });
+    filter.sql().page(pool, RECEIVED, ("messages", "id"), ORDER, page, counted).await
 }
 
 /// Every message `filter` selects, newest first, one row at a time.

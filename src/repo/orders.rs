@@ -4,6 +4,7 @@
 use futures_util::stream::BoxStream;
 use sqlx::FromRow;
 
+use super::dashboard::Counts;
 use super::filter::Where;
 use crate::db::{self, Connection, Pool};
 
@@ -271,6 +272,25 @@ pub struct Filter {
 }
 
 impl Filter {
+    /// How many orders match, from `counts` (by payments mode and state): `None` with a search
+    /// or a kind, which they do not count.
+    fn counted(&self, counts: &Counts) -> Option<i64> {
+        if self.search.is_some() || self.kind.is_some() {
+            return None;
+        }
+        let mode = self.payments_mode.map(|mode| match mode {
+            ModeFilter::Live => "live",
+            ModeFilter::Test => "test",
+            ModeFilter::Unrecorded => "",
+        });
+        let status = self.status.map(Status::as_str);
+        let matching = counts
+            .orders
+            .iter()
+            .filter(|o| mode.is_none_or(|m| o.payments_mode == m) && status.is_none_or(|s| o.status == s));
+        Some(matching.map(|o| o.orders).sum())
+    }
+
     fn sql(&self) -> Where {
         let mut filter = Where::new();
         if let Some(status) = self.status {
@@ -296,8 +316,8 @@ impl Filter {
 const ORDER: &str = "created DESC, order_id DESC";
 
 /// How many orders `filter` selects, and one page (1-based) of them, newest first.
-pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<(i64, Vec<Order>), sqlx::Error> {
-    filter.sql().page(pool, "SELECT * FROM orders", ("orders", "order_id"), ORDER, page).await
+pub async fn list(pool: &Pool, filter: &Filter, page: i64, counts: &Counts) -> Result<(i64, Vec<Order>), sqlx::Error> {
+    filter.sql().page(pool, "SELECT * FROM orders", ("orders", "order_id"), ORDER, page, filter.counted(counts)).await
 }
 
 /// Every order `filter` selects, newest first, one row at a time.

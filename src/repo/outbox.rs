@@ -4,6 +4,7 @@
 use futures_util::stream::BoxStream;
 use sqlx::FromRow;
 
+use super::dashboard::Counts;
 use super::filter::Where;
 use crate::db::Pool;
 
@@ -47,9 +48,11 @@ impl Filter {
 const SELECT: &str = "SELECT id, to_address, subject, status, CAST(attempts AS BIGINT) AS attempts, last_error, \
                       created, sent_at FROM outbox";
 
-/// How many mails `filter` selects, and one page (1-based) of them, newest first.
-pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<(i64, Vec<Mail>), sqlx::Error> {
-    filter.sql().page(pool, SELECT, ("outbox", "id"), "id DESC", page).await
+/// How many mails `filter` selects, and one page (1-based) of them, newest first; without a
+/// search the number comes from `counts`.
+pub async fn list(pool: &Pool, filter: &Filter, page: i64, counts: &Counts) -> Result<(i64, Vec<Mail>), sqlx::Error> {
+    let counted = filter.search.is_none().then(|| counts.mails_in(filter.status.as_deref()));
+    filter.sql().page(pool, SELECT, ("outbox", "id"), "id DESC", page, counted).await
 }
 
 /// Every mail `filter` selects, newest first, one row at a time.

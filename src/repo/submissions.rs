@@ -7,6 +7,7 @@ use sqlx::FromRow;
 use time::OffsetDateTime;
 use time::macros::format_description;
 
+use super::dashboard::Counts;
 use super::filter::Where;
 use crate::db::{self, Connection, Pool};
 
@@ -169,6 +170,22 @@ pub struct Filter {
 }
 
 impl Filter {
+    /// How many submissions match, from `counts` (by paper type, by state): `None` for a
+    /// filter they do not count.
+    fn counted(&self, counts: &Counts) -> Option<i64> {
+        if self.search.is_some() || self.from.is_some() || self.before.is_some() || self.pending.is_some() {
+            return None;
+        }
+        match (&self.paper_type, &self.state) {
+            (None, None) => Some(counts.submissions()),
+            (Some(paper_type), None) => {
+                Some(counts.papers.iter().filter(|p| &p.paper_type == paper_type).map(|p| p.total).sum())
+            }
+            (None, Some(state)) => Some(counts.states.iter().filter(|s| &s.status == state).map(|s| s.count).sum()),
+            (Some(_), Some(_)) => None,
+        }
+    }
+
     fn sql(&self) -> (Where, &'static str) {
         let mut filter = Where::new();
         if let Some(paper_type) = &self.paper_type {
@@ -209,9 +226,15 @@ impl Filter {
 }
 
 /// How many submissions `filter` selects, and one page (1-based) of them.
-pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<(i64, Vec<Submission>), sqlx::Error> {
+pub async fn list(
+    pool: &Pool,
+    filter: &Filter,
+    page: i64,
+    counts: &Counts,
+) -> Result<(i64, Vec<Submission>), sqlx::Error> {
+    let counted = filter.counted(counts);
     let (filter, order) = filter.sql();
-    filter.page(pool, &format!("SELECT {COLUMNS} FROM submissions"), ("submissions", "id"), order, page).await
+    filter.page(pool, &format!("SELECT {COLUMNS} FROM submissions"), ("submissions", "id"), order, page, counted).await
 }
 
 /// Every submission `filter` selects, in its order, one row at a time.

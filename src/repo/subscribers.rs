@@ -7,6 +7,7 @@ use sqlx::FromRow;
 
 use futures_util::stream::BoxStream;
 
+use super::dashboard::Counts;
 use super::filter::Where;
 use crate::db::{Connection, Pool};
 
@@ -120,9 +121,16 @@ const SELECT: &str = "SELECT id, email, created, status, confirmed FROM subscrib
 /// Newest first.
 const ORDER: &str = "created DESC, id DESC";
 
-/// How many subscribers `filter` selects, and one page (1-based) of them, newest first.
-pub async fn list(pool: &Pool, filter: &Filter, page: i64) -> Result<(i64, Vec<Subscriber>), sqlx::Error> {
-    filter.sql().page(pool, SELECT, ("subscribers", "id"), ORDER, page).await
+/// How many subscribers `filter` selects, and one page (1-based) of them, newest first;
+/// without a search the number comes from `counts`.
+pub async fn list(
+    pool: &Pool,
+    filter: &Filter,
+    page: i64,
+    counts: &Counts,
+) -> Result<(i64, Vec<Subscriber>), sqlx::Error> {
+    let counted = filter.search.is_none().then(|| counts.subscribers_in(filter.status.as_deref()));
+    filter.sql().page(pool, SELECT, ("subscribers", "id"), ORDER, page, counted).await
 }
 
 /// Every subscriber `filter` selects, newest first, one row at a time.

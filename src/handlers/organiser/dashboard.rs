@@ -4,6 +4,8 @@
 //! goes out (with each failing mail's last error), this organiser's open sessions and the
 //! latest audit entries.
 
+use std::sync::Arc;
+
 use askama::Template;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
@@ -18,32 +20,19 @@ use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
 use crate::money;
 use crate::repo::audit::{self, Entry};
-use crate::repo::dashboard::{self, FailingMail, OrderCount, PaidTotal, PaperTypeCount, StatusCount};
+use crate::repo::dashboard::Counts;
 use crate::repo::organisers::{self as store, Session};
 
 /// Audit entries the dashboard shows.
 const LATEST_ENTRIES: i64 = 10;
-/// Failing mails the dashboard shows.
-const FAILING_MAILS: i64 = 10;
 
 #[derive(Template)]
 #[template(path = "organiser/dashboard.html")]
 pub struct DashboardPage {
     pub layout: Layout,
     pub email: String,
-    pub papers: Vec<PaperTypeCount>,
-    /// Submissions per state (issue 21).
-    pub states: Vec<StatusCount>,
-    /// Decisions staged, not applied.
-    pub pending: i64,
-    pub messages: i64,
-    /// Messages no organiser has opened yet.
-    pub unread: i64,
-    pub orders: Vec<OrderCount>,
-    pub paid: Vec<PaidTotal>,
-    pub subscribers: Vec<StatusCount>,
-    pub outbox: Vec<StatusCount>,
-    pub failing: Vec<FailingMail>,
+    /// Submissions by paper type and state, messages, orders, paid totals, subscribers, mail.
+    pub counts: Arc<Counts>,
     pub sessions: Vec<Session>,
     /// The row of the session this page was asked with.
     pub current_session: i64,
@@ -66,6 +55,16 @@ impl DashboardPage {
     }
 }
 
+/// The dashboard's counts as of now, from the server's [`CountCache`](crate::repo::dashboard::CountCache) (every list's page
+/// takes its summary and, where they hold it, its number of rows from them); papers received
+/// in the last 7 days are `recent`, to the minute, so that one count serves a minute's views.
+pub async fn counts(state: &AppState) -> Result<Arc<Counts>, sqlx::Error> {
+    let now = state.clock.now();
+    let minute =
+        now - time::Duration::seconds(now.second().into()) - time::Duration::nanoseconds(now.nanosecond().into());
+    state.counts.get(&state.pool, &timestamp(minute - time::Duration::days(7))).await
+}
+
 /// GET `/organiser`.
 pub async fn home(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
     let (parts, _) = request.into_parts();
@@ -73,19 +72,9 @@ pub async fn home(State(state): State<AppState>, request: Request) -> Result<Res
         return sign_in_page(&state, StatusCode::OK, None, None, String::new()).await;
     };
     let pool = &state.pool;
-    let week_ago = timestamp(state.clock.now() - time::Duration::days(7));
     let page = DashboardPage {
         layout: layout(&state, "Organisers", session::HOME).await?,
-        papers: dashboard::submissions_by_type(pool, &week_ago).await?,
-        states: dashboard::submissions_by_state(pool).await?,
-        pending: dashboard::pending_decisions(pool).await?,
-        messages: dashboard::messages(pool).await?,
-        unread: dashboard::unread_messages(pool).await?,
-        orders: dashboard::orders_by_state(pool).await?,
-        paid: dashboard::paid_totals(pool).await?,
-        subscribers: dashboard::subscribers_by_status(pool).await?,
-        outbox: dashboard::outbox_by_status(pool).await?,
-        failing: dashboard::failing_mail(pool, FAILING_MAILS).await?,
+        counts: counts(&state).await?,
         sessions: store::sessions_of(pool, &organiser.email).await?,
         current_session: organiser.session,
         entries: audit::latest(pool, LATEST_ENTRIES).await?,

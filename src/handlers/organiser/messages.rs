@@ -6,6 +6,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 
+use super::dashboard;
 use super::download::{self, CsvList};
 use super::form::{fields, note, one};
 use super::query::{Pager, Params};
@@ -19,7 +20,6 @@ use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
 use crate::repo::audit;
-use crate::repo::dashboard;
 use crate::repo::messages::{self, Received};
 
 use super::view::{excerpt, shown};
@@ -43,7 +43,8 @@ pub async fn message_list(
     let params = Params::parse(raw.as_deref(), &MESSAGE_PARAMS)?;
     let filter = message_filter(&params)?;
     let page = params.page()?;
-    let (total, rows) = messages::list(&state.pool, &filter, page).await?;
+    let counts = dashboard::counts(&state).await?;
+    let (total, rows) = messages::list(&state.pool, &filter, page, &counts).await?;
     let rows = rows
         .into_iter()
         .map(|Received { message: m, read_at, answered_at, .. }| {
@@ -62,7 +63,7 @@ pub async fn message_list(
         layout: layout(&state, "Messages", MESSAGES).await?,
         heading: "Messages",
         path: MESSAGES,
-        summary: vec![("Not yet read".into(), dashboard::unread_messages(&state.pool).await?)],
+        summary: vec![("Not yet read".into(), counts.unread)],
         controls: vec![
             Control::search("Search name, e-mail, country, message", params.value("q")),
             Control::select("status", "Read", params.value("status"), &[("unread", "Not yet read"), ("read", "Read")]),

@@ -6,6 +6,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 
+use super::dashboard;
 use super::download::{self, CsvList};
 use super::form::{fields, note, one};
 use super::query::{Pager, Params};
@@ -57,7 +58,8 @@ pub async fn order_list(
     let params = Params::parse(raw.as_deref(), &ORDER_PARAMS)?;
     let filter = order_filter(&params)?;
     let page = params.page()?;
-    let (total, rows) = orders::list(&state.pool, &filter, page).await?;
+    let counts = dashboard::counts(&state).await?;
+    let (total, rows) = orders::list(&state.pool, &filter, page, &counts).await?;
     let rows = rows
         .into_iter()
         .map(|o| {

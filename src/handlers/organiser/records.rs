@@ -16,7 +16,9 @@ use crate::export::{audit as audit_csv, outbox as outbox_csv, visitors};
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::repo::audit::{self, Entry};
-use crate::repo::{dashboard, outbox, subscribers};
+use crate::repo::{outbox, subscribers};
+
+use super::dashboard;
 
 /// The lists' addresses.
 pub const SUBSCRIBERS: &str = "/organiser/subscribers";
@@ -45,7 +47,8 @@ pub async fn subscriber_list(
     let params = Params::parse(raw.as_deref(), &SUBSCRIBER_PARAMS)?;
     let filter = subscriber_filter(&params)?;
     let page = params.page()?;
-    let (total, rows) = subscribers::list(&state.pool, &filter, page).await?;
+    let counts = dashboard::counts(&state).await?;
+    let (total, rows) = subscribers::list(&state.pool, &filter, page, &counts).await?;
     let rows = rows
         .into_iter()
         .map(|s| {
@@ -57,8 +60,7 @@ pub async fn subscriber_list(
             ]
         })
         .collect();
-    let summary =
-        dashboard::subscribers_by_status(&state.pool).await?.into_iter().map(|row| (row.status, row.count)).collect();
+    let summary = counts.subscribers.iter().map(|row| (row.status.clone(), row.count)).collect();
     let page = ListPage {
         layout: layout(&state, "Subscribers", SUBSCRIBERS).await?,
         heading: "Subscribers",
@@ -111,7 +113,8 @@ pub async fn outbox_list(
     let params = Params::parse(raw.as_deref(), &OUTBOX_PARAMS)?;
     let filter = outbox_filter(&params)?;
     let page = params.page()?;
-    let (total, rows) = outbox::list(&state.pool, &filter, page).await?;
+    let counts = dashboard::counts(&state).await?;
+    let (total, rows) = outbox::list(&state.pool, &filter, page, &counts).await?;
     let rows = rows
         .into_iter()
         .map(|m| {
@@ -126,8 +129,7 @@ pub async fn outbox_list(
             ]
         })
         .collect();
-    let summary =
-        dashboard::outbox_by_status(&state.pool).await?.into_iter().map(|row| (row.status, row.count)).collect();
+    let summary = counts.outbox.iter().map(|row| (row.status.clone(), row.count)).collect();
     let page = ListPage {
         layout: layout(&state, "Mail outbox", OUTBOX).await?,
         heading: "Mail outbox",

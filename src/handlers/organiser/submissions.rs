@@ -9,6 +9,7 @@ use axum::response::Response;
 use time::Duration;
 use time::macros::format_description;
 
+use super::dashboard;
 use super::download::{self, CsvList};
 use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
@@ -81,7 +82,8 @@ pub async fn list(
     let params = Params::parse(raw.as_deref(), &KNOWN)?;
     let filter = filter(&params)?;
     let page = params.page()?;
-    let (total, rows) = submissions::list(&state.pool, &filter, page).await?;
+    let counts = dashboard::counts(&state).await?;
+    let (total, rows) = submissions::list(&state.pool, &filter, page, &counts).await?;
     let rows = rows
         .into_iter()
         .map(|s| {
