@@ -370,6 +370,13 @@ async fn counts_follow_every_committed_change_between_views() {
     assert_eq!(subscribed(&app, &cookie).await, "0");
     sqlx::query("UPDATE subscribers SET status = 'subscribed' WHERE id = 's1'").execute(&app.pool).await.unwrap();
     assert_eq!(subscribed(&app, &cookie).await, "1");
+    // A search's count too, on its first page and on the next.
+    for page in [1, 2] {
+        let searched = get(&app, &cookie, &format!("/organiser/subscribers?q=ana%40&page={page}")).await.text();
+        assert_eq!(found(searched), "1");
+    }
+    sqlx::query("UPDATE subscribers SET email = 'bea@example.org' WHERE id = 's1'").execute(&app.pool).await.unwrap();
+    assert_eq!(found(get(&app, &cookie, "/organiser/subscribers?q=ana%40").await.text()), "0");
 
     let mails = found(get(&app, &cookie, "/organiser/outbox").await.text());
     sqlx::query("DELETE FROM outbox").execute(&app.pool).await.unwrap();

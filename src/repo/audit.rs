@@ -6,7 +6,7 @@ use futures_util::stream::BoxStream;
 use serde::Serialize;
 use sqlx::FromRow;
 
-use super::filter::Where;
+use super::filter::{Matches, Where};
 use crate::db::{Connection, Pool};
 
 /// Who did it: an organiser's address, `cli` (a command on the server) or `system`.
@@ -118,7 +118,7 @@ fn sql(search: Option<&str>) -> Where {
 
 /// How many entries match, and one page (1-based) of them, newest first.
 pub async fn list(pool: &Pool, search: Option<&str>, page: i64) -> Result<(i64, Vec<Entry>), sqlx::Error> {
-    sql(search).page(pool, SELECT, ("audit_log", "id"), "id DESC", page, None).await
+    sql(search).page(pool, SELECT, ("audit_log", "id"), "id DESC", page, Matches::Count).await
 }
 
 /// The entries [`list`] shows, newest first, one row at a time.

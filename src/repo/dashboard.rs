@@ -11,6 +11,7 @@ use std::sync::Arc;
 use sqlx::FromRow;
 use tokio::sync::Mutex;
 
+use super::filter::{KeptCounts, Matches};
 use crate::db::Pool;
 
 /// Submissions of one paper type: in all, and since a time.
@@ -154,7 +155,7 @@ pub async fn failing_mail(pool: &Pool, limit: i64) -> Result<Vec<FailingMail>, s
 }
 
 /// Every count of the dashboard, as of one `count_version`.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Counts {
     /// The version read before counting: these counts hold at least every change it stands for.
     pub version: i64,
@@ -171,6 +172,8 @@ pub struct Counts {
     pub outbox: Vec<StatusCount>,
     /// The newest [`FAILING_MAILS`] mails that failed at least once.
     pub failing: Vec<FailingMail>,
+    /// The lists' filters counted under this version.
+    pub kept: KeptCounts,
 }
 
 /// Failing mails the dashboard shows.
@@ -194,7 +197,14 @@ impl Counts {
             subscribers: subscribers_by_status(pool).await?,
             outbox: outbox_by_status(pool).await?,
             failing: failing_mail(pool, FAILING_MAILS).await?,
+            kept: KeptCounts::default(),
         })
+    }
+
+    /// How a list learns its number of rows: `known` when these counts hold it, else counted
+    /// once under this version.
+    pub fn matches(&self, known: Option<i64>) -> Matches<'_> {
+        known.map_or(Matches::Kept(&self.kept), Matches::Known)
     }
 
     /// Submissions in all.

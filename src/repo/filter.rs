@@ -12,6 +12,39 @@ use crate::db::{Engine, Pool};
 /// Rows on one page of a list.
 pub const PAGE_SIZE: i64 = 50;
 
+/// How many rows match, as far as a list knows it before asking the database.
+#[derive(Debug, Clone, Copy)]
+pub enum Matches<'a> {
+    /// Known already (from the dashboard's counts).
+    Known(i64),
+    /// Counted once per filter while `count_version` stays, then taken from `kept`.
+    Kept(&'a KeptCounts),
+    /// Counted every time (a table `count_version` does not follow).
+    Count,
+}
+
+/// The row counts of filters under one `count_version` (migration 0015): paging through a
+/// search counts its matches once, not on every page. At most [`KEPT_COUNTS`] filters.
+#[derive(Debug, Default)]
+pub struct KeptCounts(std::sync::Mutex<std::collections::HashMap<String, i64>>);
+
+/// Filters a [`KeptCounts`] holds before it starts again empty.
+pub const KEPT_COUNTS: usize = 1000;
+
+impl KeptCounts {
+    fn get(&self, key: &str) -> Option<i64> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).get(key).copied()
+    }
+
+    fn keep(&self, key: String, count: i64) {
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() >= KEPT_COUNTS {
+            kept.clear();
+        }
+        kept.insert(key, count);
+    }
+}
+
 /// Conditions joined by `AND`, with their values; placeholders are numbered when the clause is
 /// written for an engine, since a search binds a different number of values on each.
 #[derive(Debug, Clone, Default)]
@@ -172,8 +205,7 @@ impl Where {
     }
 
     /// How many rows match, and one page (1-based) of them: `select` reads columns of
-    /// `table`, whose unique `key` names a row. `matches` is how many rows match when the
-    /// caller knows it already (the dashboard's kept counts); they are counted otherwise.
+    /// `table`, whose unique `key` names a row; `matches` says whether the number is known.
     ///
     /// The page's keys are found first, sorting only the order's columns and the key, and
     /// then their rows are read: a search matching thousands of rows sorts thousands of short
@@ -187,14 +219,27 @@ impl Where {
         (table, key): (&'static str, &str),
         order: &str,
         page: i64,
-        matches: Option<i64>,
+        matches: Matches<'_>,
     ) -> Result<(i64, Vec<T>), sqlx::Error>
     where
         T: for<'r> FromRow<'r, AnyRow> + Send + Unpin,
     {
         let matches = match matches {
-            Some(known) => known,
-            None => self.count(pool, table).await?,
+            Matches::Known(known) => known,
+            Matches::Count => self.count(pool, table).await?,
+            Matches::Kept(kept) => {
+                // The filter's written SQL and its values (quoted and escaped) name it.
+                let (clause, values) = self.clause(Engine::of_pool(pool));
+                let key = format!("{table} {clause:?} {values:?}");
+                match kept.get(&key) {
+                    Some(count) => count,
+                    None => {
+                        let count = self.count(pool, table).await?;
+                        kept.keep(key, count);
+                        count
+                    }
+                }
+            }
         };
         if matches == 0 {
             return Ok((0, Vec::new()));

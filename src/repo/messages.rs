@@ -143,7 +143,7 @@ pub async fn list(
         Some(false) => counts.unread,
         Some(true) => counts.messages - counts.unread,
     });
-    filter.sql().page(pool, RECEIVED, ("messages", "id"), ORDER, page, counted).await
+    filter.sql().page(pool, RECEIVED, ("messages", "id"), ORDER, page, counts.matches(counted)).await
 }
 
 /// Every message `filter` selects, newest first, one row at a time.

@@ -317,7 +317,10 @@ const ORDER: &str = "created DESC, order_id DESC";
 
 /// How many orders `filter` selects, and one page (1-based) of them, newest first.
 pub async fn list(pool: &Pool, filter: &Filter, page: i64, counts: &Counts) -> Result<(i64, Vec<Order>), sqlx::Error> {
-    filter.sql().page(pool, "SELECT * FROM orders", ("orders", "order_id"), ORDER, page, filter.counted(counts)).await
+    filter
+        .sql()
+        .page(pool, "SELECT * FROM orders", ("orders", "order_id"), ORDER, page, counts.matches(filter.counted(counts)))
+        .await
 }
 
 /// Every order `filter` selects, newest first, one row at a time.

@@ -52,7 +52,7 @@ const SELECT: &str = "SELECT id, to_address, subject, status, CAST(attempts AS B
 /// search the number comes from `counts`.
 pub async fn list(pool: &Pool, filter: &Filter, page: i64, counts: &Counts) -> Result<(i64, Vec<Mail>), sqlx::Error> {
     let counted = filter.search.is_none().then(|| counts.mails_in(filter.status.as_deref()));
-    filter.sql().page(pool, SELECT, ("outbox", "id"), "id DESC", page, counted).await
+    filter.sql().page(pool, SELECT, ("outbox", "id"), "id DESC", page, counts.matches(counted)).await
 }
 
 /// Every mail `filter` selects, newest first, one row at a time.

@@ -234,7 +234,16 @@ pub async fn list(
 ) -> Result<(i64, Vec<Submission>), sqlx::Error> {
     let counted = filter.counted(counts);
     let (filter, order) = filter.sql();
-    filter.page(pool, &format!("SELECT {COLUMNS} FROM submissions"), ("submissions", "id"), order, page, counted).await
+    filter
+        .page(
+            pool,
+            &format!("SELECT {COLUMNS} FROM submissions"),
+            ("submissions", "id"),
+            order,
+            page,
+            counts.matches(counted),
+        )
+        .await
 }
 
 /// Every submission `filter` selects, in its order, one row at a time.

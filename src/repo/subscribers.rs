@@ -130,7 +130,7 @@ pub async fn list(
     counts: &Counts,
 ) -> Result<(i64, Vec<Subscriber>), sqlx::Error> {
     let counted = filter.search.is_none().then(|| counts.subscribers_in(filter.status.as_deref()));
-    filter.sql().page(pool, SELECT, ("subscribers", "id"), ORDER, page, counted).await
+    filter.sql().page(pool, SELECT, ("subscribers", "id"), ORDER, page, counts.matches(counted)).await
 }
 
 /// Every subscriber `filter` selects, newest first, one row at a time.
