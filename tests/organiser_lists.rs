@@ -384,6 +384,37 @@ async fn counts_follow_every_committed_change_between_views() {
     assert_eq!(found(get(&app, &cookie, "/organiser/outbox").await.text()), "0");
 }
 
+/// "Last 7 days" counts from the minute a week before now, and moves with the clock while
+/// nothing is written; "In all" stays.
+#[tokio::test]
+async fn the_dashboard_counts_the_last_7_days_apart_as_time_passes() {
+    let clock = Clock::fixed(datetime!(2025-03-10 12:00:30 UTC));
+    let app = organisers_app_at(clock.clone()).await;
+    for (title, paper_type, created) in [
+        ("A day old", "Abstract", "2025-03-09T10:00:00Z"),
+        ("Nine days old", "Abstract", "2025-03-01T10:00:00Z"),
+        ("A week old, ten seconds in", "Full Paper", "2025-03-03T12:00:10Z"),
+    ] {
+        let reference = submit_paper(&app, "ana@example.org", title, paper_type).await;
+        sqlx::query("UPDATE submissions SET created = $1 WHERE reference = $2")
+            .bind(created)
+            .bind(reference)
+            .execute(&app.pool)
+            .await
+            .unwrap();
+    }
+    let cookie = sign_in(&app, CHAIR).await;
+    let papers =
+        |app, cookie| async move { dashboard_rows(&get(app, cookie, "/organiser").await.text(), "dash-papers") };
+    assert_eq!(papers(&app, &cookie).await, [["Abstract", "1", "2"], ["Full Paper", "1", "1"]]);
+    // A list's view in between keeps the counts without changing what "this week" is.
+    get(&app, &cookie, "/organiser/submissions").await;
+    clock.set(datetime!(2025-03-10 12:00:59 UTC));
+    assert_eq!(papers(&app, &cookie).await, [["Abstract", "1", "2"], ["Full Paper", "1", "1"]]);
+    clock.set(datetime!(2025-03-10 12:01:05 UTC));
+    assert_eq!(papers(&app, &cookie).await, [["Abstract", "1", "2"], ["Full Paper", "0", "1"]]);
+}
+
 /// A search that matches many rows (more than 500: on SQLite its page is found by walking the
 /// list's order, not by looking up every match) pages through exactly the rows, in exactly the
 /// order, of its CSV, and its count agrees; with another filter too (540 rows), and for a text

@@ -248,14 +248,15 @@ pub struct CountCache {
 }
 
 impl CountCache {
-    /// Counts that hold every change committed before this call, and `recent` papers from
-    /// `since`: the kept ones when no counted table changed since they were made, else new ones
-    /// (made once for every view waiting meanwhile).
-    pub async fn get(&self, pool: &Pool, since: &str) -> Result<Arc<Counts>, sqlx::Error> {
+    /// Counts that hold every change committed before this call: the kept ones when no counted
+    /// table changed since they were made, else new ones (made once for every view waiting
+    /// meanwhile). With `exact`, `recent` papers count from `since` (the dashboard); without,
+    /// from whichever `since` the kept ones had (the lists, which show no recent count).
+    pub async fn get(&self, pool: &Pool, since: &str, exact: bool) -> Result<Arc<Counts>, sqlx::Error> {
         let version = count_version(pool).await?;
         let mut latest = self.latest.lock().await;
         // Any other version, not only a higher one: a restored database starts counting anew.
-        if let Some(counts) = latest.as_ref().filter(|c| c.version == version && c.since == since) {
+        if let Some(counts) = latest.as_ref().filter(|c| c.version == version && (!exact || c.since == since)) {
             return Ok(counts.clone());
         }
         let counts = Arc::new(Counts::count(pool, since).await?);

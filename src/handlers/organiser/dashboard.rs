@@ -55,14 +55,20 @@ impl DashboardPage {
     }
 }
 
-/// The dashboard's counts as of now, from the server's [`CountCache`](crate::repo::dashboard::CountCache) (every list's page
-/// takes its summary and, where they hold it, its number of rows from them); papers received
-/// in the last 7 days are `recent`, to the minute, so that one count serves a minute's views.
+/// The dashboard's counts as of now, from the server's
+/// [`CountCache`](crate::repo::dashboard::CountCache); every list's page takes its summary
+/// and, where they hold it, its number of rows from them.
 pub async fn counts(state: &AppState) -> Result<Arc<Counts>, sqlx::Error> {
+    state.counts.get(&state.pool, &week_ago(state), false).await
+}
+
+/// When "this week" starts: 7 days ago, to the minute, so that one count serves a minute's
+/// views of the dashboard.
+fn week_ago(state: &AppState) -> String {
     let now = state.clock.now();
     let minute =
         now - time::Duration::seconds(now.second().into()) - time::Duration::nanoseconds(now.nanosecond().into());
-    state.counts.get(&state.pool, &timestamp(minute - time::Duration::days(7))).await
+    timestamp(minute - time::Duration::days(7))
 }
 
 /// GET `/organiser`.
@@ -74,7 +80,7 @@ pub async fn home(State(state): State<AppState>, request: Request) -> Result<Res
     let pool = &state.pool;
     let page = DashboardPage {
         layout: layout(&state, "Organisers", session::HOME).await?,
-        counts: counts(&state).await?,
+        counts: state.counts.get(pool, &week_ago(&state), true).await?,
         sessions: store::sessions_of(pool, &organiser.email).await?,
         current_session: organiser.session,
         entries: audit::latest(pool, LATEST_ENTRIES).await?,
