@@ -16,8 +16,10 @@
 #   requests/s, p50 and p99, and ours/nginx with each round's ratio. The p99 here is mostly
 #   the queue h2load itself builds on the cores it shares with the server.
 # - latency at a fixed rate: RATE requests/s per connection (default 50: 3,200 requests/s
-#   over 64 connections, about a third of what nginx manages here), so p50 and p99 are how
-#   long one request takes when the server keeps up, the figure the p99 target is about.
+#   over 64 connections, about a quarter of what nginx manages here). h2load's per-connection
+#   timers fire together, so each tick is a burst of 64 requests at once: p99 is how long the
+#   last of 64 simultaneous requests waits while neither side is saturated (one connection at
+#   the same rate sees about 0.4 ms).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
