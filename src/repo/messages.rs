@@ -130,8 +130,8 @@ impl Filter {
 /// Newest first.
 const ORDER: &str = "created DESC, id DESC";
 
-/// How many messages `filter` selects, and one page (1-based) of them, newest first; without
-/// a search the number comes from `counts`.
+/// How many messages `filter` selects, and one page (1-based) of them, newest first. Without a
+/// search the number comes from `counts`; a search is counted once per `count_version`.
 pub async fn list(
     pool: &Pool,
     filter: &Filter,

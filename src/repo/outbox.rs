@@ -48,8 +48,8 @@ impl Filter {
 const SELECT: &str = "SELECT id, to_address, subject, status, CAST(attempts AS BIGINT) AS attempts, last_error, \
                       created, sent_at FROM outbox";
 
-/// How many mails `filter` selects, and one page (1-based) of them, newest first; without a
-/// search the number comes from `counts`.
+/// How many mails `filter` selects, and one page (1-based) of them, newest first. Without a
+/// search the number comes from `counts`; a search is counted once per `count_version`.
 pub async fn list(pool: &Pool, filter: &Filter, page: i64, counts: &Counts) -> Result<(i64, Vec<Mail>), sqlx::Error> {
     let counted = filter.search.is_none().then(|| counts.mails_in(filter.status.as_deref()));
     filter.sql().page(pool, SELECT, ("outbox", "id"), "id DESC", page, counts.matches(counted)).await
