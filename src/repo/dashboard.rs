@@ -23,7 +23,7 @@ pub struct PaperTypeCount {
 }
 
 /// Submissions by paper type, `recent` counting those received at or after `since`.
-pub async fn submissions_by_type(pool: &Pool, since: &str) -> Result<Vec<PaperTypeCount>, sqlx::Error> {
+async fn submissions_by_type(pool: &Pool, since: &str) -> Result<Vec<PaperTypeCount>, sqlx::Error> {
     sqlx::query_as(
         "SELECT paper_type, COUNT(*) AS total, SUM(CASE WHEN created >= $1 THEN 1 ELSE 0 END) AS recent \
          FROM submissions GROUP BY paper_type ORDER BY paper_type",
@@ -34,24 +34,24 @@ pub async fn submissions_by_type(pool: &Pool, since: &str) -> Result<Vec<PaperTy
 }
 
 /// Contact messages no organiser has opened yet.
-pub async fn unread_messages(pool: &Pool) -> Result<i64, sqlx::Error> {
+async fn unread_messages(pool: &Pool) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE read_at IS NULL").fetch_one(pool).await
 }
 
 /// Submissions per state (`submitted`, `accepted`, `rejected`, `withdrawn`; issue 21).
-pub async fn submissions_by_state(pool: &Pool) -> Result<Vec<StatusCount>, sqlx::Error> {
+async fn submissions_by_state(pool: &Pool) -> Result<Vec<StatusCount>, sqlx::Error> {
     sqlx::query_as("SELECT state AS status, COUNT(*) AS count FROM submissions GROUP BY state ORDER BY state")
         .fetch_all(pool)
         .await
 }
 
 /// Submissions with a decision staged and not applied yet.
-pub async fn pending_decisions(pool: &Pool) -> Result<i64, sqlx::Error> {
+async fn pending_decisions(pool: &Pool) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("SELECT COUNT(*) FROM submissions WHERE pending_decision IS NOT NULL").fetch_one(pool).await
 }
 
 /// Contact messages in all.
-pub async fn messages(pool: &Pool) -> Result<i64, sqlx::Error> {
+async fn messages(pool: &Pool) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("SELECT COUNT(*) FROM messages").fetch_one(pool).await
 }
 
@@ -65,7 +65,7 @@ pub struct OrderCount {
 }
 
 /// Orders by payments mode and state.
-pub async fn orders_by_state(pool: &Pool) -> Result<Vec<OrderCount>, sqlx::Error> {
+async fn orders_by_state(pool: &Pool) -> Result<Vec<OrderCount>, sqlx::Error> {
     sqlx::query_as(
         // Counted by the stored columns first, in the order of the index `orders_mode_status`
         // (migration 0013), then merged by the shown mode: no sort of every order.
@@ -93,7 +93,7 @@ pub struct PaidTotal {
 
 /// Paid orders' totals per payments mode, currency and kind (plan, custom, sponsor), refunds
 /// apart.
-pub async fn paid_totals(pool: &Pool) -> Result<Vec<PaidTotal>, sqlx::Error> {
+async fn paid_totals(pool: &Pool) -> Result<Vec<PaidTotal>, sqlx::Error> {
     sqlx::query_as(
         // Summed by the stored columns first, in the order of the covering index
         // `orders_paid_refunded` (migration 0014), then merged by the shown mode: no sort of
@@ -121,14 +121,14 @@ pub struct StatusCount {
 }
 
 /// Subscribers by state.
-pub async fn subscribers_by_status(pool: &Pool) -> Result<Vec<StatusCount>, sqlx::Error> {
+async fn subscribers_by_status(pool: &Pool) -> Result<Vec<StatusCount>, sqlx::Error> {
     sqlx::query_as("SELECT status, COUNT(*) AS count FROM subscribers GROUP BY status ORDER BY status")
         .fetch_all(pool)
         .await
 }
 
 /// Outbox rows by state (`pending`, `sent`, `failed`).
-pub async fn outbox_by_status(pool: &Pool) -> Result<Vec<StatusCount>, sqlx::Error> {
+async fn outbox_by_status(pool: &Pool) -> Result<Vec<StatusCount>, sqlx::Error> {
     sqlx::query_as("SELECT status, COUNT(*) AS count FROM outbox GROUP BY status ORDER BY status").fetch_all(pool).await
 }
 
@@ -144,7 +144,7 @@ pub struct FailingMail {
 }
 
 /// The newest `limit` mails that failed at least once.
-pub async fn failing_mail(pool: &Pool, limit: i64) -> Result<Vec<FailingMail>, sqlx::Error> {
+async fn failing_mail(pool: &Pool, limit: i64) -> Result<Vec<FailingMail>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, subject, status, CAST(attempts AS BIGINT) AS attempts, last_error, created FROM outbox \
          WHERE status = 'failed' OR (status = 'pending' AND last_error IS NOT NULL) ORDER BY id DESC LIMIT $1",
@@ -210,11 +210,6 @@ impl Counts {
     /// Submissions in all.
     pub fn submissions(&self) -> i64 {
         self.papers.iter().map(|p| p.total).sum()
-    }
-
-    /// Orders in all.
-    pub fn all_orders(&self) -> i64 {
-        self.orders.iter().map(|o| o.orders).sum()
     }
 
     /// Subscribers in `status`, or in all.
