@@ -458,6 +458,69 @@ async fn a_search_matching_hundreds_of_rows_pages_like_its_csv() {
     }
 }
 
+/// Deep pages (from row 500 on) start at a row kept from an earlier view instead of skipping
+/// every row before it: whichever page is asked first, each holds exactly the rows its CSV
+/// has there, for a text key (subscribers) and an integer one (the outbox), and a new row
+/// moves them all by one at once.
+#[tokio::test]
+async fn deep_pages_hold_the_rows_of_their_csv_in_any_order_of_views_and_after_a_change() {
+    let app = organisers_app().await;
+    for i in 0..620 {
+        // Some rows share a time: the order's tie-breaker must hold across an anchor.
+        let created = format!("2025-03-01T09:{:02}:00Z", i / 11);
+        sqlx::query("INSERT INTO subscribers (id, email, created, status) VALUES ($1, $2, $3, 'pending')")
+            .bind(format!("s{i:03}"))
+            .bind(format!("reader{i:03}@example.org"))
+            .bind(&created)
+            .execute(&app.pool)
+            .await
+            .unwrap();
+        sqlx::query(
+            "INSERT INTO outbox (to_address, subject, text_body, html_body, status, attempts, next_attempt_at, created)
+             VALUES ($1, 'Old news', 'x', 'x', 'failed', 5, $2, $2)",
+        )
+        .bind(format!("reader{i:03}@example.org"))
+        .bind(&created)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    }
+    let cookie = sign_in(&app, CHAIR).await;
+    for (list, column) in [("subscribers", 0), ("outbox", 1)] {
+        let expected = |csv: String| csv_records(&csv)[1..].iter().map(|r| r[2].clone()).collect::<Vec<_>>();
+        let page_of = |page: i64| {
+            let (app, cookie) = (&app, &cookie);
+            async move {
+                let body = get(app, cookie, &format!("/organiser/{list}?page={page}")).await.text();
+                table(&body).into_iter().map(|r| r[column].clone()).collect::<Vec<_>>()
+            }
+        };
+        let rows = expected(get(&app, &cookie, &format!("/organiser/{list}.csv")).await.text());
+        assert!(rows.len() >= 620, "{list}: {}", rows.len());
+        for page in [13, 11, 12, 11, 13, 1, 2] {
+            let from = (page as usize - 1) * 50;
+            assert_eq!(page_of(page).await, rows[from..(from + 50).min(rows.len())], "{list} page {page}");
+        }
+        let newest = match list {
+            "subscribers" => {
+                "INSERT INTO subscribers (id, email, created, status)
+                 VALUES ('new', 'newest@example.org', '2025-03-02T09:00:00Z', 'pending')"
+            }
+            _ => {
+                "INSERT INTO outbox (to_address, subject, text_body, html_body, status, attempts, next_attempt_at, created)
+                 VALUES ('newest@example.org', 'Old news', 'x', 'x', 'failed', 5, '2025-03-02T09:00:00Z', '2025-03-02T09:00:00Z')"
+            }
+        };
+        sqlx::query(newest).execute(&app.pool).await.unwrap();
+        let moved = expected(get(&app, &cookie, &format!("/organiser/{list}.csv")).await.text());
+        assert_eq!(moved[1..], rows[..], "{list}: the new row comes first");
+        for page in [12, 13] {
+            let from = (page as usize - 1) * 50;
+            assert_eq!(page_of(page).await, moved[from..(from + 50).min(moved.len())], "{list} page {page} after");
+        }
+    }
+}
+
 #[tokio::test]
 async fn subscribers_outbox_and_audit_lists() {
     let app = organisers_app().await;

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use sqlx::FromRow;
 use tokio::sync::Mutex;
 
-use super::filter::{KeptCounts, Matches};
+use super::filter::{Kept, Matches};
 use crate::db::Pool;
 
 /// Submissions of one paper type: in all, and since a time.
@@ -172,8 +172,8 @@ pub struct Counts {
     pub outbox: Vec<StatusCount>,
     /// The newest [`FAILING_MAILS`] mails that failed at least once.
     pub failing: Vec<FailingMail>,
-    /// The lists' filters counted under this version.
-    pub kept: KeptCounts,
+    /// What the lists learnt under this version: their filters' counts, their page anchors.
+    pub kept: Kept,
 }
 
 /// Failing mails the dashboard shows.
@@ -197,14 +197,14 @@ impl Counts {
             subscribers: subscribers_by_status(pool).await?,
             outbox: outbox_by_status(pool).await?,
             failing: failing_mail(pool, FAILING_MAILS).await?,
-            kept: KeptCounts::default(),
+            kept: Kept::default(),
         })
     }
 
     /// How a list learns its number of rows: `known` when these counts hold it, else counted
     /// once under this version.
     pub fn matches(&self, known: Option<i64>) -> Matches<'_> {
-        known.map_or(Matches::Kept(&self.kept), Matches::Known)
+        known.map_or(Matches::Kept(&self.kept), |known| Matches::Known(known, &self.kept))
     }
 
     /// Submissions in all.
