@@ -76,6 +76,25 @@ impl Kept {
         (offset - at < ANCHOR_EVERY).then(|| (*at, key.clone()))
     }
 
+    /// The nearest kept anchor at or before `offset` in `list`, or else the key of the row at
+    /// `offset` found by `first` (SQL and values), kept as a new anchor.
+    async fn anchor_or_find(
+        &self,
+        pool: &Pool,
+        list: String,
+        offset: i64,
+        (first, values): (String, Vec<String>),
+    ) -> Result<Option<(i64, Key)>, sqlx::Error> {
+        if let Some(anchor) = self.anchor(&list, offset) {
+            return Ok(Some(anchor));
+        }
+        let row: Option<AnyRow> = bound_row(first, values).fetch_optional(pool).await?;
+        Ok(row.and_then(|row| Key::of(&row)).map(|key| {
+            self.keep_anchor(list, offset, key.clone());
+            (offset, key)
+        }))
+    }
+
     fn keep_anchor(&self, list: String, offset: i64, key: Key) {
         let mut kept = self.lock();
         if kept.anchored >= KEPT {
@@ -258,7 +277,8 @@ impl Where {
     /// The page's keys are found first, sorting only the order's columns and the key, and
     /// then their rows are read: a search matching thousands of rows sorts thousands of short
     /// entries instead of whole rows (SQLite keeps every column of a row it sorts), and a deep
-    /// page skips its offset in an index. The count picks how a SQLite search's page is found
+    /// page skips its offset in an index, or from [`ANCHOR_EVERY`] rows on starts at an anchor
+    /// kept in `matches`' [`Kept`]. The count picks how a SQLite search's page is found
     /// ([`WALK_FROM_MATCHES`]).
     pub async fn page<T>(
         &self,
@@ -295,22 +315,12 @@ impl Where {
             self.conditions.iter().any(|c| matches!(c, Condition::Contains { text, .. } if uses_index(engine, text)));
         let walk = searched && matches >= WALK_FROM_MATCHES;
         let offset = (page.max(1) - 1).saturating_mul(PAGE_SIZE);
-        let list = format!("{filter} {order}");
         let anchored = match (kept, Seek::of(order)) {
             // A SQLite search walking the list's order keeps to its plain offset.
             (Some(kept), Some(seek)) if offset >= ANCHOR_EVERY && offset < matches && !walk => {
-                match kept.anchor(&list, offset) {
-                    Some(anchor) => Some((seek, anchor)),
-                    None => {
-                        let first =
-                            format!("SELECT {key} FROM {table}{clause} ORDER BY {order} LIMIT 1 OFFSET {offset}");
-                        let row: Option<AnyRow> = bound_row(first, values.clone()).fetch_optional(pool).await?;
-                        row.and_then(|row| Key::of(&row)).map(|key| {
-                            kept.keep_anchor(list, offset, key.clone());
-                            (seek, (offset, key))
-                        })
-                    }
-                }
+                let list = format!("{filter} {order}");
+                let first = format!("SELECT {key} FROM {table}{clause} ORDER BY {order} LIMIT 1 OFFSET {offset}");
+                kept.anchor_or_find(pool, list, offset, (first, values.clone())).await?.map(|anchor| (seek, anchor))
             }
             _ => None,
         };
