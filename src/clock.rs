@@ -41,3 +41,8 @@ impl Clock {
         }
     }
 }
+
+/// The start of the minute `at` falls in (pages cached per minute, the dashboard's week).
+pub fn minute_start(at: OffsetDateTime) -> OffsetDateTime {
+    at.replace_second(0).and_then(|t| t.replace_nanosecond(0)).unwrap_or(at)
+}

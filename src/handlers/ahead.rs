@@ -22,8 +22,7 @@ const LEAD: Duration = Duration::from_secs(10);
 
 /// The start of the minute after `now`.
 pub fn next_minute(now: OffsetDateTime) -> OffsetDateTime {
-    let start = now.replace_second(0).and_then(|t| t.replace_nanosecond(0)).unwrap_or(now);
-    start + time::Duration::minutes(1)
+    crate::clock::minute_start(now) + time::Duration::minutes(1)
 }
 
 /// Renders every minute page as it will read at the start of the next minute (by the state's

@@ -158,9 +158,9 @@ async fn failing_mail(pool: &Pool, limit: i64) -> Result<Vec<FailingMail>, sqlx:
 #[derive(Debug)]
 pub struct Counts {
     /// The version read before counting: these counts hold at least every change it stands for.
-    pub version: i64,
+    version: i64,
     /// The `since` the papers' `recent` counts start at.
-    pub since: String,
+    since: String,
     pub papers: Vec<PaperTypeCount>,
     pub states: Vec<StatusCount>,
     pub pending: i64,
@@ -177,7 +177,7 @@ pub struct Counts {
 }
 
 /// Failing mails the dashboard shows.
-pub const FAILING_MAILS: i64 = 10;
+const FAILING_MAILS: i64 = 10;
 
 impl Counts {
     /// Counts everything, `recent` papers being those received at or after `since` (RFC 3339).

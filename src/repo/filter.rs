@@ -43,7 +43,7 @@ struct KeptInner {
 }
 
 /// Counts, and anchors, a [`Kept`] holds before it starts again empty.
-pub const KEPT: usize = 1000;
+const KEPT: usize = 1000;
 
 /// A row's unique key as stored: an integer id or a text one.
 #[derive(Debug, Clone)]
@@ -342,7 +342,7 @@ impl Where {
                 }
             }
             None => {
-                let (clause, values) = self.clause_walking(engine, walk);
+                let (clause, values) = if walk { self.clause_walking(engine, true) } else { (clause, values) };
                 let keys =
                     format!("SELECT {key} FROM {table}{clause} ORDER BY {order} LIMIT {PAGE_SIZE} OFFSET {offset}");
                 bound(format!("{select} WHERE {key} IN ({keys}) ORDER BY {order}"), values).fetch_all(pool).await?

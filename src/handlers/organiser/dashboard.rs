@@ -65,10 +65,7 @@ pub async fn counts(state: &AppState) -> Result<Arc<Counts>, sqlx::Error> {
 /// When "this week" starts: 7 days ago, to the minute, so that one count serves a minute's
 /// views of the dashboard.
 fn week_ago(state: &AppState) -> String {
-    let now = state.clock.now();
-    let minute =
-        now - time::Duration::seconds(now.second().into()) - time::Duration::nanoseconds(now.nanosecond().into());
-    timestamp(minute - time::Duration::days(7))
+    timestamp(crate::clock::minute_start(state.clock.now()) - time::Duration::days(7))
 }
 
 /// GET `/organiser`.
