@@ -501,6 +501,16 @@ async fn deep_pages_hold_the_rows_of_their_csv_in_any_order_of_views_and_after_a
             let from = (page as usize - 1) * 50;
             assert_eq!(page_of(page).await, rows[from..(from + 50).min(rows.len())], "{list} page {page}");
         }
+        // Past the last page, deep enough for an anchor: an empty page, no error; past the
+        // highest page number: 400 with the reason.
+        for page in [20, 100_000] {
+            let reply = get(&app, &cookie, &format!("/organiser/{list}?page={page}")).await;
+            assert_eq!(reply.status, StatusCode::OK, "{list} page {page}");
+            assert!(table(&reply.text()).is_empty(), "{list} page {page}");
+        }
+        let reply = get(&app, &cookie, &format!("/organiser/{list}?page=100001")).await;
+        assert_eq!(reply.status, StatusCode::BAD_REQUEST);
+        assert!(reply.text().contains("is not a page number"), "{}", reply.text());
         let newest = match list {
             "subscribers" => {
                 "INSERT INTO subscribers (id, email, created, status)
