@@ -195,8 +195,8 @@ async fn check_seed(config: &Config, sql: &str, name: &str) -> Result<(), Box<dy
     }
     let diff = match seed_check::diff(&pool, sql).await {
         Ok(diff) => diff,
-        Err(seed_check::SeedCheckError::Statement { line, message }) => {
-            return Err(format!("{name}:{line}: {message}; nothing was changed").into());
+        Err(seed_check::SeedCheckError::Statement { line, column, message }) => {
+            return Err(format!("{name}:{line}:{column}: {message}; nothing was changed").into());
         }
         Err(seed_check::SeedCheckError::Template(unknown)) => return Err(format!("{name}: {unknown}").into()),
         Err(err) => return Err(err.into()),

@@ -2,8 +2,10 @@
 //! change, found by applying it in a transaction that is always rolled back.
 //!
 //! The seed runs statement by statement, so an error names the statement, and within it the
-//! line PostgreSQL points at (its error position) or SQLite names (`near "…"`). Rows are
-//! compared by primary key in every table the seed names; `site`'s changes are listed by field.
+//! line and column of the token the engine points at: SQLite's error offset
+//! (`sqlite3_error_offset`) or PostgreSQL's error position, else the token SQLite names in
+//! `near "…"`. Rows are compared by primary key in every table the seed names; `site`'s
+//! changes are listed by field.
 
 use std::collections::BTreeMap;
 
@@ -37,10 +39,10 @@ pub struct SeedDiff {
 /// Why a seed cannot be applied.
 #[derive(Debug, thiserror::Error)]
 pub enum SeedCheckError {
-    /// A statement of the seed failed: the 1-based line of the seed file and the engine's
-    /// message.
-    #[error("line {line}: {message}")]
-    Statement { line: usize, message: String },
+    /// A statement of the seed failed: the 1-based line and column (in characters) of the
+    /// seed file where the engine says the error is, and the engine's message.
+    #[error("line {line}, column {column}: {message}")]
+    Statement { line: usize, column: usize, message: String },
     /// A decision mail template names a placeholder nobody fills (issue 21).
     #[error(transparent)]
     Template(#[from] crate::placeholders::UnknownPlaceholder),
@@ -62,14 +64,17 @@ pub async fn diff(pool: &Pool, sql: &str) -> Result<SeedDiff, SeedCheckError> {
     }
     for (start, statement) in statements(sql) {
         if let Err(err) = sqlx::raw_sql(sqlx::AssertSqlSafe(statement.to_owned())).execute(&mut *tx).await {
-            let offset = start + offset_in_statement(statement, &err);
-            let line = sql[..offset.min(sql.len())].matches('\n').count() + 1;
+            tx.rollback().await?;
+            let in_statement = match sqlite_error_offset(pool, statement, &err).await {
+                Some(offset) => offset,
+                None => offset_in_statement(statement, &err),
+            };
+            let (line, column) = line_and_column(sql, start + in_statement);
             let message = match &err {
                 sqlx::Error::Database(db) => db.message().to_owned(),
                 other => other.to_string(),
             };
-            tx.rollback().await?;
-            return Err(SeedCheckError::Statement { line, message });
+            return Err(SeedCheckError::Statement { line, column, message });
         }
     }
     // The same check `seed` makes before it commits (`db::seed_with`).
@@ -152,15 +157,53 @@ async fn named_tables(conn: &mut crate::db::Connection, sql: &str) -> Result<Vec
     Ok(tables::names(conn).await?.into_iter().filter(|t| words.contains(&t.to_ascii_lowercase())).collect())
 }
 
-/// Where in `statement` the engine says the error is: PostgreSQL's error position, or the
-/// first place of the token SQLite names in `near "…": syntax error`; else its start.
+/// SQLite: the byte offset in `statement` of the token its error is about, as SQLite's
+/// `sqlite3_error_offset` gives it (SQLite 3.38+, <https://sqlite.org/c3ref/errcode.html>:
+/// "the byte offset of the start of that token" in the SQL text last prepared, -1 when the
+/// error is about no token). `None` for PostgreSQL and when SQLite gives no offset.
+///
+/// sqlx reads no offset into its errors, and the seed's connection sits behind the Any driver,
+/// which gives no raw handle. So the failing statement alone is prepared again (never run) on a
+/// read-only connection of its own to the same database, and the offset is read from that
+/// connection right after. Errors about a token (syntax, an unknown table or column) are all
+/// found while preparing, which depends on the schema only, not on the rows the seed's earlier
+/// statements changed; the offset is taken only when that error's message is the seed's own
+/// (so not for an error found while running, such as a constraint, nor for a database a second
+/// connection does not see, such as `sqlite::memory:`).
+async fn sqlite_error_offset(pool: &Pool, statement: &str, err: &sqlx::Error) -> Option<usize> {
+    use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
+    use sqlx::{Connection, Executor, SqlSafeStr};
+    let sqlx::Error::Database(failed) = err else { return None };
+    failed.try_downcast_ref::<sqlx::sqlite::SqliteError>()?;
+    let options = SqliteConnectOptions::try_from(&*pool.connect_options()).ok()?.read_only(true);
+    let mut conn = SqliteConnection::connect_with(&options).await.ok()?;
+    let prepared = conn.prepare(sqlx::AssertSqlSafe(statement.to_owned()).into_sql_str()).await;
+    let offset = match prepared {
+        Err(sqlx::Error::Database(again)) if again.message() == failed.message() => match conn.lock_handle().await {
+            Ok(mut handle) => {
+                // SAFETY: the handle is a live connection, locked out of sqlx's worker thread
+                // while held, and its most recent call was the failed prepare of `statement`;
+                // `sqlite3_error_offset` only reads that error's offset.
+                let at = unsafe { libsqlite3_sys::sqlite3_error_offset(handle.as_raw_handle().as_ptr()) };
+                usize::try_from(at).ok()
+            }
+            Err(_) => None,
+        },
+        _ => None,
+    };
+    let _ = conn.close().await;
+    offset.filter(|&at| at < statement.len() && statement.is_char_boundary(at))
+}
+
+/// Where in `statement` the engine says the error is when SQLite gives no offset
+/// ([`sqlite_error_offset`]): PostgreSQL's error position, or the first place of the token
+/// SQLite names in `near "…": syntax error`; else its start.
 fn offset_in_statement(statement: &str, err: &sqlx::Error) -> usize {
     let sqlx::Error::Database(db) = err else { return 0 };
     if let Some(pg) = db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
         && let Some(sqlx::postgres::PgErrorPosition::Original(position)) = pg.position()
     {
-        // A 1-based character position.
-        return statement.char_indices().nth(position.saturating_sub(1)).map_or(0, |(i, _)| i);
+        return char_position(statement, position);
     }
     let message = db.message();
     if let Some(rest) = message.strip_prefix("near \"")
@@ -169,6 +212,25 @@ fn offset_in_statement(statement: &str, err: &sqlx::Error) -> usize {
         return statement.find(token).unwrap_or(0);
     }
     0
+}
+
+/// The byte offset in `statement` of PostgreSQL's error position: a 1-based count of
+/// characters (not bytes) into the query text (the `P` field of its ErrorResponse,
+/// <https://www.postgresql.org/docs/current/protocol-error-fields.html>); past the end, the end.
+fn char_position(statement: &str, position: usize) -> usize {
+    statement.char_indices().nth(position.saturating_sub(1)).map_or(statement.len(), |(at, _)| at)
+}
+
+/// The 1-based line and column of byte `offset` of `text`; the column counts characters, not
+/// bytes (an offset inside a character counts as that character's start).
+fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &text[..at];
+    let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+    (before.matches('\n').count() + 1, before[line_start..].chars().count() + 1)
 }
 
 /// The seed's statements with the byte offset each starts at (leading blanks and comments
@@ -255,6 +317,32 @@ mod tests {
         assert_eq!(&sql[found[0].0..found[0].0 + 6], "DELETE");
         assert_eq!(found[1].1, "INSERT INTO site (name) VALUES ('a; b', 'it''s');");
         assert_eq!(found[2].1, "UPDATE x SET y = \"a;b\";");
+    }
+
+    #[test]
+    fn an_offset_is_a_line_and_a_column_counted_in_characters() {
+        let text = "ab\nçé INSERT\n\nx";
+        assert_eq!(line_and_column(text, 0), (1, 1));
+        assert_eq!(line_and_column(text, 2), (1, 3), "the newline ends line 1");
+        assert_eq!(line_and_column(text, 3), (2, 1));
+        let insert = text.find("INSERT").unwrap();
+        assert_eq!(insert, 8, "ç and é are two bytes each");
+        assert_eq!(line_and_column(text, insert), (2, 4));
+        assert_eq!(line_and_column(text, 4), (2, 1), "inside ç: its start");
+        assert_eq!(line_and_column(text, text.len() - 1), (4, 1));
+        assert_eq!(line_and_column(text, 1000), (4, 2), "past the end: the end");
+    }
+
+    #[test]
+    fn a_postgresql_position_counts_characters_from_one() {
+        let statement = "INSERT INTO t (a) VALUES\n  ('é'),\n  oops;";
+        let oops = statement.find("oops").unwrap();
+        let position = statement[..oops].chars().count() + 1;
+        assert_ne!(position, oops + 1, "the é makes characters and bytes differ");
+        assert_eq!(char_position(statement, position), oops);
+        assert_eq!(line_and_column(statement, char_position(statement, position)), (3, 3));
+        assert_eq!(char_position(statement, 1), 0);
+        assert_eq!(char_position(statement, 1000), statement.len());
     }
 
     #[test]

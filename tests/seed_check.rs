@@ -80,10 +80,64 @@ async fn an_sql_error_is_reported_with_its_line_and_a_failing_status() {
     let output = check(&app, &seed);
     assert!(!output.status.success(), "a broken seed fails the check: {}", stdout(&output));
     let said = stderr(&output);
-    assert!(said.contains(&format!("broken.sql:{line}:")), "line {line} is named: {said}");
+    assert!(said.contains(&format!("broken.sql:{line}:1: ")), "line {line}, column 1 is named: {said}");
     assert!(said.contains("INSERTT"), "the engine's message is shown: {said}");
     assert!(said.contains("nothing was changed"), "{said}");
     assert_eq!(app.count("committee").await, members, "the committee is untouched");
+}
+
+/// The fixture seed followed by a 12-row `INSERT INTO faqs` with `line` written after its
+/// sixth row (or, when `line` starts with `(`, in place of it), in a file of the app's folder;
+/// with the 1-based line of the seed file where that INSERT starts and where `line` is.
+fn with_long_insert(app: &TestApp, name: &str, line: &str) -> (std::path::PathBuf, usize, usize) {
+    let mut rows: Vec<String> = (1..=12)
+        .map(|i| {
+            format!("  ({}, 'Question {i}?', 'Answer {i}.', {}){}", 1000 + i, 100 + i, if i == 12 { ";" } else { "," })
+        })
+        .collect();
+    if line.trim_start().starts_with('(') {
+        rows[5] = line.to_owned();
+    } else {
+        rows.insert(6, line.to_owned());
+    }
+    let head = format!("{}\n\n-- Twelve more questions.\n", fixture::SEED.trim_end());
+    let start = head.lines().count() + 1;
+    let sql = format!("{head}INSERT INTO faqs (id, question, answer, position) VALUES\n{}\n", rows.join("\n"));
+    let at = sql.lines().position(|l| l == line).expect("the line is in the seed") + 1;
+    let path = app.dir.path().join(name);
+    std::fs::write(&path, sql).unwrap();
+    (path, start, at)
+}
+
+#[tokio::test]
+async fn a_stray_line_inside_a_long_multi_row_insert_is_named_by_its_line_and_column() {
+    let app = common::app().await;
+    let questions = app.count("faqs").await;
+    let (seed, start, line) = with_long_insert(&app, "stray.sql", "    INSERT");
+    assert_eq!(line, start + 7, "the stray line is deep inside the statement");
+    let output = check(&app, &seed);
+    assert!(!output.status.success(), "a broken seed fails the check: {}", stdout(&output));
+    let said = stderr(&output);
+    // Column 5: after the four blanks; not the statement's first line, nor its column 1.
+    assert!(said.contains(&format!("stray.sql:{line}:5: ")), "line {line}, column 5 is named: {said}");
+    assert!(said.contains("INSERT"), "the engine's message is shown: {said}");
+    assert!(said.contains("nothing was changed"), "{said}");
+    assert_eq!(app.count("faqs").await, questions, "the questions are untouched");
+}
+
+#[tokio::test]
+async fn an_unknown_column_in_a_row_of_a_long_insert_is_named_by_its_line_and_column() {
+    let app = common::app().await;
+    // Not a syntax error: SQLite names no token in its message, only its error offset does.
+    let row = "  (1006, 'Question 6?', answr, 106),";
+    let (seed, start, line) = with_long_insert(&app, "column.sql", row);
+    assert_eq!(line, start + 6);
+    let column = row.find("answr").unwrap() + 1;
+    let output = check(&app, &seed);
+    assert!(!output.status.success(), "a broken seed fails the check: {}", stdout(&output));
+    let said = stderr(&output);
+    assert!(said.contains(&format!("column.sql:{line}:{column}: ")), "line {line}, column {column} is named: {said}");
+    assert!(said.contains("answr"), "the engine's message is shown: {said}");
 }
 
 #[tokio::test]
