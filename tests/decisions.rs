@@ -113,6 +113,23 @@ async fn a_reviewed_selection_is_accepted_and_rejected_and_each_author_mailed_on
     let confirmed =
         post(&app, &cookie, "/organiser/submissions/decide/confirm", &format!("decision=accepted{three}")).await;
     assert_eq!(confirmed.status, StatusCode::SEE_OTHER, "{}", confirmed.text());
+    // Back to the whole list (not only the pending rows), which says what was staged.
+    let back = confirmed.header("location").unwrap().to_owned();
+    assert_eq!(back, "/organiser/submissions?staged=accepted&count=3");
+    let list = get(&app, &cookie, &back).await;
+    assert_eq!(list.status, StatusCode::OK);
+    let page = parse(&list.text());
+    assert_eq!(
+        text(select(&page, "#staged p")[0]),
+        "3 submissions now have the pending decision \"Accept\". Nobody is mailed until the decisions are applied."
+    );
+    assert_eq!(select(&page, "input[name=item]").len(), 5, "every row, not only the pending ones");
+    assert!(
+        !select(&page, ".organiser__pager a, .organiser__count a")
+            .iter()
+            .any(|a| { a.value().attr("href").is_some_and(|href| href.contains("staged")) }),
+        "the notice is not a filter: the CSV and the pages leave it out"
+    );
     let two: String = refs[3..].iter().map(|r| format!("&item={r}:1")).collect();
     let rejected =
         post(&app, &cookie, "/organiser/submissions/decide/confirm", &format!("decision=rejected{two}")).await;
@@ -145,8 +162,20 @@ async fn a_reviewed_selection_is_accepted_and_rejected_and_each_author_mailed_on
     // Apply: one mail per author, each with a working link that shows the decision.
     let items = preview_items(&preview.text());
     let applied = post(&app, &cookie, "/organiser/decisions/apply", &items).await;
-    assert_eq!(applied.status, StatusCode::OK, "{}", applied.text());
-    assert!(applied.text().contains("5 decisions applied; 5 mails queued."), "{}", applied.text());
+    assert_eq!(applied.status, StatusCode::SEE_OTHER, "{}", applied.text());
+    let target = applied.header("location").unwrap().to_owned();
+    assert_eq!(target, "/organiser/decisions/applied?accepted=3&rejected=2&mails=5");
+    let answer = get(&app, &cookie, &target).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(answer.header("cache-control"), Some("private, no-store"));
+    assert_eq!(answer.header("x-robots-tag"), Some("noindex"));
+    assert_eq!(
+        text(select(&parse(&answer.text()), "#notice")[0]),
+        "5 decisions applied (3 accepted, 2 rejected); 5 mails queued."
+    );
+    // Loading the answer again applies and mails nothing.
+    assert_eq!(get(&app, &cookie, &target).await.status, StatusCode::OK);
+    assert_eq!(app.count("outbox").await, 10 + 1 + 5);
     for (n, reference) in refs.iter().enumerate() {
         let mails = mails_to(&app, &format!("author{n}@example.org")).await;
         assert_eq!(mails.len(), 2, "the acknowledgement and one decision: {mails:?}");
@@ -166,8 +195,10 @@ async fn a_reviewed_selection_is_accepted_and_rejected_and_each_author_mailed_on
 
     // Applying the same preview again mails nobody.
     let again = post(&app, &cookie, "/organiser/decisions/apply", &items).await;
-    assert_eq!(again.status, StatusCode::OK);
-    assert!(again.text().contains("Nothing was applied"), "{}", again.text());
+    assert_eq!(again.status, StatusCode::SEE_OTHER);
+    let target = again.header("location").unwrap().to_owned();
+    assert_eq!(target, "/organiser/decisions/applied?accepted=0&rejected=0&mails=0");
+    assert!(get(&app, &cookie, &target).await.text().contains("Nothing was applied"));
     for n in 0..5 {
         assert_eq!(mails_to(&app, &format!("author{n}@example.org")).await.len(), 2);
     }
@@ -212,20 +243,24 @@ async fn a_changed_decision_mails_the_author_again_and_the_history_shows_both() 
         .into_iter()
         .map(|row| select(row, "td").into_iter().map(|c| text(c).trim().to_owned()).collect())
         .collect();
+    // In the words organisers use, and only what changed.
     let actions: Vec<&str> = history.iter().map(|row| row[2].as_str()).collect();
     assert_eq!(
         actions,
-        [
-            "submission.decision_staged",
-            "submission.decision_applied",
-            "submission.decision_staged",
-            "submission.decision_applied"
-        ]
+        ["Pending decision set", "Decision applied and mailed", "Pending decision set", "Decision applied and mailed"]
     );
     assert!(history.iter().all(|row| row[1] == CHAIR));
-    assert!(history[1][3].contains("state: submitted → accepted"), "{:?}", history[1]);
-    assert!(history[3][3].contains("state: accepted → rejected"), "{:?}", history[3]);
-    assert!(history[2][3].contains("pending_decision: (none) → rejected"), "{:?}", history[2]);
+    assert_eq!(history[0][3], "Pending decision: None → Accept Note: None → See you in Port Quill", "{:?}", history[0]);
+    assert!(
+        history[1][3].starts_with("State: Submitted → Accepted Mail to ana@example.org (queued): "),
+        "{:?}",
+        history[1]
+    );
+    assert!(history[3][3].contains("State: Accepted → Rejected"), "{:?}", history[3]);
+    assert!(history[2][3].starts_with("Pending decision: None → Reject"), "{:?}", history[2]);
+    for row in &history {
+        assert!(!row[3].contains("None → None") && !row[3].contains('_'), "nothing that changes nothing: {row:?}");
+    }
 }
 
 #[tokio::test]
@@ -250,8 +285,27 @@ async fn a_decision_from_a_stale_page_is_409_and_changes_nothing() {
         "version=1&decision=rejected&note=",
     )
     .await;
-    assert_eq!(second.status, StatusCode::CONFLICT);
-    assert!(second.text().contains("was changed by someone else since this page was loaded"), "{}", second.text());
+    // 303 to an organiser page answering 409: a reload of it posts nothing again.
+    assert_eq!(second.status, StatusCode::SEE_OTHER);
+    let target = second.header("location").unwrap().to_owned();
+    assert_eq!(target, format!("/organiser/submissions/{reference}/conflict?why=changed"));
+    let conflict = get(&app, &other, &target).await;
+    assert_eq!(conflict.status, StatusCode::CONFLICT);
+    assert_eq!(conflict.header("cache-control"), Some("private, no-store"));
+    assert_eq!(conflict.header("x-robots-tag"), Some("noindex"));
+    let page = parse(&conflict.text());
+    assert_eq!(
+        text(select(&page, "[role=alert]")[0]),
+        format!(
+            "Submission {reference} was changed by someone else since this page was loaded, so nothing was changed. \
+             Open it as it is now and decide again."
+        )
+    );
+    let back = select(&page, "main a.button")[0];
+    assert_eq!(back.value().attr("href"), Some(format!("/organiser/submissions/{reference}").as_str()));
+    assert_eq!(text(back), format!("Open submission {reference} as it is now"));
+    assert_eq!(select(&page, "nav[aria-label='Organiser area'] a").len(), 7, "the organiser area's header");
+    assert!(!conflict.text().contains("Go back home") && select(&page, ".dock").is_empty(), "not the visitors' page");
     assert_eq!(state_of(&app, &reference).await, ("submitted".into(), Some("accepted".into())));
     // A stale selection changes none of its rows.
     let fresh = submit_paper(&app, "ben@example.org", "Harbour bells").await;
@@ -262,14 +316,26 @@ async fn a_decision_from_a_stale_page_is_409_and_changes_nothing() {
         &format!("decision=rejected&item={fresh}:1&item={reference}:1"),
     )
     .await;
-    assert_eq!(stale.status, StatusCode::CONFLICT);
+    assert_eq!(stale.status, StatusCode::SEE_OTHER);
+    let target = stale.header("location").unwrap().to_owned();
+    assert_eq!(target, format!("/organiser/submissions/{reference}/conflict?why=selection"));
+    let conflict = get(&app, &other, &target).await;
+    assert_eq!(conflict.status, StatusCode::CONFLICT);
+    assert!(conflict.text().contains("so none of the selected submissions was changed"), "{}", conflict.text());
     assert_eq!(state_of(&app, &fresh).await, ("submitted".into(), None), "the transaction is rolled back");
     // A preview whose decision changed before the apply: 409, nothing applied or mailed.
     let preview = get(&app, &cookie, "/organiser/decisions").await;
     let items = preview_items(&preview.text());
     assert_eq!(stage(&app, &cookie, &reference, "rejected", "").await.status, StatusCode::SEE_OTHER);
     let applied = post(&app, &cookie, "/organiser/decisions/apply", &items).await;
-    assert_eq!(applied.status, StatusCode::CONFLICT);
+    assert_eq!(applied.status, StatusCode::SEE_OTHER);
+    let target = applied.header("location").unwrap().to_owned();
+    assert_eq!(target, format!("/organiser/submissions/{reference}/conflict?why=preview"));
+    let conflict = get(&app, &cookie, &target).await;
+    assert_eq!(conflict.status, StatusCode::CONFLICT);
+    let page = parse(&conflict.text());
+    assert_eq!(text(select(&page, "h1")[0]), "Nothing was applied");
+    assert_eq!(select(&page, "main a.button")[0].value().attr("href"), Some("/organiser/decisions"));
     assert_eq!(state_of(&app, &reference).await, ("submitted".into(), Some("rejected".into())));
     assert_eq!(mails_to(&app, "ana@example.org").await.len(), 1);
 }
@@ -289,9 +355,42 @@ async fn bad_decision_forms_are_400_and_unknown_submissions_404() {
         ("/organiser/submissions/decide", "decision=accepted&item=nonsense"),
         ("/organiser/submissions/decide/confirm", "decision=maybe&item=P-1:1"),
         ("/organiser/decisions/apply", ""),
+        // The selection's menu starts on no choice.
+        ("/organiser/submissions/decide", &*format!("decision=&item={reference}:1")),
+        ("/organiser/submissions/decide/confirm", &*format!("decision=&item={reference}:1")),
     ] {
         let reply = post(&app, &cookie, path, body).await;
         assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{path} {body}: {}", reply.text());
+        // An organiser page that says what is wrong, not the visitors' error page.
+        let page = parse(&reply.text());
+        assert_eq!(select(&page, "nav[aria-label='Organiser area']").len(), 1, "{path} {body}");
+        assert!(!text(select(&page, "[role=alert]")[0]).is_empty(), "{path} {body}");
+    }
+    let unchosen = post(&app, &cookie, "/organiser/submissions/decide", &format!("decision=&item={reference}:1")).await;
+    assert!(unchosen.text().contains("No decision was chosen."), "{}", unchosen.text());
+    // The list's menu: a placeholder first, chosen, and a choice required.
+    let list = parse(&get(&app, &cookie, "/organiser/submissions").await.text());
+    let menu = select(&list, "#bulk-decision")[0];
+    assert!(menu.value().attr("required").is_some());
+    let first = select(menu, "option")[0];
+    assert_eq!((first.value().attr("value"), first.value().attr("selected").is_some()), (Some(""), true));
+    // The pages the 303s lead to: bad addresses are 400, an unknown submission 404.
+    let conflict = format!("/organiser/submissions/{reference}/conflict");
+    for (path, status) in [
+        (conflict.clone(), StatusCode::BAD_REQUEST),
+        (format!("{conflict}?why=maybe"), StatusCode::BAD_REQUEST),
+        (format!("{conflict}?why=changed&why=preview"), StatusCode::BAD_REQUEST),
+        (format!("{conflict}?why=changed&x=1"), StatusCode::BAD_REQUEST),
+        ("/organiser/submissions/P-2025-NOPE00/conflict?why=changed".to_owned(), StatusCode::NOT_FOUND),
+        ("/organiser/decisions/applied".to_owned(), StatusCode::BAD_REQUEST),
+        ("/organiser/decisions/applied?accepted=1&rejected=x&mails=1".to_owned(), StatusCode::BAD_REQUEST),
+        ("/organiser/decisions/applied?accepted=1&rejected=0&mails=1&x=1".to_owned(), StatusCode::BAD_REQUEST),
+        ("/organiser/submissions?staged=maybe&count=1".to_owned(), StatusCode::BAD_REQUEST),
+        ("/organiser/submissions?staged=accepted".to_owned(), StatusCode::BAD_REQUEST),
+        ("/organiser/submissions?staged=accepted&count=0".to_owned(), StatusCode::BAD_REQUEST),
+    ] {
+        let reply = get(&app, &cookie, &path).await;
+        assert_eq!(reply.status, status, "{path}: {}", reply.text());
     }
     let long = format!("version=1&decision=accepted&note={}", "a".repeat(2001));
     assert_eq!(post(&app, &cookie, &one, &long).await.status, StatusCode::BAD_REQUEST);
@@ -320,8 +419,12 @@ async fn every_new_route_is_refused_without_a_session_or_from_another_origin() {
         let bare = app.post(path, "application/x-www-form-urlencoded", body.to_owned(), &[("cookie", &cookie)]).await;
         assert_eq!(bare.status, StatusCode::FORBIDDEN, "{path}");
     }
-    let preview = app.request("/organiser/decisions", &[]).await;
-    assert_eq!(preview.status, StatusCode::SEE_OTHER);
+    let conflict = format!("/organiser/submissions/{reference}/conflict?why=changed");
+    for path in ["/organiser/decisions", "/organiser/decisions/applied?accepted=1&rejected=0&mails=1", &conflict] {
+        let reply = app.request(path, &[]).await;
+        assert_eq!(reply.status, StatusCode::SEE_OTHER, "{path}");
+        assert_eq!(reply.header("location"), Some("/organiser"), "{path}");
+    }
     assert_eq!(state_of(&app, &reference).await, ("submitted".into(), None));
     assert_eq!(version(&app, &reference).await, 1);
     // The author's withdrawal: same-origin only.
@@ -382,23 +485,56 @@ async fn the_status_page_shows_one_submission_and_lets_its_author_withdraw_befor
     // Withdrawal before a decision (a pending one goes with it), once; the organisers see it.
     let cookie = sign_in(&app, CHAIR).await;
     assert_eq!(stage(&app, &cookie, &mine, "accepted", "").await.status, StatusCode::SEE_OTHER);
-    let withdrawn =
-        app.post(&format!("{link}/withdraw"), "application/x-www-form-urlencoded", "", &[("origin", BASE)]).await;
+    let withdraw = |body: &'static str| {
+        let path = format!("{link}/withdraw");
+        let app = &app;
+        async move { app.post(&path, "application/x-www-form-urlencoded", body.to_owned(), &[("origin", BASE)]).await }
+    };
+    // The first POST only asks; a confirmation other than "yes" is a 400; neither changes it.
+    let asked = withdraw("").await;
+    assert_eq!(asked.status, StatusCode::OK);
+    assert_eq!(asked.header("cache-control"), Some("private, no-store"));
+    assert_eq!(asked.header("referrer-policy"), Some("no-referrer"));
+    let page = parse(&asked.text());
+    assert_eq!(text(select(&page, "h1")[0]), "Withdraw this paper?");
+    assert!(text(select(&page, "#withdraw-question")[0]).starts_with("Withdraw this paper? This cannot be undone."));
+    let confirm = select(&page, "form input[name=confirm]");
+    assert_eq!(confirm[0].value().attr("value"), Some("yes"));
+    assert!(select(&page, &format!("a[href='{link}']")).len() == 1, "a way back without withdrawing");
+    assert_eq!(state_of(&app, &mine).await, ("submitted".into(), Some("accepted".into())), "asking changes nothing");
+    for body in ["confirm=no", "confirm=", "confirm=yes&confirm=yes"] {
+        let refused = withdraw(body).await;
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(refused.text().contains("nothing was changed"), "{body}: {}", refused.text());
+        assert_eq!(shown_state(&refused.text()), "Submitted", "{body}");
+    }
+    assert_eq!(state_of(&app, &mine).await.0, "submitted");
+    let withdrawn = withdraw("confirm=yes").await;
     assert_eq!(withdrawn.status, StatusCode::SEE_OTHER);
     assert_eq!(withdrawn.header("location"), Some(link.as_str()));
     let after = app.request(&link, &[]).await;
     assert_eq!(shown_state(&after.text()), "Withdrawn", "not a cached copy");
     assert!(!after.text().contains("Withdraw my submission"));
     assert_eq!(state_of(&app, &mine).await, ("withdrawn".into(), None));
-    let again =
-        app.post(&format!("{link}/withdraw"), "application/x-www-form-urlencoded", "", &[("origin", BASE)]).await;
-    assert_eq!(again.status, StatusCode::CONFLICT);
+    for body in ["", "confirm=yes"] {
+        let again = withdraw(body).await;
+        assert_eq!(again.status, StatusCode::CONFLICT, "{body}");
+        assert!(again.text().contains("withdrawn already"));
+    }
     let detail = get(&app, &cookie, &format!("/organiser/submissions/{mine}")).await;
-    assert!(detail.text().contains("submission.withdrawn"), "in the history");
+    assert!(detail.text().contains("Withdrawn by the author"), "in the history");
+    assert!(detail.text().contains("State: Submitted → Withdrawn"), "in the history");
     assert!(!detail.text().contains("Save the pending decision"), "a withdrawn paper takes no decision");
     let dashboard = get(&app, &cookie, "/organiser").await;
-    assert!(dashboard.text().contains("withdrawn: <strong>1</strong>"), "the dashboard counts it");
-    assert!(dashboard.text().contains("submission.withdrawn"), "among the latest audit entries");
+    assert!(dashboard.text().contains("Withdrawn: <strong>1</strong>"), "the dashboard counts it");
+    let latest = parse(&dashboard.text());
+    let row = select(&latest, "#dash-audit ~ div tbody tr")
+        .into_iter()
+        .map(|row| select(row, "td").into_iter().map(|c| text(c).trim().to_owned()).collect::<Vec<_>>())
+        .find(|cells| cells[2] == "Withdrawn by the author")
+        .expect("among the latest audit entries");
+    assert_eq!(row[1..], ["The author".to_owned(), "Withdrawn by the author".into(), format!("Submission {mine}")]);
+    assert!(!dashboard.text().contains("submission.withdrawn"));
     let listed = get(&app, &cookie, "/organiser/submissions?state=withdrawn").await;
     assert!(listed.text().contains(&mine) && !listed.text().contains(&theirs));
     let (actor, details): (String, String) =
@@ -409,7 +545,13 @@ async fn the_status_page_shows_one_submission_and_lets_its_author_withdraw_befor
     assert_eq!(actor, "author");
     assert!(!details.contains(token));
     // Staging on it now is refused.
-    assert_eq!(stage(&app, &cookie, &mine, "rejected", "").await.status, StatusCode::CONFLICT);
+    let staged = stage(&app, &cookie, &mine, "rejected", "").await;
+    assert_eq!(staged.status, StatusCode::SEE_OTHER);
+    let target = staged.header("location").unwrap().to_owned();
+    assert_eq!(target, format!("/organiser/submissions/{mine}/conflict?why=withdrawn"));
+    let conflict = get(&app, &cookie, &target).await;
+    assert_eq!(conflict.status, StatusCode::CONFLICT);
+    assert!(conflict.text().contains("was withdrawn by its author; it takes no decision"));
 
     // After a decision is applied, withdrawal is refused and the state stays.
     assert_eq!(stage(&app, &cookie, &theirs, "rejected", "").await.status, StatusCode::SEE_OTHER);
@@ -418,7 +560,7 @@ async fn the_status_page_shows_one_submission_and_lets_its_author_withdraw_befor
     let refused = app
         .post(&format!("{theirs_link}/withdraw"), "application/x-www-form-urlencoded", "", &[("origin", BASE)])
         .await;
-    assert_eq!(refused.status, StatusCode::CONFLICT);
+    assert_eq!(refused.status, StatusCode::CONFLICT, "no question once it cannot be withdrawn");
     assert!(refused.text().contains("can no longer be withdrawn"));
     assert_eq!(shown_state(&refused.text()), "Rejected");
     assert_eq!(state_of(&app, &theirs).await.0, "rejected");
@@ -489,7 +631,25 @@ async fn applying_on_two_instances_at_once_mails_each_author_once() {
             post(&app, &cookie, "/organiser/decisions/apply", &apply),
             post(&twin, &cookie, "/organiser/decisions/apply", &apply)
         );
-        assert_eq!((a.status, b.status), (StatusCode::OK, StatusCode::OK), "{}\n{}", a.text(), b.text());
+        assert_eq!((a.status, b.status), (StatusCode::SEE_OTHER, StatusCode::SEE_OTHER), "{}\n{}", a.text(), b.text());
+        // Each says what it applied itself: together, every row once.
+        let applied: usize = [&a, &b]
+            .iter()
+            .map(|reply| {
+                let location = reply.header("location").unwrap();
+                assert!(location.starts_with("/organiser/decisions/applied?"), "{location}");
+                let count = |name: &str| -> usize {
+                    location
+                        .split(['?', '&'])
+                        .find_map(|p| p.strip_prefix(&format!("{name}=")))
+                        .unwrap()
+                        .parse()
+                        .unwrap()
+                };
+                count("accepted") + count("rejected")
+            })
+            .sum();
+        assert_eq!(applied, refs.len());
         for (n, reference) in refs.iter().enumerate() {
             let mails = mails_to(&app, &format!("author{n}@example.org")).await;
             assert_eq!(mails.len(), 2 + round, "round {round}, author {n}: {mails:?}");

@@ -323,14 +323,14 @@ async fn the_dashboard_counts_orders_by_mode_and_state_and_sums_what_was_paid() 
         rows,
         [
             // By state, then what was paid (none refunded): the mode as shown, "" before "live".
-            row(&["before modes were recorded", "failure", "1"]),
-            row(&["before modes were recorded", "success", "1"]),
-            row(&["live", "initiated", "1"]),
-            row(&["live", "success", "2"]),
-            row(&["TEST mode", "success", "1"]),
-            row(&["before modes were recorded", "custom", "1", "USD 219.00", "0"]),
-            row(&["live", "plan", "2", "USD 438.00", "0"]),
-            row(&["TEST mode", "sponsor", "1", "USD 219.00", "0"]),
+            row(&["before modes were recorded", "Failure", "1"]),
+            row(&["before modes were recorded", "Success", "1"]),
+            row(&["Live", "Initiated", "1"]),
+            row(&["Live", "Success", "2"]),
+            row(&["TEST mode", "Success", "1"]),
+            row(&["before modes were recorded", "Custom", "1", "USD 219.00", "0"]),
+            row(&["Live", "Plan", "2", "USD 438.00", "0"]),
+            row(&["TEST mode", "Sponsor", "1", "USD 219.00", "0"]),
         ]
     );
 }
@@ -350,9 +350,9 @@ async fn counts_follow_every_committed_change_between_views() {
     assert_eq!(found(get(&app, &cookie, "/organiser/orders?status=success").await.text()), "0");
 
     order(&app, "ORD1", "plan", "initiated", Some("live"), "Ada Lovelace", "ada@example.org").await;
-    assert_eq!(orders(&app, &cookie).await[0], ["live", "initiated", "1"]);
+    assert_eq!(orders(&app, &cookie).await[0], ["Live", "Initiated", "1"]);
     sqlx::query("UPDATE orders SET status = 'success' WHERE order_id = 'ORD1'").execute(&app.pool).await.unwrap();
-    assert_eq!(orders(&app, &cookie).await[0], ["live", "success", "1"]);
+    assert_eq!(orders(&app, &cookie).await[0], ["Live", "Success", "1"]);
     assert_eq!(found(get(&app, &cookie, "/organiser/orders?status=success").await.text()), "1");
     assert_eq!(found(get(&app, &cookie, "/organiser/orders").await.text()), "1");
     sqlx::query("DELETE FROM orders WHERE order_id = 'ORD1'").execute(&app.pool).await.unwrap();

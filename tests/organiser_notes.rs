@@ -66,10 +66,10 @@ async fn a_message_is_marked_answered_with_a_note_and_back() {
     let entries = history(&detail.text());
     assert_eq!(entries.len(), 2, "{entries:?}");
     assert_eq!(entries[0].0, CHAIR);
-    assert_eq!(entries[0].1, "message.updated");
-    assert!(entries[0].2.contains("answered: false → true"), "{entries:?}");
-    assert!(entries[0].2.contains("note: (none) → Sent the student rate"), "{entries:?}");
-    assert!(entries[1].2.contains("answered: true → false"), "{entries:?}");
+    assert_eq!(entries[0].1, "Message updated");
+    assert!(entries[0].2.contains("Answered: No → Yes"), "{entries:?}");
+    assert!(entries[0].2.contains("Note: None → Sent the student rate"), "{entries:?}");
+    assert!(entries[1].2.contains("Answered: Yes → No"), "{entries:?}");
 
     for body in ["answered=maybe", "note=x", "answered=yes&answered=no"] {
         assert_eq!(post(&app, &cookie, &path, body).await.status, StatusCode::BAD_REQUEST, "{body}");
@@ -118,9 +118,9 @@ async fn an_order_gets_a_note_and_a_refund_recorded_by_hand() {
     assert!(!detail.text().contains("Mark refunded"), "no second refund offered");
     let entries = history(&detail.text());
     let actions: Vec<&str> = entries.iter().map(|e| e.1.as_str()).collect();
-    assert_eq!(actions, ["order.note", "order.refunded"]);
-    assert!(entries[0].2.contains("note: (none) → Invoice sent by post"), "{entries:?}");
-    assert!(entries[1].2.contains("refunded: false → true"), "{entries:?}");
+    assert_eq!(actions, ["Note saved", "Refund recorded"]);
+    assert!(entries[0].2.contains("Note: None → Invoice sent by post"), "{entries:?}");
+    assert!(entries[1].2.contains("Refunded: No → Yes"), "{entries:?}");
 
     let csv = get(&app, &cookie, "/organiser/orders.csv").await;
     let mut reader = csv::Reader::from_reader(&csv.body[..]);

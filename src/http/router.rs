@@ -95,6 +95,9 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route(decide::CONFIRM, post(decide::confirm))
         .route(decide::PREVIEW, get(decide::preview))
         .route(decide::APPLY, post(decide::apply))
+        // Where an apply and a refused decision form land after their 303 (issue 30 item 6).
+        .route(decide::APPLIED, get(decide::applied))
+        .route(decide::CONFLICT, get(decide::conflict))
         .route(messages::MESSAGES, get(messages::message_list))
         .route("/organiser/messages.csv", get(messages::message_csv))
         .route("/organiser/messages/{id}", get(messages::message_detail))

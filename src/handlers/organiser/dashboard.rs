@@ -11,8 +11,9 @@ use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 
-use super::session;
 use super::sign_in::{layout, sign_in_page};
+use super::view::{self, Cell};
+use super::{session, submissions};
 use crate::error::AppError;
 use crate::handlers::layout::Layout;
 use crate::handlers::render::render;
@@ -45,10 +46,40 @@ impl DashboardPage {
         money::format_cents(*cents)
     }
 
+    /// A stored state or status in words (`submitted` is "Submitted").
+    pub fn word(&self, value: &str) -> String {
+        view::word(value)
+    }
+
+    /// An audit entry's action in words ("Pending decision set").
+    pub fn action<'a>(&self, action: &'a str) -> &'a str {
+        view::action_label(action)
+    }
+
+    /// Who did it ("The author" for `author`).
+    pub fn actor<'a>(&self, actor: &'a str) -> &'a str {
+        view::actor_label(actor)
+    }
+
+    /// What an audit entry is about, linked to its page when it has one.
+    pub fn object(&self, entry: &Entry) -> Cell {
+        let (Some(kind), Some(id)) = (entry.object_type.as_deref(), entry.object_id.as_deref()) else {
+            return Cell::text("");
+        };
+        match kind {
+            "submission" => Cell::link(format!("Submission {id}"), submissions::href(id)),
+            "message" => Cell::link(format!("Message {id}"), format!("/organiser/messages/{id}")),
+            "order" => Cell::link(format!("Order {id}"), format!("/organiser/orders/{id}")),
+            "list" => Cell::text(format!("List of {id}")),
+            "organiser" => Cell::text(id),
+            other => Cell::text(format!("{} {id}", view::word(other))),
+        }
+    }
+
     /// How a payments mode is named on the dashboard.
     pub fn mode_label(&self, mode: &str) -> &'static str {
         match mode {
-            "live" => "live",
+            "live" => "Live",
             "test" => "TEST mode",
             _ => "before modes were recorded",
         }

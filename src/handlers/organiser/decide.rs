@@ -6,7 +6,12 @@
 //! - `POST /organiser/submissions/decide` (`decision`, `item`*): the review page, no change
 //! - `POST /organiser/submissions/decide/confirm` (`decision`, `item`*): staged in one
 //!   transaction, or none on a stale item (409)
-//! - `GET /organiser/decisions`: the preview; `POST /organiser/decisions/apply` (`item`*)
+//! - `GET /organiser/decisions`: the preview; `POST /organiser/decisions/apply` (`item`*), which
+//!   answers 303 to `GET /organiser/decisions/applied` (`accepted`, `rejected`: how many), the
+//!   page that says what was applied (a reload shows it again and applies nothing)
+//! - a stale or withdrawn item answers 303 to `GET /organiser/submissions/{reference}/conflict`
+//!   (`why`), an organiser page answering 409 with what happened and links back, so a reload
+//!   never posts the form again; a bad form is a 400 organiser page naming the field
 //!
 //! An item is `<reference>:<version>`, the version the organiser saw: every change is a
 //! conditional `UPDATE` on it (`crate::repo::decisions`), so a page drawn before someone
@@ -16,15 +21,17 @@
 
 use askama::Template;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::json;
 
 use super::form::{fields, note, one};
-use super::session::{Organiser, SignedIn};
+use super::query::Params;
+use super::session::{self, Organiser, SignedIn};
 use super::sign_in::layout;
 use super::submissions::{self, href};
+use super::view::NoticePage;
 use crate::decisions::{self, Decision, DecisionMail};
 use crate::error::AppError;
 use crate::handlers::layout::Layout;
@@ -45,6 +52,13 @@ pub const CONFIRM: &str = "/organiser/submissions/decide/confirm";
 pub const PREVIEW: &str = "/organiser/decisions";
 /// Where the preview's button posts.
 pub const APPLY: &str = "/organiser/decisions/apply";
+/// What applying answers with (after a 303).
+pub const APPLIED: &str = "/organiser/decisions/applied";
+/// The page a stale or withdrawn item's form answers with (after a 303).
+pub const CONFLICT: &str = "/organiser/submissions/{reference}/conflict";
+
+/// What stands for an author's private token in the preview's mail.
+pub const TOKEN_STAND_IN: &str = "<token>";
 
 /// Most rows one form may name (a conference's whole programme fits).
 const ITEMS_MAX: usize = 2000;
@@ -52,6 +66,9 @@ const ITEMS_MAX: usize = 2000;
 /// `accepted`, `rejected`, or `none` (clear): what a form asks for.
 fn decision(value: &str) -> Result<Option<Decision>, AppError> {
     match value {
+        "" => Err(AppError::BadRequest(
+            "No decision was chosen. Choose Accept, Reject or \"Clear the pending decision\", then try again.".into(),
+        )),
         "none" => Ok(None),
         other => Decision::parse(other)
             .map(Some)
@@ -86,16 +103,78 @@ fn items(fields: &[(String, String)]) -> Result<Vec<(String, i64)>, AppError> {
     Ok(items)
 }
 
-/// What a stale form is told.
-fn stale(reference: &str) -> AppError {
-    AppError::Conflict(format!(
-        "Submission {reference} was changed by someone else since this page was loaded, so nothing was changed. \
-         Reload the page to see the change, then decide again."
-    ))
+/// Why a form changed nothing although it was well made: the `why` of [`CONFLICT`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Why {
+    /// One submission's page was drawn before someone else's change.
+    Changed,
+    /// A selection held a row changed since the list was drawn.
+    Selection,
+    /// The author withdrew the paper.
+    Withdrawn,
+    /// A previewed pending decision changed before the apply.
+    Preview,
 }
 
-/// Stages `decision` on each of `items` on `conn`, auditing each; a stale or unknown item is
-/// an error and the caller's transaction is dropped.
+const WHYS: [(&str, Why); 4] = [
+    ("changed", Why::Changed),
+    ("selection", Why::Selection),
+    ("withdrawn", Why::Withdrawn),
+    ("preview", Why::Preview),
+];
+
+/// A form refused because of `reference`: answered by a 303 to its [`CONFLICT`] page.
+#[derive(Debug)]
+struct Refused {
+    reference: String,
+    why: Why,
+}
+
+impl Refused {
+    /// The 303 to the page that says so; nothing was changed.
+    fn answer(&self) -> Response {
+        let why = WHYS.iter().find(|(_, w)| *w == self.why).map_or("changed", |(name, _)| name);
+        let reference: String =
+            url::form_urlencoded::byte_serialize(self.reference.as_bytes()).collect::<String>().replace('+', "%20");
+        see_other(&format!("{}/conflict?why={why}", href(&reference)))
+    }
+}
+
+/// `result`, with a refused form's error shown as an organiser page (the status it names,
+/// the message, and `back` to go on from) instead of the visitors' error page. A 500 stays
+/// the site's.
+async fn in_organiser_page(
+    state: &AppState,
+    result: Result<Response, AppError>,
+    back: Vec<(String, String)>,
+) -> Result<Response, AppError> {
+    let err = match result {
+        Ok(response) => return Ok(response),
+        Err(err @ (AppError::BadRequest(_) | AppError::NotFound(_) | AppError::Conflict(_))) => err,
+        Err(other) => return Err(other),
+    };
+    let heading = match err {
+        AppError::NotFound(_) => "Not found",
+        _ => "Nothing was changed",
+    };
+    let page = NoticePage {
+        layout: layout(state, heading, submissions::PATH).await?,
+        heading: heading.to_owned(),
+        message: err.public_message(),
+        role: "alert",
+        links: back,
+    };
+    render(err.status(), &page)
+}
+
+/// The link back to the submissions' list.
+fn to_list() -> (String, String) {
+    (submissions::PATH.to_owned(), "Back to the submissions".to_owned())
+}
+
+/// Stages `decision` on each of `items` on `conn`, auditing each. A stale or withdrawn item
+/// is `Refused` (`stale` says why for a stale one), an unknown one or one with that decision
+/// already an error; either way the caller drops its transaction, and nothing changes.
 async fn stage(
     conn: &mut crate::db::Connection,
     state: &AppState,
@@ -103,7 +182,8 @@ async fn stage(
     items: &[(String, i64)],
     decision: Option<Decision>,
     note: &str,
-) -> Result<(), AppError> {
+    stale: Why,
+) -> Result<Result<(), Refused>, AppError> {
     let at = timestamp(state.clock.now());
     for (reference, version) in items {
         let Some(before) = rows::by_reference(&state.pool, reference).await? else {
@@ -113,18 +193,16 @@ async fn stage(
             )));
         };
         if before.state == "withdrawn" {
-            return Err(AppError::Conflict(format!(
-                "Submission {reference} was withdrawn by its author; it takes no decision. Nothing was changed."
-            )));
+            return Ok(Err(Refused { reference: reference.clone(), why: Why::Withdrawn }));
         }
         if decision.is_some_and(|d| d.as_str() == before.state) && before.version == *version {
             return Err(AppError::BadRequest(format!(
                 "Submission {reference} is {} already. Nothing was changed.",
-                before.state
+                decisions::state_label(&before.state).to_lowercase()
             )));
         }
         if store::set_pending(conn, reference, *version, decision.map(Decision::as_str), note).await?.is_none() {
-            return Err(stale(reference));
+            return Ok(Err(Refused { reference: reference.clone(), why: stale }));
         }
         let mut entry = organiser.entry(&at, "submission.decision_staged");
         entry.object_type = Some("submission");
@@ -135,7 +213,7 @@ async fn stage(
         });
         crate::repo::audit::record(conn, &entry).await?;
     }
-    Ok(())
+    Ok(Ok(()))
 }
 
 /// POST `/organiser/submissions/{reference}/decision`: stages (or clears) the decision on one
@@ -146,16 +224,24 @@ pub async fn decide_one(
     Path(reference): Path<String>,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let fields = fields(&body);
-    let version = one(&fields, "version")?
-        .parse::<i64>()
-        .map_err(|_| AppError::BadRequest("The form's version is not a number.".into()))?;
-    let decision = decision(one(&fields, "decision")?)?;
-    let note = note(&fields)?;
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    stage(&mut tx, &state, &organiser, &[(reference.clone(), version)], decision, note).await?;
-    tx.commit().await?;
-    Ok(see_other(&href(&reference)))
+    let back = vec![(href(&reference), format!("Back to submission {}", super::view::shown(&reference))), to_list()];
+    let result = async {
+        let fields = fields(&body);
+        let version = one(&fields, "version")?
+            .parse::<i64>()
+            .map_err(|_| AppError::BadRequest("The form's version is not a number.".into()))?;
+        let decision = decision(one(&fields, "decision")?)?;
+        let note = note(&fields)?;
+        let mut tx = crate::db::begin_write(&state.pool).await?;
+        let items = [(reference.clone(), version)];
+        if let Err(refused) = stage(&mut tx, &state, &organiser, &items, decision, note, Why::Changed).await? {
+            return Ok(refused.answer());
+        }
+        tx.commit().await?;
+        Ok(see_other(&href(&reference)))
+    }
+    .await;
+    in_organiser_page(&state, result, back).await
 }
 
 #[derive(Template)]
@@ -173,49 +259,136 @@ struct ReviewPage {
 /// POST `/organiser/submissions/decide`: the selection's count and references, and a button
 /// that confirms it. Changes nothing.
 pub async fn review(State(state): State<AppState>, SignedIn(_): SignedIn, body: Bytes) -> Result<Response, AppError> {
-    let fields = fields(&body);
-    let decision = decision(one(&fields, "decision")?)?;
-    let items = items(&fields)?;
-    let count = items.len();
-    let plural = if count == 1 { "submission" } else { "submissions" };
-    let (heading, summary, button) = match decision {
-        Some(d) => (
-            format!("{} {count} {plural}?", d.verb()),
-            format!("{count} {plural} will get the pending decision \"{}\":", d.verb()),
-            format!("Confirm: {} {count} {plural}", d.verb().to_lowercase()),
-        ),
-        None => (
-            format!("Clear the pending decision of {count} {plural}?"),
-            format!("{count} {plural} will have no pending decision:"),
-            format!("Confirm: clear {count} {plural}"),
-        ),
-    };
-    let page = ReviewPage {
-        layout: layout(&state, &heading, submissions::PATH).await?,
-        heading,
-        summary,
-        decision: decision.map_or("none", Decision::as_str),
-        items,
-        action: CONFIRM,
-        button,
-    };
-    render(StatusCode::OK, &page)
+    let result = async {
+        let fields = fields(&body);
+        let decision = decision(one(&fields, "decision")?)?;
+        let items = items(&fields)?;
+        let count = items.len();
+        let plural = if count == 1 { "submission" } else { "submissions" };
+        let (heading, summary, button) = match decision {
+            Some(d) => (
+                format!("{} {count} {plural}?", d.verb()),
+                format!("{count} {plural} will get the pending decision \"{}\":", d.verb()),
+                format!("Confirm: {} {count} {plural}", d.verb().to_lowercase()),
+            ),
+            None => (
+                format!("Clear the pending decision of {count} {plural}?"),
+                format!("{count} {plural} will have no pending decision:"),
+                format!("Confirm: clear {count} {plural}"),
+            ),
+        };
+        let page = ReviewPage {
+            layout: layout(&state, &heading, submissions::PATH).await?,
+            heading,
+            summary,
+            decision: decision.map_or("none", Decision::as_str),
+            items,
+            action: CONFIRM,
+            button,
+        };
+        render(StatusCode::OK, &page)
+    }
+    .await;
+    in_organiser_page(&state, result, vec![to_list()]).await
 }
 
 /// POST `/organiser/submissions/decide/confirm`: stages the decision on the whole selection in
-/// one transaction; back to the list of pending decisions.
+/// one transaction; back to the list (all of it, not only the pending rows) with a notice of
+/// what was staged (`submissions::STAGED`).
 pub async fn confirm(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let fields = fields(&body);
-    let decision = decision(one(&fields, "decision")?)?;
-    let items = items(&fields)?;
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    stage(&mut tx, &state, &organiser, &items, decision, "").await?;
-    tx.commit().await?;
-    Ok(see_other(&format!("{}?pending=any", submissions::PATH)))
+    let result = async {
+        let fields = fields(&body);
+        let decision = decision(one(&fields, "decision")?)?;
+        let items = items(&fields)?;
+        let mut tx = crate::db::begin_write(&state.pool).await?;
+        if let Err(refused) = stage(&mut tx, &state, &organiser, &items, decision, "", Why::Selection).await? {
+            return Ok(refused.answer());
+        }
+        tx.commit().await?;
+        let staged = decision.map_or("none", Decision::as_str);
+        Ok(see_other(&format!(
+            "{}?{}={staged}&{}={}",
+            submissions::PATH,
+            submissions::STAGED,
+            submissions::COUNT,
+            items.len()
+        )))
+    }
+    .await;
+    in_organiser_page(&state, result, vec![to_list()]).await
+}
+
+/// GET `/organiser/submissions/{reference}/conflict?why=changed|selection|withdrawn|preview`:
+/// where a refused form's 303 lands. It answers 409 (nothing was changed) with what happened
+/// and links to the submission as it is now and back to where the organiser was; loading it
+/// again posts nothing.
+pub async fn conflict(
+    State(state): State<AppState>,
+    SignedIn(_): SignedIn,
+    Path(reference): Path<String>,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, AppError> {
+    let result = async {
+        let params = Params::parse(raw.as_deref(), &["why"])?;
+        let Some(why) = params.one_of("why", &WHYS)? else {
+            return Err(AppError::BadRequest(
+                "The address needs \"why\": changed, selection, withdrawn or preview.".into(),
+            ));
+        };
+        let Some(s) = rows::by_reference(&state.pool, &reference).await? else {
+            return Err(AppError::NotFound(format!(
+                "No submission has the reference {}.",
+                super::view::shown(&reference)
+            )));
+        };
+        let r = &s.submitted.reference;
+        let open = (href(r), format!("Open submission {r} as it is now"));
+        let (heading, message, links) = match why {
+            Why::Changed => (
+                "Nothing was changed",
+                format!(
+                    "Submission {r} was changed by someone else since this page was loaded, so nothing was changed. \
+                     Open it as it is now and decide again."
+                ),
+                vec![open, to_list()],
+            ),
+            Why::Selection => (
+                "Nothing was changed",
+                format!(
+                    "Submission {r} was changed by someone else since the list was loaded, so none of the selected \
+                     submissions was changed. Open the list again and decide again."
+                ),
+                vec![to_list(), open],
+            ),
+            Why::Withdrawn => (
+                "Nothing was changed",
+                format!("Submission {r} was withdrawn by its author; it takes no decision. Nothing was changed."),
+                vec![open, to_list()],
+            ),
+            Why::Preview => (
+                "Nothing was applied",
+                format!(
+                    "The pending decision of {r} changed since this preview was loaded, so nothing was applied \
+                     and nobody was mailed. Open the preview again."
+                ),
+                vec![(PREVIEW.to_owned(), "Open the preview again".to_owned()), open],
+            ),
+        };
+        let page = NoticePage {
+            layout: layout(&state, heading, submissions::PATH).await?,
+            heading: heading.to_owned(),
+            message,
+            role: "alert",
+            links,
+        };
+        render(StatusCode::CONFLICT, &page)
+    }
+    .await;
+    in_organiser_page(&state, result, vec![to_list()]).await
 }
 
 /// A row of the preview.
@@ -232,12 +405,13 @@ struct PreviewRow {
 struct ApplyPage {
     layout: Layout,
     heading: &'static str,
-    notice: Option<String>,
     accepted: usize,
     rejected: usize,
     rows: Vec<PreviewRow>,
     /// The first mail in full: (to, subject, body).
     sample: Option<(String, String, String)>,
+    /// What stands for the token in the sample's status link.
+    stand_in: &'static str,
     action: &'static str,
 }
 
@@ -275,13 +449,14 @@ fn mail_for(
         .map_err(|e| AppError::internal("decision mail", e))
 }
 
-/// The preview page of the pending decisions now, with `notice` on top.
-async fn preview_page(state: &AppState, notice: Option<String>) -> Result<Response, AppError> {
+/// The preview page of the pending decisions now.
+async fn preview_page(state: &AppState) -> Result<Response, AppError> {
     let pending = store::pending(&state.pool).await?;
     let ctx = Context::load(&state.pool, &state.config).await?;
     let templates = templates(state).await?;
-    // The link is made when the mail is queued; the preview shows where it will point.
-    let stand_in = decisions::status_link(&state.config, "(a private link made for each author)");
+    // The link is made when the mail is queued; the preview shows its form, with a stand-in
+    // for the private token each author gets.
+    let stand_in = decisions::status_link(&state.config, TOKEN_STAND_IN);
     let mut rows = Vec::new();
     let mut sample = None;
     let (mut accepted, mut rejected) = (0, 0);
@@ -306,7 +481,7 @@ async fn preview_page(state: &AppState, notice: Option<String>) -> Result<Respon
     let page = ApplyPage {
         layout: layout(state, "Apply decisions", PREVIEW).await?,
         heading: "Apply decisions",
-        notice,
+        stand_in: TOKEN_STAND_IN,
         accepted,
         rejected,
         rows,
@@ -319,32 +494,37 @@ async fn preview_page(state: &AppState, notice: Option<String>) -> Result<Respon
 /// GET `/organiser/decisions`: how many of each decision, every author's address and subject,
 /// and the first mail in full; the button applies exactly these.
 pub async fn preview(State(state): State<AppState>, SignedIn(_): SignedIn) -> Result<Response, AppError> {
-    preview_page(&state, None).await
+    preview_page(&state).await
 }
 
 /// POST `/organiser/decisions/apply`: applies the previewed decisions in one transaction and
-/// queues one mail per submission through the outbox, each with a new status link.
+/// queues one mail per submission through the outbox, each with a new status link; answers
+/// 303 to [`APPLIED`], which says how many of each were applied.
 pub async fn apply(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let items = items(&fields(&body))?;
+    let back = vec![(PREVIEW.to_owned(), "Back to the preview".to_owned()), to_list()];
+    let result = apply_items(&state, &organiser, &body).await;
+    in_organiser_page(&state, result, back).await
+}
+
+async fn apply_items(state: &AppState, organiser: &Organiser, body: &Bytes) -> Result<Response, AppError> {
+    let items = items(&fields(body))?;
     let ctx = Context::load(&state.pool, &state.config).await?;
-    let templates = templates(&state).await?;
+    let templates = templates(state).await?;
     // The state before, for the history: a row applied below was at the version the
     // organiser saw, which is the version read here (every change raises it).
     let before: Vec<Submission> = store::pending(&state.pool).await?;
     let at = timestamp(state.clock.now());
     let mut tx = crate::db::begin_write(&state.pool).await?;
-    let mut applied = 0;
+    let (mut accepted, mut rejected, mut mails) = (0usize, 0usize, 0usize);
     for (reference, version) in &items {
         let Some(s) = store::apply(&mut tx, reference, *version, &at).await? else {
             if store::is_pending(&mut tx, reference).await? {
-                return Err(AppError::Conflict(format!(
-                    "The pending decision of {reference} changed since this preview, so nothing was applied. \
-                     Open the preview again."
-                )));
+                drop(tx);
+                return Ok(Refused { reference: reference.clone(), why: Why::Preview }.answer());
             }
             // Applied already (a second click, another organiser, another instance).
             continue;
@@ -364,13 +544,71 @@ pub async fn apply(
             "mail": { "to": s.submitted.email, "queued": queued, "subject": mail.mail.subject },
         });
         crate::repo::audit::record(&mut tx, &entry).await?;
-        applied += 1;
+        match decision {
+            Decision::Accepted => accepted += 1,
+            Decision::Rejected => rejected += 1,
+        }
+        mails += usize::from(queued);
     }
     tx.commit().await?;
-    let notice = match applied {
-        0 => "Nothing was applied: these decisions were applied already, and nobody was mailed again.".to_owned(),
-        1 => "1 decision applied; 1 mail queued.".to_owned(),
-        n => format!("{n} decisions applied; {n} mails queued."),
-    };
-    preview_page(&state, Some(notice)).await
+    Ok(see_other(&format!("{APPLIED}?accepted={accepted}&rejected={rejected}&mails={mails}")))
+}
+
+/// "1 decision" or "3 decisions".
+fn counted(n: usize, one: &str, many: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
+}
+
+/// GET `/organiser/decisions/applied?accepted=N&rejected=N&mails=N`: what an apply did (its
+/// 303's target), with links to the decided submissions, the outbox and what is still pending.
+pub async fn applied(
+    State(state): State<AppState>,
+    SignedIn(_): SignedIn,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, AppError> {
+    let result = async {
+        let params = Params::parse(raw.as_deref(), &["accepted", "rejected", "mails"])?;
+        let count = |name: &str| -> Result<usize, AppError> {
+            params.get(name).and_then(|v| v.parse::<usize>().ok()).filter(|n| *n <= ITEMS_MAX).ok_or_else(|| {
+                AppError::BadRequest(format!(
+                    "\"{name}\" must be a number of decisions from 0 to {ITEMS_MAX} (this page shows what an apply did)."
+                ))
+            })
+        };
+        let (accepted, rejected, mails) = (count("accepted")?, count("rejected")?, count("mails")?);
+        let total = accepted + rejected;
+        let message = if total == 0 {
+            "Nothing was applied: these decisions were applied already, and nobody was mailed again.".to_owned()
+        } else {
+            format!(
+                "{} applied ({accepted} accepted, {rejected} rejected); {} queued.",
+                counted(total, "decision", "decisions"),
+                counted(mails, "mail", "mails")
+            )
+        };
+        let mut links = Vec::new();
+        let pending = store::pending(&state.pool).await?.len();
+        if pending > 0 {
+            let still = counted(pending, "decision is", "decisions are");
+            links.push((PREVIEW.to_owned(), format!("{still} still pending: open the preview")));
+        }
+        if accepted > 0 {
+            links.push((format!("{}?state=accepted", submissions::PATH), "The accepted submissions".to_owned()));
+        }
+        if rejected > 0 {
+            links.push((format!("{}?state=rejected", submissions::PATH), "The rejected submissions".to_owned()));
+        }
+        links.push(("/organiser/outbox".to_owned(), "The mail outbox".to_owned()));
+        links.push((session::HOME.to_owned(), "Back to the dashboard".to_owned()));
+        let page = NoticePage {
+            layout: layout(&state, "Decisions applied", PREVIEW).await?,
+            heading: "Decisions applied".to_owned(),
+            message,
+            role: "status",
+            links,
+        };
+        render(StatusCode::OK, &page)
+    }
+    .await;
+    in_organiser_page(&state, result, vec![(PREVIEW.to_owned(), "Apply decisions".to_owned())]).await
 }

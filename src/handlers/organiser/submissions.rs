@@ -31,6 +31,11 @@ pub const PATH: &str = "/organiser/submissions";
 /// Where the list's selection goes to be reviewed (`super::decide::review`).
 pub const REVIEW: &str = "/organiser/submissions/decide";
 const KNOWN: [&str; 8] = ["paper_type", "from", "to", "q", "state", "pending", "sort", "dir"];
+/// The list's notice after a selection was staged (`super::decide::confirm`): the decision
+/// (`accepted`, `rejected`, `none`) and how many rows took it. Not a filter: the pages and the
+/// CSV leave them out.
+pub const STAGED: &str = "staged";
+pub const COUNT: &str = "count";
 /// The `pending` filter: any pending decision, or one of them.
 const PENDING: [(&str, Option<&str>); 3] =
     [("any", None), ("accepted", Some("accepted")), ("rejected", Some("rejected"))];
@@ -73,13 +78,77 @@ pub fn href(reference: &str) -> String {
     format!("{PATH}/{reference}")
 }
 
+/// What the list says on top after a selection was staged: the text and links on.
+pub struct Notice {
+    pub text: String,
+    pub links: Vec<(String, String)>,
+}
+
+/// The submissions' list: a [`ListPage`] with the notice of what was staged.
+#[derive(askama::Template)]
+#[template(path = "organiser/submissions.html")]
+struct SubmissionsPage {
+    list: ListPage,
+    notice: Option<Notice>,
+}
+
+impl std::ops::Deref for SubmissionsPage {
+    type Target = ListPage;
+
+    fn deref(&self) -> &ListPage {
+        &self.list
+    }
+}
+
+/// Takes [`STAGED`] and [`COUNT`] out of `raw`: the notice they ask for, and the rest of the
+/// query (the filters).
+fn staged_notice(raw: Option<&str>) -> Result<(Option<Notice>, String), AppError> {
+    let pairs: Vec<(String, String)> =
+        url::form_urlencoded::parse(raw.unwrap_or("").as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+    let (notice, rest): (Vec<_>, Vec<_>) = pairs.into_iter().partition(|(k, _)| k == STAGED || k == COUNT);
+    let query = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(&rest).finish();
+    if notice.is_empty() {
+        return Ok((None, query));
+    }
+    let value = |name: &str| {
+        let mut values = notice.iter().filter(|(k, _)| k == name).map(|(_, v)| v.as_str());
+        match (values.next(), values.next()) {
+            (Some(value), None) => Some(value),
+            _ => None,
+        }
+    };
+    let bad = || {
+        AppError::BadRequest(format!(
+            "\"{STAGED}\" (accepted, rejected or none) and \"{COUNT}\" (how many, 1 or more) come together, once each: \
+             they say what a selection just staged."
+        ))
+    };
+    let decision = value(STAGED).filter(|d| ["accepted", "rejected", "none"].contains(d)).ok_or_else(bad)?;
+    let count = value(COUNT).and_then(|n| n.parse::<usize>().ok()).filter(|n| (1..=2000).contains(n)).ok_or_else(bad)?;
+    let rows = if count == 1 { "1 submission".to_owned() } else { format!("{count} submissions") };
+    let text = match Decision::parse(decision) {
+        Some(d) => format!(
+            "{rows} now {} the pending decision \"{}\". Nobody is mailed until the decisions are applied.",
+            if count == 1 { "has" } else { "have" },
+            d.verb()
+        ),
+        None => format!("{rows} now {} no pending decision.", if count == 1 { "has" } else { "have" }),
+    };
+    let links = vec![
+        (format!("{PATH}?pending=any"), "Show the pending decisions".to_owned()),
+        (super::decide::PREVIEW.to_owned(), "Apply decisions".to_owned()),
+    ];
+    Ok((Some(Notice { text, links }), query))
+}
+
 /// GET `/organiser/submissions`.
 pub async fn list(
     State(state): State<AppState>,
     SignedIn(_): SignedIn,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, AppError> {
-    let params = Params::parse(raw.as_deref(), &KNOWN)?;
+    let (notice, query) = staged_notice(raw.as_deref())?;
+    let params = Params::parse(Some(&query), &KNOWN)?;
     let filter = filter(&params)?;
     let page = params.page()?;
     let counts = dashboard::counts(&state).await?;
@@ -106,7 +175,7 @@ pub async fn list(
             ]
         })
         .collect();
-    let page = ListPage {
+    let list = ListPage {
         layout: layout(&state, "Submissions", PATH).await?,
         heading: "Submissions",
         path: PATH,
@@ -149,7 +218,7 @@ pub async fn list(
             button: "Review the selection",
         }),
     };
-    render(StatusCode::OK, &page)
+    render(StatusCode::OK, &SubmissionsPage { list, notice })
 }
 
 /// GET `/organiser/submissions.csv`: the same rows, every page, with the columns of

@@ -121,42 +121,163 @@ pub struct ActionForm {
     pub button: &'static str,
 }
 
-/// An entry of an item's history (from the audit log).
+/// The organiser area's header links (`templates/organiser/page.html`): (address, name).
+pub const AREA_LINKS: [(&str, &str); 7] = [
+    ("/organiser", "Dashboard"),
+    ("/organiser/submissions", "Submissions"),
+    ("/organiser/messages", "Messages"),
+    ("/organiser/orders", "Orders"),
+    ("/organiser/subscribers", "Subscribers"),
+    ("/organiser/outbox", "Outbox"),
+    ("/organiser/audit", "Audit"),
+];
+
+/// An entry of an item's history (from the audit log), in the words organisers use.
 #[derive(Debug, Clone)]
 pub struct HistoryEntry {
     pub at: String,
     pub actor: String,
     pub action: String,
-    /// What changed, `field: before → after`, one per line.
+    /// What changed, `Field: before → after`, one per line; fields that kept their value are
+    /// left out.
     pub change: String,
+}
+
+/// What an audit log action is called on the organisers' pages; the log keeps its own name
+/// (`submission.decision_staged`), which an unknown action shows as it is.
+pub fn action_label(action: &str) -> &str {
+    match action {
+        "submission.decision_staged" => "Pending decision set",
+        "submission.decision_applied" => "Decision applied and mailed",
+        "submission.withdrawn" => "Withdrawn by the author",
+        "paper.downloaded" => "Paper downloaded",
+        "export.csv" => "CSV downloaded",
+        "export.papers" => "Papers exported",
+        "message.updated" => "Message updated",
+        "order.note" => "Note saved",
+        "order.refunded" => "Refund recorded",
+        "auth.link_requested" => "Sign-in link asked for",
+        "auth.signed_in" => "Signed in",
+        "auth.signed_out" => "Signed out",
+        "auth.signed_out_everywhere" => "Signed out everywhere",
+        "auth.access_removed" => "Access ended (address no longer an organiser)",
+        other => other,
+    }
+}
+
+/// Who did it, as a person reads it: an organiser's address as it is.
+pub fn actor_label(actor: &str) -> &str {
+    match actor {
+        "author" => "The author",
+        "cli" => "Command line",
+        "system" => "The server",
+        other => other,
+    }
+}
+
+/// A stored word (a state, a status, a kind) as a page shows it: `submitted` is "Submitted",
+/// `not_sent` "Not sent".
+pub fn word(value: &str) -> String {
+    let spaced = value.replace('_', " ");
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// A field of a change as organisers call it.
+fn field_label(name: &str) -> String {
+    match name {
+        "pending_decision" => "Pending decision".to_owned(),
+        "note" => "Note".to_owned(),
+        "state" => "State".to_owned(),
+        other => word(other),
+    }
+}
+
+/// A value of a change; `None` for no value (null or empty).
+fn value_label(field: &str, value: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    match value {
+        Value::Null => None,
+        Value::String(s) if s.is_empty() => None,
+        Value::Bool(true) => Some("Yes".to_owned()),
+        Value::Bool(false) => Some("No".to_owned()),
+        Value::String(s) => Some(match (field, s.as_str()) {
+            ("pending_decision", "accepted") => "Accept".to_owned(),
+            ("pending_decision", "rejected") => "Reject".to_owned(),
+            ("state", state) => crate::decisions::state_label(state).to_owned(),
+            _ => s.clone(),
+        }),
+        other => Some(other.to_string()),
+    }
+}
+
+/// One line of a change, or `None` when it changed nothing.
+fn change_line(name: &str, value: &serde_json::Value) -> Option<String> {
+    let label = field_label(name);
+    if let (Some(before), Some(after)) = (value.get("before"), value.get("after")) {
+        let (before, after) = (value_label(name, before), value_label(name, after));
+        if before == after {
+            return None;
+        }
+        let none = || "None".to_owned();
+        return Some(format!("{label}: {} → {}", before.unwrap_or_else(none), after.unwrap_or_else(none)));
+    }
+    if name == "mail"
+        && let Some(to) = value.get("to").and_then(|v| v.as_str())
+    {
+        let subject = value.get("subject").and_then(|v| v.as_str()).unwrap_or("");
+        let queued = value.get("queued").and_then(|v| v.as_bool()).unwrap_or(true);
+        let sent = if queued { "queued" } else { "queued already, not again" };
+        return Some(format!("Mail to {to} ({sent}): {subject}"));
+    }
+    value_label(name, value).map(|shown| format!("{label}: {shown}"))
 }
 
 impl HistoryEntry {
     /// An audit entry as a history line: `details` holding `{"field": {"before": .., "after": ..}}`
-    /// read as changes, any other detail as `name: value`.
+    /// read as changes (those that change nothing left out), any other detail as `Name: value`.
     pub fn of(entry: crate::repo::audit::Entry) -> HistoryEntry {
         let details: serde_json::Value = serde_json::from_str(&entry.details).unwrap_or_default();
-        let show = |v: &serde_json::Value| match v {
-            serde_json::Value::Null => "(none)".to_owned(),
-            serde_json::Value::String(s) if s.is_empty() => "(none)".to_owned(),
-            serde_json::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
         let change = details
             .as_object()
             .map(|fields| {
-                fields
-                    .iter()
-                    .map(|(name, value)| match (value.get("before"), value.get("after")) {
-                        (Some(before), Some(after)) => format!("{name}: {} → {}", show(before), show(after)),
-                        _ => format!("{name}: {}", show(value)),
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n")
+                // The state first, what is mailed last, the rest in between as stored.
+                let rank = |name: &str| match name {
+                    "state" => 0,
+                    "pending_decision" => 1,
+                    "note" => 2,
+                    "mail" => 4,
+                    _ => 3,
+                };
+                let mut fields: Vec<_> = fields.iter().collect();
+                fields.sort_by_key(|(name, _)| rank(name));
+                fields.into_iter().filter_map(|(name, value)| change_line(name, value)).collect::<Vec<_>>().join("\n")
             })
             .unwrap_or_default();
-        HistoryEntry { at: entry.at, actor: entry.actor, action: entry.action, change }
+        HistoryEntry {
+            at: entry.at,
+            actor: actor_label(&entry.actor).to_owned(),
+            action: action_label(&entry.action).to_owned(),
+            change,
+        }
     }
+}
+
+/// A page of the organiser area that says what was done (the answer after applying
+/// decisions) or why nothing was (a stale or bad form), with links on from there.
+#[derive(Template)]
+#[template(path = "organiser/notice.html")]
+pub struct NoticePage {
+    pub layout: Layout,
+    pub heading: String,
+    pub message: String,
+    /// `status` for what was done, `alert` for what was refused.
+    pub role: &'static str,
+    /// Where to go from here: (address, text), the first the main one.
+    pub links: Vec<(String, String)>,
 }
 
 /// A list of the back office.

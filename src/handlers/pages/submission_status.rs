@@ -10,8 +10,14 @@
 //! no-referrer`, so the link never leaves in a `Referer`. The withdrawal is a same-origin
 //! POST (`crate::http::guard`, as for organisers) and is written to the audit log with the
 //! change, in the same transaction, which is how organisers see it.
+//!
+//! The withdrawal asks once (issue 30 item 6.6), without JavaScript: the page's button POSTs
+//! to the withdrawal without `confirm`, which only answers the question "Withdraw this paper?
+//! This cannot be undone" with a button that POSTs `confirm=yes`; only that withdraws. Any
+//! other `confirm` is a 400 that changes nothing.
 
 use askama::Template;
+use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
@@ -50,6 +56,10 @@ struct StatusPage {
     notice: Option<&'static str>,
     submission: Option<Shown>,
     withdraw_action: Option<String>,
+    /// The withdrawal's question is asked: the page is the confirmation step.
+    asking: bool,
+    /// The status page's own address (the confirmation's way back).
+    path: String,
     message: &'static str,
 }
 
@@ -75,6 +85,18 @@ async fn page(
     status: StatusCode,
     notice: Option<&'static str>,
 ) -> Result<Response, AppError> {
+    answer(state, token, found, status, notice, false).await
+}
+
+/// [`page`], or with `asking` the withdrawal's confirmation step.
+async fn answer(
+    state: &AppState,
+    token: &str,
+    found: Option<Submission>,
+    status: StatusCode,
+    notice: Option<&'static str>,
+    asking: bool,
+) -> Result<Response, AppError> {
     let path = format!("{STATUS_PREFIX}{token}");
     let layout = Layout::new(&state.page_ctx(&*state.content.snapshot().await), |site| {
         Meta::new(format!("Your submission | {}", site.short_name), "The status of your paper submission.", &path)
@@ -88,8 +110,13 @@ async fn page(
         paper_type: s.submitted.paper_type,
         received: s.created,
     });
-    let heading = if submission.is_some() { "Your submission" } else { "Link not valid" };
-    let view = StatusPage { layout, heading, notice, submission, withdraw_action, message: NOT_FOUND };
+    let asking = asking && withdraw_action.is_some();
+    let heading = match (&submission, asking) {
+        (Some(_), true) => "Withdraw this paper?",
+        (Some(_), false) => "Your submission",
+        (None, _) => "Link not valid",
+    };
+    let view = StatusPage { layout, heading, notice, submission, withdraw_action, asking, path, message: NOT_FOUND };
     let mut response = html_response(status, html(&view)?);
     let headers = response.headers_mut();
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
@@ -112,12 +139,43 @@ pub async fn show(State(state): State<AppState>, Path(token): Path<String>) -> R
     page(&state, &token, found, status, None).await
 }
 
-/// POST `/submission/status/{token}/withdraw`: withdraws the submission while no decision is
-/// applied (a pending one goes with it); 409 once one is.
-pub async fn withdraw(State(state): State<AppState>, Path(token): Path<String>) -> Result<Response, AppError> {
+/// What the withdrawal's form says: `None` (the first step: ask), `Some(())` (`confirm=yes`:
+/// withdraw), or a 400's message.
+fn confirmed(body: &Bytes) -> Result<Option<()>, &'static str> {
+    let values: Vec<String> = url::form_urlencoded::parse(body)
+        .filter(|(name, _)| name == "confirm")
+        .map(|(_, value)| value.trim().to_owned())
+        .collect();
+    match values.as_slice() {
+        [] => Ok(None),
+        [yes] if yes == "yes" => Ok(Some(())),
+        [_] => Err(
+            "The confirmation was not understood, so nothing was changed. To withdraw, answer \"Withdraw this paper\" on this page.",
+        ),
+        _ => Err(
+            "The confirmation is given more than once, so nothing was changed. To withdraw, answer \"Withdraw this paper\" on this page.",
+        ),
+    }
+}
+
+/// POST `/submission/status/{token}/withdraw`: without `confirm`, the question (nothing
+/// changes); with `confirm=yes`, withdraws the submission while no decision is applied (a
+/// pending one goes with it); 409 once one is.
+pub async fn withdraw(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    body: Bytes,
+) -> Result<Response, AppError> {
     let Some(s) = find(&state, &token).await? else {
         return page(&state, &token, None, StatusCode::NOT_FOUND, None).await;
     };
+    let confirmed = match confirmed(&body) {
+        Ok(confirmed) => confirmed,
+        Err(message) => return answer(&state, &token, Some(s), StatusCode::BAD_REQUEST, Some(message), false).await,
+    };
+    if confirmed.is_none() && s.state == "submitted" {
+        return answer(&state, &token, Some(s), StatusCode::OK, None, true).await;
+    }
     let at = timestamp(state.clock.now());
     let mut tx = crate::db::begin_write(&state.pool).await?;
     if !store::withdraw(&mut tx, s.id).await? {
