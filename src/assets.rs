@@ -220,6 +220,23 @@ mod tests {
         assert_eq!(tags.page_styles.len(), 2);
     }
 
+    /// The built entry imports no chunk statically. Whatever it imports the browser fetches and
+    /// evaluates before the runtime runs, and the `<head>` preloads it: React came before the
+    /// first paint that way (issue 30: the `mount` code-splitting group took `actionable.ts`,
+    /// which the runtime imports too, so the entry imported the `mount` chunk and React with
+    /// it; LCP on `/` went from 1.1 s to 1.7 s). React and the mounting code load with the
+    /// first island (`islands/src/runtime.ts`, `mount.tsx`).
+    #[test]
+    fn the_built_entry_imports_no_chunk() {
+        let tags = IslandTags::from_manifest();
+        assert!(
+            tags.preloads.is_empty(),
+            "the runtime entry (islands/src/main.ts) imports chunks statically: {:?}; a module the entry \
+             shares with a lazily loaded one went into that chunk (see islands/src/mount.tsx)",
+            tags.preloads
+        );
+    }
+
     #[test]
     fn manifest_without_entry_is_an_error() {
         assert!(IslandTags::parse(br#"{"other.ts": {"file": "x.js"}}"#).is_err());

@@ -1,10 +1,18 @@
 // Mounting with React. React itself is the shared `react` chunk (vite.config.ts); the runtime
 // imports this module lazily with the first island, so pages fetch React only once an island
 // mounts, and never while the stylesheet is still loading.
+//
+// This module (and lib/fallback.ts) imports nothing the runtime entry imports: the runtime's
+// `actionable` comes as an argument of `render`. Vite's `mount` code-splitting group takes this
+// module's dependencies into the `mount` chunk with it, so a module shared with the runtime
+// (actionable.ts, until issue 30) lands there, the entry imports the `mount` chunk statically,
+// and React with it: the page's <head> preloads 68 KB of React and the runtime evaluates it
+// before the first paint (LCP on `/` 1.7 s instead of 1.1 s). src/assets.rs's tests fail when
+// the built entry imports any chunk statically.
 
 import { createRoot } from 'react-dom/client';
 import { useLayoutEffect, type ComponentType, type ReactNode } from 'react';
-import { actionable } from './actionable';
+import type { Actionable } from './actionable';
 import { carryOver, caretFor, counterpart, formControls, isFormControl, type FormControl } from './lib/fallback';
 
 let counter = 0;
@@ -14,13 +22,15 @@ let counter = 0;
  * Resolves once the island has committed, taken over what the visitor entered into the
  * fallback (lib/fallback.ts) and focus, and set `data-island-ready`; rejects if the first
  * render throws, after putting the fallback back. A crash after that also restores the
- * fallback and is reported through `onLaterError`.
+ * fallback and is reported through `onLaterError`. `actionable` is the runtime's (the same
+ * links and buttons its held clicks are replayed on), passed in rather than imported (above).
  */
 export function render(
   el: HTMLElement,
   Component: ComponentType<any>,
   props: Record<string, unknown>,
   onLaterError: (error: unknown) => void,
+  actionable: Actionable,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     // The server markup itself, not a copy: React only takes it out of the page, so these
@@ -60,13 +70,13 @@ export function render(
       carryOver(controls, el);
       if (crashed) return;
       mounted = true;
-      keepFocus(el, focusedBefore, controls);
+      keepFocus(el, focusedBefore, controls, actionable);
       el.setAttribute('data-island-ready', '');
       resolve();
     };
 
     function Ready({ children }: { children: ReactNode }) {
-      if (!mounted) focusedBefore = focusIn(el, document.activeElement);
+      if (!mounted) focusedBefore = focusIn(el, document.activeElement, actionable);
       useLayoutEffect(() => {
         if (crashed) return;
         queueMicrotask(takeOver);
@@ -92,7 +102,7 @@ interface FocusedBefore {
   selectionEnd: number | null;
 }
 
-function focusIn(el: HTMLElement, target: EventTarget | null): FocusedBefore | null {
+function focusIn(el: HTMLElement, target: EventTarget | null, actionable: Actionable): FocusedBefore | null {
   if (!(target instanceof HTMLElement) || !el.contains(target)) return null;
   const text = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement ? target : null;
   let selectionStart: number | null = null;
@@ -114,7 +124,12 @@ function focusIn(el: HTMLElement, target: EventTarget | null): FocusedBefore | n
  * on them), else the element with its id, else the link or button at the same place (a
  * fallback link that became a button).
  */
-function keepFocus(el: HTMLElement, before: FocusedBefore | null, controls: readonly FormControl[]): void {
+function keepFocus(
+  el: HTMLElement,
+  before: FocusedBefore | null,
+  controls: readonly FormControl[],
+  actionable: Actionable,
+): void {
   if (!before || before.element.isConnected) return;
   const old = before.element;
   const byId = old.id ? document.getElementById(old.id) : null;

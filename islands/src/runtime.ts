@@ -301,7 +301,7 @@ export async function mountIsland(el: HTMLElement, loaders: IslandLoaders, env?:
     // held) before the fallback goes.
     await early?.released();
     // `render` also keeps a keyboard visitor's focus on what replaces the focused control.
-    await render(el, Component, props, (e) => fail(el, name, renderError(e))).catch((e: unknown) => {
+    await render(el, Component, props, (e) => fail(el, name, renderError(e)), actionable).catch((e: unknown) => {
       throw renderError(e);
     });
     early?.done(true);
