@@ -112,9 +112,9 @@ export default defineConfig({
       // Every spec posts from 127.0.0.1: one shared per-minute budget would make the suite
       // fail on 429s. The limit itself is tested in tests/protection.rs.
       RATE_LIMIT_PER_MINUTE: '100000',
-      // The organisers e2e/organiser.spec.ts and e2e/decisions.spec.ts sign in as (one each,
-      // so specs running side by side never take each other's sign-in mail).
-      ORGANISER_EMAIL: 'e2e.chair@example.org,e2e.programme@example.org',
+      // The organisers e2e/organiser.spec.ts, e2e/decisions.spec.ts and e2e/downloads.spec.ts
+      // sign in as (one each, so specs running side by side never take each other's mail).
+      ORGANISER_EMAIL: 'e2e.chair@example.org,e2e.programme@example.org,e2e.downloads@example.org',
     },
   },
 });

@@ -16,6 +16,7 @@ mod connections;
 mod crash;
 mod database;
 mod decisions;
+mod downloads;
 mod exports;
 mod fuzz;
 mod health;

@@ -6,6 +6,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::routing::get;
+use futures_util::StreamExt;
 use tower::ServiceExt;
 
 use crate::common::{app, log};
@@ -45,4 +46,41 @@ async fn explode(message: &'static str) -> &'static str {
         panic!("{message}");
     }
     "never"
+}
+
+/// A body that panics after its first chunk, as a stream a handler returns may (issue 30): the
+/// client gets a broken transfer, not a short file that looks whole, under any coding; the
+/// panic is logged at ERROR in the request's span and counted like a handler's.
+#[tokio::test]
+async fn a_body_that_panics_ends_in_an_error_and_is_logged_and_counted() {
+    let captured = log::captured();
+    let app = app().await;
+    let pages = Router::new().route(
+        "/boom-body",
+        get(|| async {
+            let chunks = futures_util::stream::iter([
+                Ok::<_, std::io::Error>("id,title\n1,first row\n"),
+                Err(std::io::Error::other("unused")),
+            ])
+            .map(|chunk| match chunk {
+                Ok(text) => Ok::<_, std::io::Error>(axum::body::Bytes::from(text)),
+                Err(_) => panic!("body stream exploded 7343"),
+            });
+            ([("content-type", "text/csv")], Body::from_stream(chunks))
+        }),
+    );
+    let site = conference::http::router::app_with_routes(app.state.clone(), pages, Router::new());
+    for encoding in ["identity", "gzip", "br"] {
+        let before = conference::http::panics::caught();
+        let request = Request::get("/boom-body").header("accept-encoding", encoding).body(Body::empty()).unwrap();
+        let answer = site.clone().oneshot(request).await.unwrap();
+        assert_eq!(answer.status(), StatusCode::OK, "the head went out before the body broke");
+        let read = axum::body::to_bytes(answer.into_body(), usize::MAX).await;
+        assert!(read.is_err(), "{encoding}: the body ends in an error, never as a whole short file");
+        assert!(conference::http::panics::caught() > before, "{encoding}: the panic is counted");
+    }
+    let logged = captured.text();
+    let line = logged.lines().find(|line| line.contains("body stream exploded 7343")).expect("the panic is logged");
+    assert!(line.contains("ERROR") && line.contains("request{") && line.contains("uri=/boom-body"), "{line}");
+    assert!(line.contains("panics_caught="), "{line}");
 }

@@ -23,7 +23,7 @@ use tracing::Span;
 use super::body_limit::{self, BodyLimits};
 use super::cache_hits::App;
 use super::response_headers::{self, ResponseHeaders};
-use super::{guard, security, trace};
+use super::{body_guard, compressible, guard, panics, security, trace};
 use crate::assets;
 use crate::client_ip::{self, ClientIp};
 use crate::error::{ApiError, AppError};
@@ -168,11 +168,17 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
     let response_headers = ResponseHeaders::new(security::response_headers(&csp, config.is_https()));
     // Pages and files come compressed from `crate::cache`; the layer compresses only what is
     // built per request (APIs, payment results, error pages).
+    // Text only (`super::compressible`): papers and other stored files go out as they are.
     let compression = CompressionLayer::new().br(true).gzip(true).compress_when({
         use tower_http::compression::Predicate;
-        tower_http::compression::DefaultPredicate::new().and(crate::cache::prepared::NotPrepared)
+        tower_http::compression::predicate::SizeAbove::new(32)
+            .and(compressible::TextLike)
+            .and(crate::cache::prepared::NotPrepared)
     });
     let router = router
+        // Every body ends once and a panic in it is logged and counted (`super::body_guard`);
+        // inside the compression layer, whose encoders poll their source again after its end.
+        .layer(tower::ServiceBuilder::new().map_response(body_guard::guard))
         // Security headers and the `Cache-Control` policy, composed once (cache hits too).
         .layer(middleware::from_fn_with_state(Arc::new(response_headers.clone()), response_headers::layer))
         .layer(compression)
@@ -192,15 +198,11 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
     App::new(state, response_headers, router)
 }
 
-/// What a handler's panic becomes: a logged internal error (inside the request's span, which
-/// the trace layer keeps entered while the handler runs), answered as a generic 500. The
-/// payload's text is logged, never shown.
+/// What a handler's panic becomes: a counted and logged internal error (inside the request's
+/// span, which the trace layer keeps entered while the handler runs; `super::panics`),
+/// answered as a generic 500. The payload's text is logged, never shown.
 fn page_panic(panic: Box<dyn Any + Send + 'static>) -> AppError {
-    let message = panic
-        .downcast_ref::<&str>()
-        .map(|text| (*text).to_owned())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".to_owned());
+    let message = panics::record("handler", &*panic);
     AppError::internal("handler panicked", message)
 }
 

@@ -74,14 +74,16 @@ pub async fn copy_to(
     unreachable!("the loop returns when the chunks end")
 }
 
-/// Whether the database holds the paper of submission `submission_id`.
-pub async fn exists(pool: &Pool, submission_id: i64) -> Result<bool, sqlx::Error> {
-    let found: Option<(i64,)> =
-        sqlx::query_as("SELECT submission_id FROM paper_chunks WHERE submission_id = $1 AND seq = 0")
-            .bind(submission_id)
-            .fetch_optional(pool)
-            .await?;
-    Ok(found.is_some())
+/// The length in bytes of the paper of submission `submission_id`; `None` when the database
+/// holds no chunk for it. `octet_length` reads each chunk's stored size, not its bytes.
+pub async fn size(pool: &Pool, submission_id: i64) -> Result<Option<u64>, sqlx::Error> {
+    let (chunks, bytes): (i64, Option<i64>) = sqlx::query_as(
+        "SELECT COUNT(*), CAST(SUM(octet_length(data)) AS BIGINT) FROM paper_chunks WHERE submission_id = $1",
+    )
+    .bind(submission_id)
+    .fetch_one(pool)
+    .await?;
+    Ok((chunks > 0).then(|| bytes.unwrap_or(0).max(0) as u64))
 }
 
 /// The whole paper stored under `file_path` (the submission's `file_path`, e.g.

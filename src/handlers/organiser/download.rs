@@ -1,12 +1,14 @@
 //! What organisers download: the CSV of a filtered list and a paper. Both are streamed (a
 //! few rows or 64 KiB at a time, never the whole answer in memory), and both are recorded in
-//! the audit log before the first byte goes out.
+//! the audit log before the first byte goes out. A paper goes out as it is stored, with its
+//! length (and byte ranges from a file); only the CSV is compressed (`crate::http::compressible`).
 
 use axum::body::Body;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
-use futures_util::stream::{BoxStream, TryStreamExt};
+use futures_util::stream::{BoxStream, StreamExt, TryStreamExt};
 use tokio::io::{AsyncRead, AsyncReadExt};
+use tower::ServiceExt;
 
 use super::session::Organiser;
 use crate::db::Pool;
@@ -88,9 +90,10 @@ where
             let _ = sender.send(Err(err)).await;
         }
     });
-    let body = Body::from_stream(futures_util::stream::unfold(receiver, |mut receiver| async move {
-        receiver.recv().await.map(|chunk| (chunk, receiver))
-    }));
+    // `poll_recv` keeps answering `None` once the channel has ended (a stream that may be
+    // polled after its end; `crate::http::body_guard` guards every body anyway).
+    let mut receiver = receiver;
+    let body = Body::from_stream(futures_util::stream::poll_fn(move |cx| receiver.poll_recv(cx)));
     Ok(attachment(body, "text/csv; charset=utf-8", &format!("{}.csv", list.list)))
 }
 
@@ -108,7 +111,31 @@ pub fn body_of(reader: impl AsyncRead + Send + Unpin + 'static) -> Body {
             Err(err) => Some((Err(err), None)),
         }
     });
-    Body::from_stream(chunks)
+    // Fused: polled after its end it answers `None` again instead of panicking.
+    Body::from_stream(chunks.fuse())
+}
+
+/// The file at `path` as tower-http's `ServeFile` answers it for `headers` (the request's):
+/// `Content-Length`, `Last-Modified`, `Accept-Ranges: bytes` and single byte ranges (206,
+/// 416; RFC 9110 section 14), conditional GETs (304). The caller sets the type and the name.
+/// `Ok(None)` when there is no such file.
+pub async fn stored_file(path: &std::path::Path, headers: &HeaderMap) -> Result<Option<Response>, AppError> {
+    match tokio::fs::metadata(path).await {
+        Ok(meta) if meta.is_file() => {}
+        Ok(_) => return Ok(None),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(AppError::internal("paper file", err)),
+    }
+    let mut request = axum::http::Request::new(Body::empty());
+    *request.headers_mut() = headers.clone();
+    let served = tower_http::services::ServeFile::new(path)
+        .oneshot(request)
+        .await
+        .map_err(|err| AppError::internal("paper file", err))?;
+    if served.status() == StatusCode::NOT_FOUND {
+        return Ok(None); // removed in between
+    }
+    Ok(Some(served.map(Body::new)))
 }
 
 /// A download: `Content-Disposition: attachment` under `filename` (made of this server's
@@ -116,6 +143,13 @@ pub fn body_of(reader: impl AsyncRead + Send + Unpin + 'static) -> Body {
 pub fn attachment(body: Body, content_type: &str, filename: &str) -> Response {
     let mut response = Response::new(body);
     *response.status_mut() = StatusCode::OK;
+    name_attachment(&mut response, content_type, filename);
+    response
+}
+
+/// Makes `response` a download: its type, `Content-Disposition: attachment` under `filename`
+/// and `nosniff` (see [`attachment`]).
+pub fn name_attachment(response: &mut Response, content_type: &str, filename: &str) {
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,
@@ -127,5 +161,4 @@ pub fn attachment(body: Body, content_type: &str, filename: &str) -> Response {
             .unwrap_or(HeaderValue::from_static("attachment")),
     );
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    response
 }

@@ -4,7 +4,7 @@
 //! history, issue 21) and its paper.
 
 use axum::extract::{Path, RawQuery, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use time::Duration;
 use time::macros::format_description;
@@ -353,12 +353,14 @@ fn extension(s: &submissions::NewSubmission) -> &str {
 }
 
 /// GET `/organiser/submissions/{reference}/paper`: the file as an attachment
-/// `<reference>.<ext>`, from `DATA_DIR` (SQLite) or the database (PostgreSQL); audited as
-/// `paper.downloaded`.
+/// `<reference>.<ext>`, as it was stored (never compressed again) with its `Content-Length`,
+/// from `DATA_DIR` (SQLite; byte ranges too, `download::stored_file`) or the database
+/// (PostgreSQL); audited as `paper.downloaded`.
 pub async fn paper(
     State(state): State<AppState>,
     SignedInForFile(organiser): SignedInForFile,
     Path(reference): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Response, AppError> {
     let not_found = || AppError::NotFound("No such paper.".into());
     let Some(s) = submissions::by_reference(&state.pool, &reference).await? else { return Err(not_found()) };
@@ -369,22 +371,16 @@ pub async fn paper(
         "paper"
     };
     let filename = format!("{name_part}.{}", extension(&s.submitted));
-    let body = match Engine::of_pool(&state.pool) {
+    let mut response = match Engine::of_pool(&state.pool) {
         Engine::Sqlite => {
             let stored = &s.submitted.file_path;
             if stored.split(['/', '\\']).any(|part| part == "..") || std::path::Path::new(stored).is_absolute() {
                 return Err(not_found());
             }
-            match tokio::fs::File::open(state.config.data_dir.join(stored)).await {
-                Ok(file) => download::body_of(file),
-                Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Err(not_found()),
-                Err(err) => return Err(AppError::internal("paper file", err)),
-            }
+            download::stored_file(&state.config.data_dir.join(stored), &headers).await?.ok_or_else(not_found)?
         }
         Engine::Postgres => {
-            if !papers::exists(&state.pool, s.id).await? {
-                return Err(not_found());
-            }
+            let Some(length) = papers::size(&state.pool, s.id).await? else { return Err(not_found()) };
             let (reader, mut writer) = tokio::io::duplex(64 * 1024);
             let pool = state.pool.clone();
             let id = s.id;
@@ -393,7 +389,10 @@ pub async fn paper(
                     tracing::error!(error = %err, "paper download failed");
                 }
             });
-            download::body_of(reader)
+            let mut response = Response::new(download::body_of(reader));
+            // A paper cut short by an error then ends before its length: a broken download.
+            response.headers_mut().insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+            response
         }
     };
     let at = timestamp(state.clock.now());
@@ -401,7 +400,8 @@ pub async fn paper(
     entry.object_type = Some("submission");
     entry.object_id = Some(&s.submitted.reference);
     download::record(&state, &entry).await?;
-    Ok(download::attachment(body, &s.submitted.file_type, &filename))
+    download::name_attachment(&mut response, &s.submitted.file_type, &filename);
+    Ok(response)
 }
 
 /// At most 40 characters of what was asked for, for a message.
