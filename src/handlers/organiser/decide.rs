@@ -61,7 +61,7 @@ pub const CONFLICT: &str = "/organiser/submissions/{reference}/conflict";
 pub const TOKEN_STAND_IN: &str = "<token>";
 
 /// Most rows one form may name (a conference's whole programme fits).
-const ITEMS_MAX: usize = 2000;
+pub const ITEMS_MAX: usize = 2000;
 
 /// `accepted`, `rejected`, or `none` (clear): what a form asks for.
 fn decision(value: &str) -> Result<Option<Decision>, AppError> {

@@ -103,8 +103,9 @@ impl std::ops::Deref for SubmissionsPage {
 /// Takes [`STAGED`] and [`COUNT`] out of `raw`: the notice they ask for, and the rest of the
 /// query (the filters).
 fn staged_notice(raw: Option<&str>) -> Result<(Option<Notice>, String), AppError> {
-    let pairs: Vec<(String, String)> =
-        url::form_urlencoded::parse(raw.unwrap_or("").as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(raw.unwrap_or("").as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
     let (notice, rest): (Vec<_>, Vec<_>) = pairs.into_iter().partition(|(k, _)| k == STAGED || k == COUNT);
     let query = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(&rest).finish();
     if notice.is_empty() {
@@ -124,7 +125,10 @@ fn staged_notice(raw: Option<&str>) -> Result<(Option<Notice>, String), AppError
         ))
     };
     let decision = value(STAGED).filter(|d| ["accepted", "rejected", "none"].contains(d)).ok_or_else(bad)?;
-    let count = value(COUNT).and_then(|n| n.parse::<usize>().ok()).filter(|n| (1..=2000).contains(n)).ok_or_else(bad)?;
+    let count = value(COUNT)
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|n| (1..=super::decide::ITEMS_MAX).contains(n))
+        .ok_or_else(bad)?;
     let rows = if count == 1 { "1 submission".to_owned() } else { format!("{count} submissions") };
     let text = match Decision::parse(decision) {
         Some(d) => format!(
