@@ -11,9 +11,9 @@ use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 
+use super::session;
 use super::sign_in::{layout, sign_in_page};
 use super::view::{self, Cell};
-use super::{session, submissions};
 use crate::error::AppError;
 use crate::handlers::layout::Layout;
 use crate::handlers::render::render;
@@ -67,7 +67,7 @@ impl DashboardPage {
             return Cell::text("");
         };
         match kind {
-            "submission" => Cell::link(format!("Submission {id}"), submissions::href(id)),
+            "submission" => Cell::link(format!("Submission {id}"), format!("/organiser/submissions/{id}")),
             "message" => Cell::link(format!("Message {id}"), format!("/organiser/messages/{id}")),
             "order" => Cell::link(format!("Order {id}"), format!("/organiser/orders/{id}")),
             "list" => Cell::text(format!("List of {id}")),

@@ -48,8 +48,9 @@ use crate::repo::submissions::{self as rows, Submission};
 pub use super::submissions::REVIEW;
 /// Where the review's confirmation posts.
 pub const CONFIRM: &str = "/organiser/submissions/decide/confirm";
-/// The preview of applying.
-pub const PREVIEW: &str = "/organiser/decisions";
+/// The preview of applying, and the most rows one form may name (where the list's notice
+/// links and what it checks).
+pub use super::submissions::{ITEMS_MAX, PREVIEW};
 /// Where the preview's button posts.
 pub const APPLY: &str = "/organiser/decisions/apply";
 /// What applying answers with (after a 303).
@@ -59,9 +60,6 @@ pub const CONFLICT: &str = "/organiser/submissions/{reference}/conflict";
 
 /// What stands for an author's private token in the preview's mail.
 pub const TOKEN_STAND_IN: &str = "<token>";
-
-/// Most rows one form may name (a conference's whole programme fits).
-pub const ITEMS_MAX: usize = 2000;
 
 /// `accepted`, `rejected`, or `none` (clear): what a form asks for.
 fn decision(value: &str) -> Result<Option<Decision>, AppError> {

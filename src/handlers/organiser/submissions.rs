@@ -30,6 +30,10 @@ use crate::repo::submissions::{self, Filter, Sort, Submission};
 pub const PATH: &str = "/organiser/submissions";
 /// Where the list's selection goes to be reviewed (`super::decide::review`).
 pub const REVIEW: &str = "/organiser/submissions/decide";
+/// The preview of applying the pending decisions (`super::decide::preview`).
+pub const PREVIEW: &str = "/organiser/decisions";
+/// Most rows one decision form may name (a conference's whole programme fits).
+pub const ITEMS_MAX: usize = 2000;
 const KNOWN: [&str; 8] = ["paper_type", "from", "to", "q", "state", "pending", "sort", "dir"];
 /// The list's notice after a selection was staged (`super::decide::confirm`): the decision
 /// (`accepted`, `rejected`, `none`) and how many rows took it. Not a filter: the pages and the
@@ -125,10 +129,8 @@ fn staged_notice(raw: Option<&str>) -> Result<(Option<Notice>, String), AppError
         ))
     };
     let decision = value(STAGED).filter(|d| ["accepted", "rejected", "none"].contains(d)).ok_or_else(bad)?;
-    let count = value(COUNT)
-        .and_then(|n| n.parse::<usize>().ok())
-        .filter(|n| (1..=super::decide::ITEMS_MAX).contains(n))
-        .ok_or_else(bad)?;
+    let count =
+        value(COUNT).and_then(|n| n.parse::<usize>().ok()).filter(|n| (1..=ITEMS_MAX).contains(n)).ok_or_else(bad)?;
     let rows = if count == 1 { "1 submission".to_owned() } else { format!("{count} submissions") };
     let text = match Decision::parse(decision) {
         Some(d) => format!(
@@ -140,7 +142,7 @@ fn staged_notice(raw: Option<&str>) -> Result<(Option<Notice>, String), AppError
     };
     let links = vec![
         (format!("{PATH}?pending=any"), "Show the pending decisions".to_owned()),
-        (super::decide::PREVIEW.to_owned(), "Apply decisions".to_owned()),
+        (PREVIEW.to_owned(), "Apply decisions".to_owned()),
     ];
     Ok((Some(Notice { text, links }), query))
 }
