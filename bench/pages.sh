@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Pages from memory against nginx serving the same bytes (issue 9, DESIGN.md section 10).
+# Pages from memory against nginx serving the same bytes (issue 9, DESIGN.md section 10), and
+# against a bare axum handler serving them from memory (examples/bare_pages.rs, issue 30: the
+# ceiling a page-cache hit, with its headers and its log span, is held to).
 #
-# Builds nothing: run `cargo build --release` first. Needs wrk and nginx (Debian nginx-light)
-# and curl. Everything listens on 127.0.0.1 only, lives in a temp folder, and every process
+# Builds nothing: run `cargo build --release --bin conference --example bare_pages` first.
+# Needs wrk and nginx (Debian nginx-light) and curl. Everything listens on 127.0.0.1 only, lives in a temp folder, and every process
 # started here is stopped by its pid on exit.
 #
 #   bench/pages.sh            # 3 rounds of 10 s wrk runs a row, 60 s memory run
 #   DURATION=5s ROUNDS=1 SOAK=30s bench/pages.sh
 #
-# Prints, per page and encoding: requests/s, p50 and p99 latency for this server and for
-# nginx (medians of ROUNDS rounds; runs alternate, same machine, same moment), and
-# ours/nginx with each round's ratio; then the server's RSS
+# Prints, per page and encoding: requests/s, p50 and p99 latency for this server, for nginx
+# and for the bare handler (medians of ROUNDS rounds; runs take turns, same machine, same
+# moment), ours/nginx with each round's ratio, and ours/bare; the server runs with the log
+# filter it has in production (`info`, LOG_FILTER overrides); then the server's RSS
 # before, at peak and after a SOAK run at 256 connections, and POST /api/contact messages/s
 # at 32 connections with the rate limit raised.
 set -euo pipefail
@@ -24,10 +27,13 @@ CONNECTIONS="${CONNECTIONS:-64}"
 ROUNDS="${ROUNDS:-3}"
 OURS_PORT="${OURS_PORT:-18089}"
 NGINX_PORT="${NGINX_PORT:-18090}"
+BARE_PORT="${BARE_PORT:-18092}"
+BARE="${BARE:-$ROOT/target/release/examples/bare_pages}"
 # /Schedule is an alias of /schedule (issue 25): answered from the canonical page's entry.
 PAGES=(/ /pricing /committee /Schedule)
 
 [ -x "$BIN" ] || { echo "no $BIN: run cargo build --release first" >&2; exit 1; }
+[ -x "$BARE" ] || { echo "no $BARE: run cargo build --release --example bare_pages first" >&2; exit 1; }
 command -v wrk >/dev/null || { echo "wrk is not installed" >&2; exit 1; }
 [ -x "$NGINX" ] || { echo "no nginx at $NGINX" >&2; exit 1; }
 
@@ -36,9 +42,11 @@ TMP="$(mktemp -d /tmp/conference-bench.XXXXXX)"
 source "$ROOT/bench/server.sh"
 SERVER_PID=""
 NGINX_PID=""
+BARE_PID=""
 cleanup() {
   stop_server
   [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null || true
+  [ -n "$BARE_PID" ] && kill "$BARE_PID" 2>/dev/null || true
   sleep 0.3
   rm -rf "$TMP"
 }
@@ -46,9 +54,10 @@ trap cleanup EXIT
 
 OURS="http://127.0.0.1:$OURS_PORT"
 NGX="http://127.0.0.1:$NGINX_PORT"
+BARE_URL="http://127.0.0.1:$BARE_PORT"
 
 # --- this server, on a temp database (migrated and seeded at start) ---------------------
-start_server "$OURS" "$TMP" RATE_LIMIT_PER_MINUTE=1000000000
+start_server "$OURS" "$TMP" RATE_LIMIT_PER_MINUTE=1000000000 RUST_LOG="${LOG_FILTER:-info}"
 
 # --- nginx, serving saved copies of the same pages (gzip_static: the same gzip bytes) ---
 mkdir -p "$TMP/nginx/html"
@@ -56,13 +65,21 @@ for page in "${PAGES[@]}"; do
   name="${page#/}"; name="${name:-index.html}"
   curl -fs "$OURS$page" -o "$TMP/nginx/html/$name"
   curl -fs -H 'Accept-Encoding: gzip' "$OURS$page" -o "$TMP/nginx/html/$name.gz"
+  curl -fs -H 'Accept-Encoding: br' "$OURS$page" -o "$TMP/nginx/html/$name.br"
   touch -r "$TMP/nginx/html/$name" "$TMP/nginx/html/$name.gz"
 done
 start_nginx "$NGX" "$TMP" "" "gzip_static on; gzip_vary on;" ""
+# --- the bare axum handler, serving the same saved bytes (brotli too) --------------------
+"$BARE" "127.0.0.1:$BARE_PORT" "$TMP/nginx/html" >"$TMP/bare.log" 2>&1 &
+BARE_PID=$!
+for _ in $(seq 1 100); do curl -fs "$BARE_URL/" >/dev/null 2>&1 && break; sleep 0.1; done
+curl -fs "$BARE_URL/" >/dev/null || { echo "bare_pages did not start:" >&2; cat "$TMP/bare.log" >&2; exit 1; }
 
 # Same bytes check: nginx serves what we serve.
 for page in "${PAGES[@]}"; do
   cmp -s <(curl -fs "$OURS$page") <(curl -fs "$NGX$page") || echo "note: $page differs between the two (the minute turned?)"
+  cmp -s <(curl -fs -H 'Accept-Encoding: br' "$OURS$page") <(curl -fs -H 'Accept-Encoding: br' "$BARE_URL$page") ||
+    echo "note: $page (br) differs between ours and the bare handler (the minute turned?)"
 done
 
 # One wrk run: prints "requests/s p50 p99 non2xx" (latencies in ms).
@@ -87,40 +104,46 @@ run_wrk() { # url connections duration [header]
 
 # One unmeasured run against each first: the first seconds under load (connection buffers,
 # the allocator's first pages, TCP's) otherwise land in whichever row comes first.
-for url in "$OURS/" "$NGX/"; do run_wrk "$url" "$CONNECTIONS" "${WARM_RUN:-3s}" >/dev/null; done
+for url in "$OURS/" "$NGX/" "$BARE_URL/"; do run_wrk "$url" "$CONNECTIONS" "${WARM_RUN:-3s}" >/dev/null; done
 
 # The median of ROUNDS runs a row, each round alternating which server goes first: on a
 # shared machine one 10 s run can be 15 % off for either side (bench/README.md, runs 8-9).
-median() { tr ' ' '\n' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+declare -A last=()
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-echo "# wrk -t2 -c$CONNECTIONS -d$DURATION; medians of $ROUNDS rounds a row, each round alternating ours and nginx"
-printf '%-12s %-10s %12s %8s %8s %12s %8s %8s %8s  %s\n' page encoding ours_rps p50_ms p99_ms nginx_rps p50_ms p99_ms ratio "ratio per round"
+echo "# wrk -t2 -c$CONNECTIONS -d$DURATION; medians of $ROUNDS rounds a row, each round rotating which of ours, nginx and bare goes first; log filter ${LOG_FILTER:-info}"
+printf '%-12s %-10s %10s %7s %7s %10s %7s %7s %10s %7s %7s %7s %7s  %s\n' page encoding ours_rps p50_ms p99_ms \
+  nginx_rps p50_ms p99_ms bare_rps p50_ms p99_ms /nginx /bare "ours/nginx, ours/bare per round"
 for page in "${PAGES[@]}"; do
   for enc in none "br, gzip"; do
     header=""
     [ "$enc" != none ] && header="Accept-Encoding: $enc"
-    o_rps=() o_p50=() o_p99=() n_rps=() n_p50=() n_p99=() rounds=()
+    declare -A rps=() p50=() p99=()
+    rounds=()
     for round in $(seq 1 "$ROUNDS"); do
-      order=(ours nginx)
-      [ $((round % 2)) = 0 ] && order=(nginx ours)
+      case $((round % 3)) in
+        1) order=(ours nginx bare) ;;
+        2) order=(nginx bare ours) ;;
+        0) order=(bare ours nginx) ;;
+      esac
       for side in "${order[@]}"; do
-        if [ "$side" = ours ]; then
-          read -r rps p50 p99 bad < <(run_wrk "$OURS$page" "$CONNECTIONS" "$DURATION" "$header")
-          o_rps+=("$rps") o_p50+=("$p50") o_p99+=("$p99")
-          [ "$bad" = 0 ] || echo "  ours: $bad non-2xx answers"
-        else
-          read -r rps p50 p99 bad < <(run_wrk "$NGX$page" "$CONNECTIONS" "$DURATION" "$header")
-          n_rps+=("$rps") n_p50+=("$p50") n_p99+=("$p99")
-        fi
+        case $side in ours) url=$OURS ;; nginx) url=$NGX ;; bare) url=$BARE_URL ;; esac
+        read -r r l50 l99 bad < <(run_wrk "$url$page" "$CONNECTIONS" "$DURATION" "$header")
+        rps[$side]+="$r " p50[$side]+="$l50 " p99[$side]+="$l99 "
+        [ "$bad" = 0 ] || echo "  $side: $bad non-2xx answers"
+        last[$side]=$r
       done
-      rounds+=("$(awk -v a="${o_rps[-1]}" -v b="${n_rps[-1]}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')")
+      rounds+=("$(awk -v a="${last[ours]}" -v b="${last[nginx]}" -v c="${last[bare]}" 'BEGIN { printf "%.2f,%.2f", (b > 0 ? a / b : 0), (c > 0 ? a / c : 0) }')")
     done
-    om=$(echo "${o_rps[*]}" | median) nm=$(echo "${n_rps[*]}" | median)
-    ratio=$(awk -v a="$om" -v b="$nm" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-    printf '%-12s %-10s %12.0f %8.2f %8.2f %12.0f %8.2f %8.2f %8s  %s\n' "$page" "$enc" \
-      "$om" "$(echo "${o_p50[*]}" | median)" "$(echo "${o_p99[*]}" | median)" \
-      "$nm" "$(echo "${n_p50[*]}" | median)" "$(echo "${n_p99[*]}" | median)" "$ratio" "${rounds[*]}"
+    om=$(echo "${rps[ours]}" | median) nm=$(echo "${rps[nginx]}" | median) bm=$(echo "${rps[bare]}" | median)
+    printf '%-12s %-10s %10.0f %7.2f %7.2f %10.0f %7.2f %7.2f %10.0f %7.2f %7.2f %7s %7s  %s\n' "$page" "$enc" \
+      "$om" "$(echo "${p50[ours]}" | median)" "$(echo "${p99[ours]}" | median)" \
+      "$nm" "$(echo "${p50[nginx]}" | median)" "$(echo "${p99[nginx]}" | median)" \
+      "$bm" "$(echo "${p50[bare]}" | median)" "$(echo "${p99[bare]}" | median)" \
+      "$(awk -v a="$om" -v b="$nm" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')" \
+      "$(awk -v a="$om" -v b="$bm" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')" "${rounds[*]}"
+    unset rps p50 p99
   done
 done
 

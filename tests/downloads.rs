@@ -272,13 +272,21 @@ fn resolve(argument: &str, router: &str, sources: &BTreeMap<String, String>) -> 
         let at = text.find(&wanted).unwrap() + wanted.len();
         return text[at..].split('"').next().unwrap().to_owned();
     }
-    // `pub use super::other::NAME;` in the module: the constant of the module it names.
-    let reexport = format!("::{name};");
+    // `pub use super::other::NAME;` or `pub use super::other::{A, NAME};` in the module: the
+    // constant of the module it names.
+    let reexported = |line: &str| -> Option<String> {
+        let used = line.trim().strip_prefix("pub use ")?.strip_suffix(';')?;
+        if let Some((path, names)) = used.split_once("::{") {
+            names.trim_end_matches('}').split(',').any(|n| n.trim() == name).then(|| path.to_owned())
+        } else {
+            used.strip_suffix(&format!("::{name}")).map(str::to_owned)
+        }
+    };
     let target = sources
         .iter()
         .filter(|(file, _)| !module.is_empty() && in_module(file))
         .flat_map(|(_, text)| text.lines())
-        .find_map(|line| line.trim().strip_prefix("pub use ")?.strip_suffix(&reexport).map(str::to_owned));
+        .find_map(reexported);
     let target = target.unwrap_or_else(|| panic!("the route constant {argument} names one `pub const` in src/"));
     resolve(&format!("{target}::{name}"), router, sources)
 }

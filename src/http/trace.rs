@@ -2,7 +2,8 @@
 //! goes through the stack (`tower_http::trace::TraceLayer` calls these; so does
 //! `super::cache_hits`): one `request` span with the method, the URI and the client address
 //! (`TRUSTED_PROXIES`-aware, `crate::client_ip`), an event when it starts and one with the
-//! status and latency when it is answered.
+//! status and latency when it is answered. A hit makes its span only when those events are
+//! recorded ([`request_events_enabled`]): a span holding no event never shows in the log.
 
 use std::time::Duration;
 
@@ -14,6 +15,13 @@ use crate::client_ip::ClientIp;
 /// The log span of a request, at INFO (so every event inside names the request).
 pub fn request_span(method: &Method, uri: &Uri, client: ClientIp) -> Span {
     tracing::info_span!("request", method = %method, uri = %uri, %client)
+}
+
+/// Whether [`started`] and [`finished`] are recorded under the log filter in force (DEBUG of
+/// this module; RUST_LOG). A page-cache hit, which logs nothing else, makes its span only when
+/// they are (`super::cache_hits`); the filter's answer for this callsite is cached by tracing.
+pub fn request_events_enabled() -> bool {
+    tracing::enabled!(tracing::Level::DEBUG)
 }
 
 /// Logged (at DEBUG, as tower-http's default) inside the span when the request starts.
