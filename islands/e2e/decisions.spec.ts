@@ -118,6 +118,7 @@ async function decide(page: Page, filter: string, references: string[], decision
   );
   await expect(page.getByLabel('Pending decision', { exact: true })).toHaveValue('');
   await expect(menu).toHaveValue('');
+  expect(await seriousViolations(page), 'axe on the list with its notice').toEqual([]);
 }
 
 test('an organiser accepts three papers and rejects two in the browser; each author gets one mail with a working link', async ({
