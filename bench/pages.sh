@@ -9,6 +9,7 @@
 #
 #   bench/pages.sh            # 3 rounds of 10 s wrk runs a row, 60 s memory run
 #   DURATION=5s ROUNDS=1 SOAK=30s bench/pages.sh
+#   BIN=/tmp/conference-before PAGES="/ /committee" bench/pages.sh   # another build, two pages
 #
 # Prints, per page and encoding: requests/s, p50 and p99 latency for this server, for nginx
 # and for the bare handler (medians of ROUNDS rounds; runs take turns, same machine, same
@@ -27,10 +28,11 @@ CONNECTIONS="${CONNECTIONS:-64}"
 ROUNDS="${ROUNDS:-3}"
 OURS_PORT="${OURS_PORT:-18089}"
 NGINX_PORT="${NGINX_PORT:-18090}"
-BARE_PORT="${BARE_PORT:-18092}"
+BARE_PORT="${BARE_PORT:-18088}"
 BARE="${BARE:-$ROOT/target/release/examples/bare_pages}"
 # /Schedule is an alias of /schedule (issue 25): answered from the canonical page's entry.
-PAGES=(/ /pricing /committee /Schedule)
+# PAGES="/ /committee" measures fewer rows.
+read -r -a PAGES <<<"${PAGES:-/ /pricing /committee /Schedule}"
 
 [ -x "$BIN" ] || { echo "no $BIN: run cargo build --release first" >&2; exit 1; }
 [ -x "$BARE" ] || { echo "no $BARE: run cargo build --release --example bare_pages first" >&2; exit 1; }
@@ -73,7 +75,9 @@ start_nginx "$NGX" "$TMP" "" "gzip_static on; gzip_vary on;" ""
 "$BARE" "127.0.0.1:$BARE_PORT" "$TMP/nginx/html" >"$TMP/bare.log" 2>&1 &
 BARE_PID=$!
 for _ in $(seq 1 100); do curl -fs "$BARE_URL/" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fs "$BARE_URL/" >/dev/null || { echo "bare_pages did not start:" >&2; cat "$TMP/bare.log" >&2; exit 1; }
+# Alive and answering: a port another server holds would otherwise measure that server.
+kill -0 "$BARE_PID" 2>/dev/null && curl -fs "$BARE_URL/" >/dev/null ||
+  { echo "bare_pages did not start:" >&2; cat "$TMP/bare.log" >&2; exit 1; }
 
 # Same bytes check: nginx serves what we serve.
 for page in "${PAGES[@]}"; do

@@ -25,6 +25,7 @@ import { test, expect } from './fixtures';
 import { withoutNotice } from './island-helpers';
 import { seriousViolations } from './axe';
 import { mailFiles, mailedLink } from './mail';
+import { signInAs } from './sign-in';
 
 const ORGANISER = 'e2e.programme@example.org';
 const PDF = Buffer.from(
@@ -59,16 +60,7 @@ async function submitPaper(page: Page, email: string, title: string): Promise<st
 }
 
 /** Signs `page` in as ORGANISER by the mailed link; on the dashboard after. */
-async function signIn(page: Page) {
-  await page.goto('/organiser');
-  const before = new Set(mailFiles());
-  await page.getByLabel('E-mail address').fill(ORGANISER);
-  await page.getByRole('button', { name: /sign-in link/i }).click();
-  const link = await mailedLink(ORGANISER, /sign-in link/i, /https?:\/\/[^\s"<>]+\/organiser\/sign-in\/[A-Za-z0-9_-]+/, before);
-  await page.goto(link);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page.getByText(`Signed in as ${ORGANISER}.`)).toBeVisible();
-}
+const signIn = (page: Page) => signInAs(page, ORGANISER);
 
 /** The organiser area's header. */
 const areaNav = (page: Page) => page.getByRole('navigation', { name: 'Organiser area' });
