@@ -137,6 +137,8 @@ describe('waitForTrigger', () => {
     const requestIdleCallback = vi.fn((c: () => void) => (cb = c));
     const env: TriggerEnv = { requestIdleCallback, setTimeout: vi.fn() };
     const p = waitForTrigger('idle', el, env);
+    // No paint to wait for in this environment: asked for in a microtask.
+    expect(await settled(p)).toBe(false);
     expect(requestIdleCallback).toHaveBeenCalledWith(expect.any(Function), { timeout: IDLE_TIMEOUT_MS });
     expect(IDLE_TIMEOUT_MS).toBe(2000);
     expect(await settled(p)).toBe(false);
@@ -149,6 +151,7 @@ describe('waitForTrigger', () => {
     let cb: (() => void) | undefined;
     const setTimeout = vi.fn((c: () => void) => (cb = c));
     const p = waitForTrigger('idle', el, { setTimeout });
+    expect(await settled(p)).toBe(false);
     expect(setTimeout).toHaveBeenCalledWith(expect.any(Function), IDLE_FALLBACK_DELAY_MS);
     expect(await settled(p)).toBe(false);
     cb!();
@@ -182,6 +185,37 @@ describe('waitForTrigger', () => {
     callback!([{ isIntersecting: true }], observer);
     expect(await settled(p)).toBe(true);
     expect(disconnect).toHaveBeenCalledOnce();
+  });
+
+  it('idle and visible wait for the first paint too: before it, no idle callback and no load', async () => {
+    // The browser may be idle, and an element in view, between the load event and the first
+    // frame; a chunk fetched then counts into the page's LCP (issue 30).
+    const frames: Array<() => void> = [];
+    const tasks: Array<[() => void, number]> = [];
+    const requestAnimationFrame = vi.fn((c: () => void) => frames.push(c));
+    const setTimeout = vi.fn((c: () => void, ms: number) => tasks.push([c, ms]));
+    const requestIdleCallback = vi.fn((c: () => void) => c());
+    class FakeIO {
+      constructor(private cb: (entries: Array<{ isIntersecting: boolean }>, o: { disconnect(): void }) => void) {}
+      observe() {
+        this.cb([{ isIntersecting: true }], { disconnect: vi.fn() });
+      }
+      disconnect = vi.fn();
+    }
+    const env = { requestAnimationFrame, setTimeout, requestIdleCallback, IntersectionObserver: FakeIO } as unknown as TriggerEnv;
+    const idle = waitForTrigger('idle', el, env);
+    const visible = waitForTrigger('visible', el, env);
+    expect(await settled(idle)).toBe(false);
+    expect(await settled(visible)).toBe(false);
+    expect(requestIdleCallback).not.toHaveBeenCalled();
+    // The frame comes; the tasks queued from it (one per island) run, not the paint timeouts.
+    expect(frames).toHaveLength(2);
+    for (const frame of frames) frame();
+    expect(await settled(idle)).toBe(false);
+    for (const [task] of tasks.filter(([, ms]) => ms === 0)) task();
+    expect(await settled(idle)).toBe(true);
+    expect(await settled(visible)).toBe(true);
+    expect(requestIdleCallback).toHaveBeenCalledOnce();
   });
 
   it('visible resolves at once without IntersectionObserver', async () => {
