@@ -199,6 +199,7 @@ async fn check_seed(config: &Config, sql: &str, name: &str) -> Result<(), Box<dy
             return Err(format!("{name}:{line}:{column}: {message}; nothing was changed").into());
         }
         Err(seed_check::SeedCheckError::Template(unknown)) => return Err(format!("{name}: {unknown}").into()),
+        Err(seed_check::SeedCheckError::Programme(rule)) => return Err(format!("{name}: {rule}").into()),
         Err(err) => return Err(err.into()),
     };
     pool.close().await;

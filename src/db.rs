@@ -183,6 +183,7 @@ pub async fn seed_with(pool: &Pool, sql: String) -> Result<(), SeedError> {
     // The seed is the organisers' own SQL file, not visitor input.
     sqlx::raw_sql(sqlx::AssertSqlSafe(sql.as_str())).execute(&mut *tx).await?;
     check_mail_templates(&mut tx, &sql).await?;
+    check_programme(&mut tx).await?;
     sqlx::query("UPDATE content_version SET version = version + 1 WHERE id = 1").execute(&mut *tx).await?;
     Ok(tx.commit().await?)
 }
@@ -194,6 +195,8 @@ pub enum SeedError {
     Database(#[from] sqlx::Error),
     #[error(transparent)]
     Template(#[from] crate::placeholders::UnknownPlaceholder),
+    #[error(transparent)]
+    Programme(#[from] crate::session_rules::ProgrammeError),
 }
 
 /// Refuses the decision mails' templates `sql` stored on `conn` when one names a placeholder
@@ -202,6 +205,26 @@ pub async fn check_mail_templates(conn: &mut Connection, sql: &str) -> Result<()
     let templates: Vec<(String, String, String)> =
         sqlx::query_as("SELECT name, subject, body FROM mail_templates ORDER BY name").fetch_all(&mut *conn).await?;
     Ok(crate::placeholders::check(sql, &templates)?)
+}
+
+/// Refuses the programme `conn` holds when its zone is unknown, a session does not end after
+/// it starts or a room holds two sessions at once (issue 31, `crate::session_rules`).
+pub async fn check_programme(conn: &mut Connection) -> Result<(), SeedError> {
+    let zone: Option<(String,)> =
+        sqlx::query_as("SELECT time_zone FROM site WHERE id = 1").fetch_optional(&mut *conn).await?;
+    let rows: Vec<(String, String, String, String)> =
+        sqlx::query_as("SELECT slug, room, starts_at, ends_at FROM sessions ORDER BY starts_at, slug")
+            .fetch_all(&mut *conn)
+            .await?;
+    let sessions: Vec<crate::session_rules::SessionTimes> = rows
+        .into_iter()
+        .map(|(slug, room, starts_at, ends_at)| crate::session_rules::SessionTimes { slug, room, starts_at, ends_at })
+        .collect();
+    match zone {
+        Some((zone,)) => crate::session_rules::check(&zone, &sessions)?,
+        None => crate::session_rules::check_sessions(&sessions)?,
+    }
+    Ok(())
 }
 
 /// The content version `seed_with` bumps (migration 0009).

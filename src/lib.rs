@@ -50,6 +50,8 @@ pub mod organisers;
 pub mod paper_form;
 /// Papers: file types, references, file names and where they are kept.
 pub mod papers;
+/// The programme: sessions in the event's zone, by day, and the schedule's filters.
+pub mod programme;
 /// Payments: settings, checkout rules, the order state machine, receipts.
 pub mod payments;
 /// `conference seed --check`: a content seed applied in a rolled-back transaction, and what
@@ -81,8 +83,13 @@ pub mod db;
 pub mod error;
 /// Placeholders of the decision mails' templates: the known names, filling, the seed check.
 pub mod placeholders;
+/// The content seed's rules for the programme: a known zone, sessions that end after they
+/// start, one session per room at a time.
+pub mod session_rules;
 /// Operating-system tuning: allocator, open-file limit, thread priority.
 pub mod sys;
+/// IANA time zones from the machine's tz database: a wall-clock time's UTC offset.
+pub mod zone;
 
 pub use http::cache_hits::App;
 pub use http::router::app;

@@ -46,6 +46,9 @@ pub enum SeedCheckError {
     /// A decision mail template names a placeholder nobody fills (issue 21).
     #[error(transparent)]
     Template(#[from] crate::placeholders::UnknownPlaceholder),
+    /// The programme's zone or sessions break a rule (issue 31).
+    #[error(transparent)]
+    Programme(#[from] crate::session_rules::ProgrammeError),
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
 }
@@ -77,11 +80,16 @@ pub async fn diff(pool: &Pool, sql: &str) -> Result<SeedDiff, SeedCheckError> {
             return Err(SeedCheckError::Statement { line, column, message });
         }
     }
-    // The same check `seed` makes before it commits (`db::seed_with`).
-    if let Err(err) = crate::db::check_mail_templates(&mut tx, sql).await {
+    // The same checks `seed` makes before it commits (`db::seed_with`).
+    let checked = match crate::db::check_mail_templates(&mut tx, sql).await {
+        Ok(()) => crate::db::check_programme(&mut tx).await,
+        Err(err) => Err(err),
+    };
+    if let Err(err) = checked {
         tx.rollback().await?;
         return Err(match err {
             crate::db::SeedError::Template(unknown) => SeedCheckError::Template(unknown),
+            crate::db::SeedError::Programme(rule) => SeedCheckError::Programme(rule),
             crate::db::SeedError::Database(err) => SeedCheckError::Database(err),
         });
     }

@@ -33,6 +33,7 @@ mod pages;
 mod panics;
 mod payments;
 mod payments_mode;
+mod programme;
 mod protection;
 mod seed;
 mod seed_check;

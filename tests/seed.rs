@@ -17,12 +17,19 @@ use crate::common::{HIGHLIGHT_SLUGS, TestApp, app, excerpt, fixture};
 /// Content tables: those the content migration creates, and the decision mails' templates
 /// (migration 0012, issue 21), which organisers edit in the seed too.
 fn content_tables() -> BTreeSet<String> {
-    let sql = include_str!("../migrations/sqlite/0001_content.sql");
+    // The content migration's tables, and the programme's (0016, which dropped `schedule`).
+    let sql = concat!(
+        include_str!("../migrations/sqlite/0001_content.sql"),
+        include_str!("../migrations/sqlite/0016_programme.sql")
+    );
     let mut tables: BTreeSet<String> = sql
         .lines()
         .filter_map(|l| l.trim().strip_prefix("CREATE TABLE "))
         .map(|rest| rest.split(|c: char| c.is_whitespace() || c == '(').next().unwrap().to_string())
         .collect();
+    for dropped in sql.lines().filter_map(|l| l.trim().strip_prefix("DROP TABLE ")) {
+        tables.remove(dropped.trim_end_matches(';'));
+    }
     tables.insert("mail_templates".into());
     tables
 }
@@ -154,7 +161,19 @@ async fn the_production_seed_is_well_formed_and_every_page_answers_with_it() {
         assert!(!content::policy_sections(pool, slug).await.unwrap().is_empty(), "{slug} has sections");
     }
 
-    for (path, _) in app.page_paths().await {
+    // The session pages are the production seed's, not the fixture's.
+    let sessions = content::sessions(pool).await.unwrap();
+    assert!(!sessions.is_empty(), "the programme has sessions");
+    let mut paths: Vec<String> = app
+        .page_paths()
+        .await
+        .into_iter()
+        .map(|(path, _)| path)
+        .filter(|path| !path.starts_with("/schedule/sessions/"))
+        .collect();
+    paths.extend(sessions.iter().map(|s| format!("/schedule/sessions/{}", s.slug)));
+    paths.push("/schedule.ics".into());
+    for path in paths {
         let (status, _, body) = app.get(&path).await;
         assert_eq!(status, StatusCode::OK, "GET {path} answers 200 on the production seed: {}", excerpt(&body));
         // A block whose rows cannot be read shows the spec's error text instead.

@@ -180,3 +180,61 @@ async fn a_decision_template_with_an_unknown_placeholder_fails_the_check_naming_
     assert!(said.contains(&format!("template.sql: line {line}:")), "line {line} is named: {said}");
     assert!(said.contains("{titel}"), "the unknown name is shown: {said}");
 }
+
+/// The programme's rules (issue 31 item 1): `seed --check` fails naming the problem, and
+/// `seed` itself refuses the same seed, changing nothing.
+async fn refused(file: &str, edit: impl FnOnce(&str) -> String, says: &[&str]) {
+    let app = common::app().await;
+    let seed = edited(&app, file, edit);
+    let output = check(&app, &seed);
+    assert!(!output.status.success(), "the check fails: {}", stdout(&output));
+    let said = stderr(&output);
+    for words in says {
+        assert!(said.contains(words), "{words:?} in {said}");
+    }
+    assert!(said.contains("nothing was changed"), "{said}");
+    let version = conference::db::content_version(&app.pool).await.unwrap();
+    let err = conference::db::seed_with(&app.pool, std::fs::read_to_string(&seed).unwrap()).await.unwrap_err();
+    assert!(matches!(err, conference::db::SeedError::Programme(_)), "seed refuses it too: {err}");
+    assert_eq!(conference::db::content_version(&app.pool).await.unwrap(), version, "nothing was applied");
+    assert_eq!(site_name(&app).await, fixture::NAME);
+}
+
+#[tokio::test]
+async fn an_unknown_time_zone_is_refused() {
+    let zone = format!("'{}'", fixture::TIME_ZONE);
+    refused(
+        "zone.sql",
+        |sql| sql.replacen(&zone, "'Asia/Atlantis'", 1),
+        &["zone.sql: site.time_zone:", "\"Asia/Atlantis\" is not a time zone known to the tz database"],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_session_that_ends_before_it_starts_is_refused_by_name() {
+    refused(
+        "ends.sql",
+        |sql| {
+            sql.replacen(
+                "'lantern-hall', '2025-03-21 09:00', '2025-03-21 10:00'",
+                "'lantern-hall', '2025-03-21 09:00', '2025-03-21 08:30'",
+                1,
+            )
+        },
+        &["session fixture-opening ends at 2025-03-21 08:30, which is not after it starts (2025-03-21 09:00)"],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_room_used_twice_at_once_is_refused_naming_both_sessions() {
+    refused(
+        "room.sql",
+        |sql| sql.replacen("'lantern-studies', 'tide-room-b'", "'lantern-studies', 'tide-room-a'", 1),
+        &[
+            "room tide-room-a is used twice at once: session session-a (2025-03-22 09:00 to 2025-03-22 12:00) and session session-b (2025-03-22 09:00 to 2025-03-22 12:00)",
+        ],
+    )
+    .await;
+}

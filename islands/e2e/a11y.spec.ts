@@ -16,6 +16,8 @@ const PAGES = [
   '/committee',
   '/gallery',
   '/schedule',
+  '/schedule?track=lantern-studies',
+  '/schedule/sessions/session-a',
   '/pricing',
   '/submission',
   '/awards',
@@ -85,6 +87,15 @@ for (const path of NOT_FOUND) {
     expect(await seriousViolations(page)).toEqual([]);
   });
 }
+
+test('the 400 page of a filter the programme does not have has no serious or critical accessibility violation', async ({ page, problems }) => {
+  problems.allow(/400/);
+  await withoutNotice(page);
+  const response = await page.goto('/schedule?mode=remote');
+  expect(response?.status()).toBe(400);
+  await mountAll(page);
+  expect(await seriousViolations(page)).toEqual([]);
+});
 
 test('the notice popup and its letter viewer are accessible', async ({ page }) => {
   await page.goto('/venue');

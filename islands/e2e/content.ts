@@ -59,3 +59,21 @@ export const POLICIES = {
 /** A sustainability award, and the first highlight's title. */
 export const AWARD = 'Steady Lantern';
 export const FIRST_HIGHLIGHT = 'Tidal Engines';
+
+/** The programme (tests/fixtures/content.sql: rooms, tracks, sessions; issue 31). */
+export const PROGRAMME = {
+  zone: 'Singapore time (UTC+08:00)',
+  days: ['Friday, 21 March 2025', 'Saturday, 22 March 2025', 'Sunday, 23 March 2025'],
+  sessions: [
+    'Opening of the fixture symposium',
+    'Keynote: Computing with tides',
+    'Fixture session A',
+    'Fixture session B',
+    'Lantern posters online',
+    'Fixture closing',
+  ],
+  /** A session's page, and its title. */
+  session: { path: '/schedule/sessions/session-a', title: 'Fixture session A' },
+  /** A track's name and the sessions it holds. */
+  track: { name: 'Lantern Studies', sessions: ['Fixture session B', 'Lantern posters online'] },
+} as const;

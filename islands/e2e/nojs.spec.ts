@@ -1,7 +1,7 @@
 // Pages without JavaScript (DESIGN.md section 1: complete, readable HTML; islands only add
 // behaviour). Every page shows its content, and each island's fallback does its job.
 import { test, expect } from './fixtures';
-import { AWARD, FIRST_HIGHLIGHT, PLATINUM_PACKAGE, POLICIES, SITE } from './content';
+import { AWARD, FIRST_HIGHLIGHT, PLATINUM_PACKAGE, POLICIES, PROGRAMME, SITE } from './content';
 
 test.use({ javaScriptEnabled: false });
 
@@ -18,8 +18,9 @@ const PAGES: Array<[string, string, string]> = [
   ['/AboutConference', 'About the Conference', 'Who Can Attend'],
   ['/committee', 'Organising Committee', 'Core Committee'],
   ['/gallery', 'Gallery', 'Moments from our sessions'],
-  ['/schedule', "Shaping Tomorrow's Sustainable Landscape", 'Programme at a glance'],
-  ['/Schedule', "Shaping Tomorrow's Sustainable Landscape", 'Sessions by day'],
+  ['/schedule', "Shaping Tomorrow's Sustainable Landscape", `Times are in ${PROGRAMME.zone}.`],
+  ['/Schedule', "Shaping Tomorrow's Sustainable Landscape", PROGRAMME.sessions[0]],
+  [PROGRAMME.session.path, PROGRAMME.session.title, 'Back to the programme'],
   ['/pricing', 'Registration', 'Presenter Tickets'],
   ['/submission', 'Paper Submission', 'Submission Guidelines'],
   ['/awards', 'Awards', AWARD],
@@ -51,6 +52,20 @@ test('the 404 page shows the spec text without JavaScript', async ({ page, probl
   await page.goto('/no-such-page');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Oops! Page Not Found');
   await expect(page.getByRole('link', { name: 'Go back home' })).toHaveAttribute('href', '/');
+});
+
+test('the programme filters with a plain form and opens a session', async ({ page }) => {
+  await page.goto('/schedule');
+  const main = page.locator('main');
+  await expect(main.getByRole('heading', { level: 3 })).toHaveText(PROGRAMME.days);
+  await expect(main.locator('.schedule-session__title')).toHaveText(PROGRAMME.sessions);
+  await main.getByLabel('Track').selectOption({ label: PROGRAMME.track.name });
+  await main.getByRole('button', { name: 'Show sessions' }).click();
+  await expect(page).toHaveURL(/\/schedule\?day=&track=lantern-studies&mode=$/);
+  await expect(main.locator('.schedule-session__title')).toHaveText(PROGRAMME.track.sessions);
+  await expect(main.getByLabel('Track')).toHaveValue('lantern-studies');
+  await main.getByRole('link', { name: PROGRAMME.track.sessions[0] }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(PROGRAMME.track.sessions[0]);
 });
 
 test('home: every speaker by category, the timeline, the goals and the materials are there', async ({ page }) => {

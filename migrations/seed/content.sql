@@ -58,7 +58,9 @@ DELETE FROM partners;
 DELETE FROM download_buttons;
 DELETE FROM co_organizers_img;
 DELETE FROM speakers;
-DELETE FROM schedule;
+DELETE FROM sessions;
+DELETE FROM rooms;
+DELETE FROM tracks;
 DELETE FROM committee;
 DELETE FROM dates;
 DELETE FROM site;
@@ -196,35 +198,70 @@ INSERT INTO committee (id, committee, name, designation, details, country, img, 
 ('cm-eng-5', 'Advisory Board - Engineering', 'Dr. Sven Svensson', 'Advisory Board Member', 'Associate Professor of Industrial Ecology, Nordic Institute of Technology', 'Sweden', NULL, '2024-10-01T06:01:00Z', '2024-10-01T06:01:00Z');
 
 -- -----------------------------------------------------------------------------
--- Schedule (times are local, Asia/Manila). The /schedule page shows the four
--- images static/img/schedule/day1-1.svg, day1-2.svg, day2-1.svg, day2-2.svg;
--- if you change the programme, update those images too.
+-- The programme (/schedule, /schedule/sessions/<slug>, /schedule.ics): rooms,
+-- tracks and sessions.
+--   rooms     slug, name, position (the order filters and lists use)
+--   tracks    slug, name, position
+--   sessions  slug (its page's address: lower case, digits and hyphens; keep it
+--             once published, calendars know a session by it), title,
+--             description, kind (keynote, technical, poster, workshop, panel,
+--             ceremony, break, social), track (a track's slug, or NULL for a
+--             session for everyone), room (a room's slug), starts_at and
+--             ends_at ('YYYY-MM-DD HH:MM' in site.time_zone, Asia/Manila),
+--             mode (in_person, online, hybrid), chair (a public name, or NULL)
+-- `conference seed` refuses an unknown time zone, a session that does not end
+-- after it starts, and a room holding two sessions at the same time, naming
+-- them. The online room is where online-only sessions are streamed.
+-- SAMPLE: the chairs are the sample speakers below.
 -- -----------------------------------------------------------------------------
 
-INSERT INTO schedule (id, date, start_time, end_time, title, location, created, updated) VALUES
-('sch-d1-01', '2025-03-21', '08:00', '09:00', 'Registration and welcome kits', 'Main Lobby', '2024-12-01T08:00:00Z', '2024-12-01T08:00:00Z'),
-('sch-d1-02', '2025-03-21', '09:00', '09:45', 'Opening ceremony and welcome addresses', 'Grand Convention Hall + Online', '2024-12-01T08:01:00Z', '2024-12-01T08:01:00Z'),
-('sch-d1-03', '2025-03-21', '09:45', '10:30', 'Keynote: Renewable energy systems for island nations', 'Grand Convention Hall + Online', '2024-12-01T08:02:00Z', '2024-12-01T08:02:00Z'),
-('sch-d1-04', '2025-03-21', '10:30', '10:45', 'Coffee break and networking', 'Main Lobby', '2024-12-01T08:03:00Z', '2024-12-01T08:03:00Z'),
-('sch-d1-05', '2025-03-21', '10:45', '12:15', 'Technical sessions 1A (Climate Change) and 1B (Renewable Energy)', 'Rooms 201 and 202 + Online', '2024-12-01T08:04:00Z', '2024-12-01T08:04:00Z'),
-('sch-d1-06', '2025-03-21', '12:15', '13:30', 'Lunch', 'University Dining Hall', '2024-12-01T08:05:00Z', '2024-12-01T08:05:00Z'),
-('sch-d1-07', '2025-03-21', '13:30', '14:15', 'Keynote: Circular economy in practice', 'Grand Convention Hall + Online', '2024-12-01T08:06:00Z', '2024-12-01T08:06:00Z'),
-('sch-d1-08', '2025-03-21', '14:15', '16:00', 'Technical sessions 2A (Circular Economy) and 2B (Smart Technologies)', 'Rooms 201 and 202 + Online', '2024-12-01T08:07:00Z', '2024-12-01T08:07:00Z'),
-('sch-d1-09', '2025-03-21', '16:00', '17:30', 'Welcome reception', 'University Garden', '2024-12-01T08:08:00Z', '2024-12-01T08:08:00Z'),
+INSERT INTO rooms (slug, name, position) VALUES
+('grand-hall', 'Grand Convention Hall', 1),
+('room-201', 'Room 201', 2),
+('room-202', 'Room 202', 3),
+('room-203', 'Room 203', 4),
+('exhibition-hall', 'Exhibition Hall', 5),
+('main-lobby', 'Main Lobby', 6),
+('dining-hall', 'University Dining Hall', 7),
+('garden', 'University Garden', 8),
+('arboretum', 'University Arboretum', 9),
+('online-stage', 'Online stage', 10);
 
-('sch-d2-01', '2025-03-22', '08:30', '09:00', 'Morning registration', 'Main Lobby', '2024-12-01T08:09:00Z', '2024-12-01T08:09:00Z'),
-('sch-d2-02', '2025-03-22', '09:00', '09:45', 'Keynote: Climate science for decision makers', 'Grand Convention Hall + Online', '2024-12-01T08:10:00Z', '2024-12-01T08:10:00Z'),
-('sch-d2-03', '2025-03-22', '09:45', '12:00', 'Technical sessions 3A, 3B and 3C (parallel)', 'Rooms 201-203 + Online', '2024-12-01T08:11:00Z', '2024-12-01T08:11:00Z'),
-('sch-d2-04', '2025-03-22', '12:00', '13:15', 'Lunch', 'University Dining Hall', '2024-12-01T08:12:00Z', '2024-12-01T08:12:00Z'),
-('sch-d2-05', '2025-03-22', '13:15', '14:45', 'Poster session', 'Exhibition Hall', '2024-12-01T08:13:00Z', '2024-12-01T08:13:00Z'),
-('sch-d2-06', '2025-03-22', '14:45', '16:30', 'Workshops: Life-cycle assessment; Writing for Scopus indexed journals', 'Rooms 201 and 202 + Online', '2024-12-01T08:14:00Z', '2024-12-01T08:14:00Z'),
-('sch-d2-07', '2025-03-22', '16:30', '17:30', 'Tree-planting activity', 'University Arboretum', '2024-12-01T08:15:00Z', '2024-12-01T08:15:00Z'),
+INSERT INTO tracks (slug, name, position) VALUES
+('climate-change', 'Climate Change', 1),
+('renewable-energy', 'Renewable Energy', 2),
+('circular-economy', 'Circular Economy', 3),
+('smart-technologies', 'Smart Technologies', 4);
 
-('sch-d3-01', '2025-03-23', '09:00', '11:00', 'Virtual presentation sessions', 'Online', '2024-12-01T08:16:00Z', '2024-12-01T08:16:00Z'),
-('sch-d3-02', '2025-03-23', '11:00', '12:00', 'Panel discussion: Financing the green transition', 'Grand Convention Hall + Online', '2024-12-01T08:17:00Z', '2024-12-01T08:17:00Z'),
-('sch-d3-03', '2025-03-23', '12:00', '13:00', 'Lunch', 'University Dining Hall', '2024-12-01T08:18:00Z', '2024-12-01T08:18:00Z'),
-('sch-d3-04', '2025-03-23', '13:00', '14:30', 'Awards ceremony', 'Grand Convention Hall + Online', '2024-12-01T08:19:00Z', '2024-12-01T08:19:00Z'),
-('sch-d3-05', '2025-03-23', '14:30', '15:30', 'Closing ceremony and ICSIFT 2026 announcement', 'Grand Convention Hall + Online', '2024-12-01T08:20:00Z', '2024-12-01T08:20:00Z');
+INSERT INTO sessions (slug, title, description, kind, track, room, starts_at, ends_at, mode, chair, created, updated) VALUES
+('registration-day-1', 'Registration and welcome kits', 'Collect your badge, programme and welcome kit.', 'break', NULL, 'main-lobby', '2025-03-21 08:00', '2025-03-21 09:00', 'in_person', NULL, '2024-12-01T08:00:00Z', '2024-12-01T08:00:00Z'),
+('opening-ceremony', 'Opening ceremony and welcome addresses', 'The conference opens with welcome addresses from the organisers, the host university and the endorsing association.', 'ceremony', NULL, 'grand-hall', '2025-03-21 09:00', '2025-03-21 09:45', 'hybrid', 'Dr. Maria Lourdes Garcia', '2024-12-01T08:01:00Z', '2024-12-01T08:01:00Z'),
+('keynote-renewable-energy-island-nations', 'Keynote: Renewable energy systems for island nations', 'How island grids move to renewable energy: storage, interconnection and community ownership.', 'keynote', 'renewable-energy', 'grand-hall', '2025-03-21 09:45', '2025-03-21 10:30', 'hybrid', 'Dr. Matti Meikalainen', '2024-12-01T08:02:00Z', '2024-12-01T08:02:00Z'),
+('coffee-break-day-1', 'Coffee break and networking', 'Coffee, tea and time to meet other participants.', 'break', NULL, 'main-lobby', '2025-03-21 10:30', '2025-03-21 10:45', 'in_person', NULL, '2024-12-01T08:03:00Z', '2024-12-01T08:03:00Z'),
+('technical-1a-climate-change', 'Technical session 1A: Climate Change', 'Oral presentations of accepted papers on climate change.', 'technical', 'climate-change', 'room-201', '2025-03-21 10:45', '2025-03-21 12:15', 'hybrid', 'Dr. Maria Lourdes Garcia', '2024-12-01T08:04:00Z', '2024-12-01T08:04:00Z'),
+('technical-1b-renewable-energy', 'Technical session 1B: Renewable Energy', 'Oral presentations of accepted papers on renewable energy.', 'technical', 'renewable-energy', 'room-202', '2025-03-21 10:45', '2025-03-21 12:15', 'hybrid', 'Dr. Matti Meikalainen', '2024-12-01T08:04:30Z', '2024-12-01T08:04:30Z'),
+('lunch-day-1', 'Lunch', 'Lunch for in-person participants.', 'break', NULL, 'dining-hall', '2025-03-21 12:15', '2025-03-21 13:30', 'in_person', NULL, '2024-12-01T08:05:00Z', '2024-12-01T08:05:00Z'),
+('keynote-circular-economy-in-practice', 'Keynote: Circular economy in practice', 'Lessons from industrial parks that reuse their waste streams.', 'keynote', 'circular-economy', 'grand-hall', '2025-03-21 13:30', '2025-03-21 14:15', 'hybrid', 'Dr. Ali bin Abu', '2024-12-01T08:06:00Z', '2024-12-01T08:06:00Z'),
+('technical-2a-circular-economy', 'Technical session 2A: Circular Economy', 'Oral presentations of accepted papers on the circular economy.', 'technical', 'circular-economy', 'room-201', '2025-03-21 14:15', '2025-03-21 16:00', 'hybrid', 'Dr. Ali bin Abu', '2024-12-01T08:07:00Z', '2024-12-01T08:07:00Z'),
+('technical-2b-smart-technologies', 'Technical session 2B: Smart Technologies', 'Oral presentations of accepted papers on smart technologies for sustainability.', 'technical', 'smart-technologies', 'room-202', '2025-03-21 14:15', '2025-03-21 16:00', 'hybrid', 'Dr. Matti Meikalainen', '2024-12-01T08:07:30Z', '2024-12-01T08:07:30Z'),
+('welcome-reception', 'Welcome reception', 'Drinks and music in the garden for in-person participants.', 'social', NULL, 'garden', '2025-03-21 16:00', '2025-03-21 17:30', 'in_person', NULL, '2024-12-01T08:08:00Z', '2024-12-01T08:08:00Z'),
+
+('registration-day-2', 'Morning registration', 'Badges for participants arriving on the second day.', 'break', NULL, 'main-lobby', '2025-03-22 08:30', '2025-03-22 09:00', 'in_person', NULL, '2024-12-01T08:09:00Z', '2024-12-01T08:09:00Z'),
+('keynote-climate-science-decision-makers', 'Keynote: Climate science for decision makers', 'Turning climate projections into decisions a city council can take.', 'keynote', 'climate-change', 'grand-hall', '2025-03-22 09:00', '2025-03-22 09:45', 'hybrid', 'Dr. Maria Lourdes Garcia', '2024-12-01T08:10:00Z', '2024-12-01T08:10:00Z'),
+('technical-3a-climate-change', 'Technical session 3A: Climate Change', 'Oral presentations of accepted papers on climate change.', 'technical', 'climate-change', 'room-201', '2025-03-22 09:45', '2025-03-22 12:00', 'hybrid', 'Dr. Maria Lourdes Garcia', '2024-12-01T08:11:00Z', '2024-12-01T08:11:00Z'),
+('technical-3b-renewable-energy', 'Technical session 3B: Renewable Energy', 'Oral presentations of accepted papers on renewable energy.', 'technical', 'renewable-energy', 'room-202', '2025-03-22 09:45', '2025-03-22 12:00', 'hybrid', 'Dr. Matti Meikalainen', '2024-12-01T08:11:10Z', '2024-12-01T08:11:10Z'),
+('technical-3c-circular-economy', 'Technical session 3C: Circular Economy', 'Oral presentations of accepted papers on the circular economy.', 'technical', 'circular-economy', 'room-203', '2025-03-22 09:45', '2025-03-22 12:00', 'hybrid', 'Dr. Ali bin Abu', '2024-12-01T08:11:20Z', '2024-12-01T08:11:20Z'),
+('lunch-day-2', 'Lunch', 'Lunch for in-person participants.', 'break', NULL, 'dining-hall', '2025-03-22 12:00', '2025-03-22 13:15', 'in_person', NULL, '2024-12-01T08:12:00Z', '2024-12-01T08:12:00Z'),
+('poster-session', 'Poster session', 'Authors present their posters; walk the hall and ask questions.', 'poster', NULL, 'exhibition-hall', '2025-03-22 13:15', '2025-03-22 14:45', 'in_person', 'Dr. Ali bin Abu', '2024-12-01T08:13:00Z', '2024-12-01T08:13:00Z'),
+('workshop-life-cycle-assessment', 'Workshop: Life-cycle assessment', 'A hands-on introduction to life-cycle assessment of products and services.', 'workshop', 'circular-economy', 'room-201', '2025-03-22 14:45', '2025-03-22 16:30', 'hybrid', 'Dr. Ali bin Abu', '2024-12-01T08:14:00Z', '2024-12-01T08:14:00Z'),
+('workshop-writing-for-scopus-journals', 'Workshop: Writing for Scopus indexed journals', 'How to prepare a manuscript for a Scopus indexed journal, from structure to review.', 'workshop', NULL, 'room-202', '2025-03-22 14:45', '2025-03-22 16:30', 'hybrid', 'Dr. Maria Lourdes Garcia', '2024-12-01T08:14:30Z', '2024-12-01T08:14:30Z'),
+('tree-planting', 'Tree-planting activity', 'Participants plant native trees in the university arboretum.', 'social', NULL, 'arboretum', '2025-03-22 16:30', '2025-03-22 17:30', 'in_person', NULL, '2024-12-01T08:15:00Z', '2024-12-01T08:15:00Z'),
+
+('virtual-presentations', 'Virtual presentation sessions', 'Online presentations of accepted papers by authors who attend virtually.', 'technical', NULL, 'online-stage', '2025-03-23 09:00', '2025-03-23 11:00', 'online', 'Dr. Matti Meikalainen', '2024-12-01T08:16:00Z', '2024-12-01T08:16:00Z'),
+('panel-financing-green-transition', 'Panel discussion: Financing the green transition', 'Bankers, researchers and policymakers on paying for the energy transition.', 'panel', NULL, 'grand-hall', '2025-03-23 11:00', '2025-03-23 12:00', 'hybrid', 'Dr. Maria Lourdes Garcia', '2024-12-01T08:17:00Z', '2024-12-01T08:17:00Z'),
+('lunch-day-3', 'Lunch', 'Lunch for in-person participants.', 'break', NULL, 'dining-hall', '2025-03-23 12:00', '2025-03-23 13:00', 'in_person', NULL, '2024-12-01T08:18:00Z', '2024-12-01T08:18:00Z'),
+('awards-ceremony', 'Awards ceremony', 'The best paper, presentation and sustainability awards.', 'ceremony', NULL, 'grand-hall', '2025-03-23 13:00', '2025-03-23 14:30', 'hybrid', 'Dr. Ali bin Abu', '2024-12-01T08:19:00Z', '2024-12-01T08:19:00Z'),
+('closing-ceremony', 'Closing ceremony and ICSIFT 2026 announcement', 'Closing words and the place and dates of the next edition.', 'ceremony', NULL, 'grand-hall', '2025-03-23 14:30', '2025-03-23 15:30', 'hybrid', 'Dr. Maria Lourdes Garcia', '2024-12-01T08:20:00Z', '2024-12-01T08:20:00Z');
 
 -- -----------------------------------------------------------------------------
 -- Speakers (tabs by category: guest = Guest of Honor, keynote = Keynote

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use crate::db::Pool;
+use crate::zone::Zone;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -11,7 +12,7 @@ use super::block::{self, Block, BlockError};
 use super::collections::COLLECTIONS;
 use crate::repo::content::{
     self, Attraction, CoOrganizer, CommitteeMember, DateItem, GalleryImage, Highlight, Item, Material, Partner, Policy,
-    PolicySection, ScheduleEntry, Site, Speaker, SponsorPackage, Statistic, TicketPlan,
+    PolicySection, Room, Session, Site, Speaker, SponsorPackage, Statistic, TicketPlan, Track,
 };
 
 /// All content at one content version. Each block is `Err` only when it could not be read
@@ -29,7 +30,13 @@ pub struct Snapshot {
     pub policy_sections: HashMap<String, Block<Vec<PolicySection>>>,
     pub dates: Block<Vec<DateItem>>,
     pub committee: Block<Vec<CommitteeMember>>,
-    pub schedule: Block<Vec<ScheduleEntry>>,
+    /// The programme (issue 31): rooms and tracks in their order, sessions in time order.
+    pub rooms: Block<Vec<Room>>,
+    pub tracks: Block<Vec<Track>>,
+    pub sessions: Block<Vec<Session>>,
+    /// The event's zone (`site.time_zone`) from the tz database; a fixed zone at
+    /// `site.utc_offset` when the database lacks it (logged).
+    pub zone: Zone,
     pub speakers: Block<Vec<Speaker>>,
     pub co_organizers: Block<Vec<CoOrganizer>>,
     pub materials: Block<Vec<Material>>,
@@ -99,7 +106,10 @@ impl Snapshot {
         }
         let dates = block("dates", content::dates(pool).await);
         let committee = block("committee", content::committee(pool).await);
-        let schedule = block("schedule", content::schedule(pool).await);
+        let rooms = block("rooms", content::rooms(pool).await);
+        let tracks = block("tracks", content::tracks(pool).await);
+        let sessions = block("sessions", content::sessions(pool).await);
+        let zone = event_zone(&site);
         let speakers = block("speakers", content::speakers(pool).await);
         let co_organizers = block("co_organizers_img", content::co_organizers(pool).await);
         let materials = block("download_buttons", content::materials(pool).await);
@@ -109,7 +119,7 @@ impl Snapshot {
                 let records = match c.name {
                     "dates" => records(c.name, &dates),
                     "committee" => records(c.name, &committee),
-                    "schedule" => records(c.name, &schedule),
+                    "schedule" => records(c.name, &schedule_records(&sessions, &rooms)),
                     "speakers" => records(c.name, &speakers),
                     "co_organizers_img" => records(c.name, &co_organizers),
                     "download_buttons" => records(c.name, &materials),
@@ -144,7 +154,10 @@ impl Snapshot {
             gallery: block("gallery", content::gallery(pool).await),
             dates,
             committee,
-            schedule,
+            rooms,
+            tracks,
+            sessions,
+            zone,
             speakers,
             co_organizers,
             materials,
@@ -164,7 +177,10 @@ impl Snapshot {
             policy_sections: HashMap::new(),
             dates: Err(BlockError),
             committee: Err(BlockError),
-            schedule: Err(BlockError),
+            rooms: Err(BlockError),
+            tracks: Err(BlockError),
+            sessions: Err(BlockError),
+            zone: Zone::fixed("UTC", time::UtcOffset::UTC),
             speakers: Err(BlockError),
             co_organizers: Err(BlockError),
             materials: Err(BlockError),
@@ -197,7 +213,9 @@ impl Snapshot {
             self.policies.is_err(),
             self.dates.is_err(),
             self.committee.is_err(),
-            self.schedule.is_err(),
+            self.rooms.is_err(),
+            self.tracks.is_err(),
+            self.sessions.is_err(),
             self.speakers.is_err(),
             self.co_organizers.is_err(),
             self.materials.is_err(),
@@ -253,6 +271,56 @@ impl Snapshot {
     pub fn material(&self, id: &str) -> Option<&Material> {
         self.materials.as_ref().ok()?.iter().find(|m| m.id == id)
     }
+}
+
+/// The event's zone: `site.time_zone` from the tz database, else (no database on this
+/// machine, or a zone it lacks: `conference seed` refuses those) `site.utc_offset` all year.
+fn event_zone(site: &Block<Site>) -> Zone {
+    let Ok(site) = site else { return Zone::fixed("UTC", time::UtcOffset::UTC) };
+    Zone::load(&site.time_zone).unwrap_or_else(|err| {
+        let offset = time::UtcOffset::parse(
+            &site.utc_offset,
+            time::macros::format_description!("[offset_hour sign:mandatory]:[offset_minute]"),
+        )
+        .unwrap_or(time::UtcOffset::UTC);
+        tracing::warn!(error = %err, utc_offset = %site.utc_offset, "time zone not found; using site.utc_offset all year");
+        Zone::fixed(&site.time_zone, offset)
+    })
+}
+
+/// A session as a record of the `schedule` collection: the old backend's shape (`id`, `date`,
+/// `start_time`, `end_time`, `title`, `location`, `created`, `updated`).
+#[derive(Debug, Clone, Serialize)]
+struct ScheduleRecord<'a> {
+    id: &'a str,
+    date: &'a str,
+    start_time: &'a str,
+    end_time: &'a str,
+    title: &'a str,
+    location: &'a str,
+    created: &'a str,
+    updated: &'a str,
+}
+
+/// The sessions as `schedule` records.
+fn schedule_records<'a>(
+    sessions: &'a Block<Vec<Session>>,
+    rooms: &'a Block<Vec<Room>>,
+) -> Block<Vec<ScheduleRecord<'a>>> {
+    let (sessions, rooms) = (sessions.as_ref().map_err(|_| BlockError)?, rooms.as_ref().map_err(|_| BlockError)?);
+    Ok(sessions
+        .iter()
+        .map(|s| ScheduleRecord {
+            id: &s.slug,
+            date: s.starts_at.get(..10).unwrap_or(&s.starts_at),
+            start_time: s.starts_at.get(11..).unwrap_or(""),
+            end_time: s.ends_at.get(11..).unwrap_or(""),
+            title: &s.title,
+            location: rooms.iter().find(|r| r.slug == s.room).map_or(s.room.as_str(), |r| r.name.as_str()),
+            created: &s.created,
+            updated: &s.updated,
+        })
+        .collect())
 }
 
 /// Records as the collections API lists them.

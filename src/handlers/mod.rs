@@ -3,6 +3,7 @@
 
 pub mod ahead;
 pub mod api;
+pub mod calendars;
 pub mod extract;
 pub mod layout;
 pub mod organiser;

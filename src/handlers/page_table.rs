@@ -4,7 +4,8 @@
 
 use axum::routing::{MethodRouter, get};
 
-use crate::handlers::pages::{about, home, info, payment_result, policies};
+use crate::handlers::calendars;
+use crate::handlers::pages::{about, home, info, payment_result, policies, schedule};
 use crate::handlers::state::AppState;
 
 /// A page of the site: what visitors, crawlers and the tests reach (spec section 2, DESIGN.md
@@ -16,19 +17,41 @@ pub struct PageRoute {
     pub canonical: &'static str,
     /// Whether `/sitemap.xml` lists it (aliases and payment outcomes are left out).
     pub sitemap: bool,
+    /// Whether it answers an HTML page (`false`: a calendar file served like a page, from
+    /// the page cache).
+    pub html: bool,
     /// The route's method router (what `crate::http::router` mounts at `path`).
     pub handler: fn() -> MethodRouter<AppState>,
 }
 
-/// Every page route; `/highlights/{slug}` stands for one page per highlight of the content.
+/// Every page route; `/highlights/{slug}` and `/schedule/sessions/{slug}` stand for one page
+/// per highlight and per session of the content.
 pub const PAGES: &[PageRoute] = &[
     page("/", true, || get(home::home)),
     page("/AboutUs", true, || get(about::about_us)),
     page("/AboutConference", true, || get(about::about_conference)),
     page("/committee", true, || get(info::committee)),
     page("/gallery", true, || get(info::gallery)),
-    page("/schedule", true, || get(info::schedule)),
-    alias("/Schedule", "/schedule", || get(info::schedule)),
+    page(schedule::SCHEDULE, true, || get(schedule::schedule)),
+    alias("/Schedule", schedule::SCHEDULE, || get(schedule::schedule)),
+    // One page per session of the content (the sitemap lists each). Its canonical entry is
+    // the programme's: `seed --check` (src/http/page_check.rs) requests every entry whose
+    // path is its canonical one as written, and expands only the highlights' slugs.
+    PageRoute {
+        path: SESSION,
+        canonical: schedule::SCHEDULE,
+        sitemap: true,
+        html: true,
+        handler: || get(schedule::session),
+    },
+    // The whole programme as iCalendar (issue 31 item 5), kept in the page cache like a page.
+    PageRoute {
+        path: "/schedule.ics",
+        canonical: "/schedule.ics",
+        sitemap: false,
+        html: false,
+        handler: || get(calendars::schedule_ics),
+    },
     page("/pricing", true, || get(info::pricing)),
     page("/submission", true, || get(info::submission)),
     page("/awards", true, || get(about::awards)),
@@ -46,16 +69,22 @@ pub const PAGES: &[PageRoute] = &[
     page("/Failed", false, || get(payment_result::failed)),
 ];
 
+/// The route of the session pages (`/schedule/sessions/{slug}`).
+pub const SESSION: &str = "/schedule/sessions/{slug}";
+
 const fn page(path: &'static str, sitemap: bool, handler: fn() -> MethodRouter<AppState>) -> PageRoute {
-    PageRoute { path, canonical: path, sitemap, handler }
+    PageRoute { path, canonical: path, sitemap, html: true, handler }
 }
 
 const fn alias(path: &'static str, canonical: &'static str, handler: fn() -> MethodRouter<AppState>) -> PageRoute {
-    PageRoute { path, canonical, sitemap: false, handler }
+    PageRoute { path, canonical, sitemap: false, html: true, handler }
 }
 
 /// The page-cache key of a request path: an alias's canonical path (`/Schedule` is
 /// `/schedule`), so both spellings share one entry; any other path as it is.
 pub fn cache_key(path: &str) -> &str {
-    PAGES.iter().find(|page| page.path == path && page.path != page.canonical).map_or(path, |page| page.canonical)
+    PAGES
+        .iter()
+        .find(|page| page.path == path && page.path != page.canonical && !page.path.contains('{'))
+        .map_or(path, |page| page.canonical)
 }

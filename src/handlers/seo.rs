@@ -7,6 +7,7 @@ use icalendar::{Calendar, Component, DatePerhapsTime, Event, EventLike, Property
 use crate::cache::pages::ClockUse;
 use crate::cache::prepared::Kind;
 use crate::error::AppError;
+use crate::handlers::calendars::{host_of, one_newline};
 use crate::handlers::layout::PageCtx;
 use crate::handlers::render::{MinutePage, cached_as};
 use crate::handlers::state::AppState;
@@ -43,9 +44,17 @@ pub fn render_sitemap(page: &PageCtx<'_>) -> Result<String, AppError> {
     let highlights =
         page.content.highlights.as_ref().map_err(|_| AppError::internal("sitemap", "highlights are not loaded"))?;
     // Every page of `page_table::PAGES` the sitemap lists, a highlight's once per highlight.
+    // The programme's sessions; none when they did not load (the sitemap still answers).
+    let sessions: Vec<String> = page
+        .content
+        .sessions
+        .as_ref()
+        .map(|sessions| sessions.iter().map(|s| crate::programme::session_path(&s.slug)).collect())
+        .unwrap_or_default();
     let paths =
         crate::handlers::page_table::PAGES.iter().filter(|page| page.sitemap).flat_map(|page| match page.path {
             HIGHLIGHT => highlights.iter().map(|h| format!("/highlights/{}", h.slug)).collect(),
+            crate::handlers::page_table::SESSION => sessions.clone(),
             path => vec![path.to_owned()],
         });
     let mut xml = String::from(
@@ -88,16 +97,7 @@ pub fn render_calendar(page: &PageCtx<'_>) -> Result<String, AppError> {
     let site = page.content.site()?;
     let dates =
         page.content.dates.as_ref().map_err(|_| AppError::internal("calendar", "important dates are not loaded"))?;
-    let host = page
-        .config
-        .base_url()
-        .split("://")
-        .nth(1)
-        .unwrap_or("localhost")
-        .split('/')
-        .next()
-        .unwrap_or("localhost")
-        .to_string();
+    let host = host_of(page.config.base_url());
     // DTSTAMP from the site's clock (which tests set); the crate would stamp the wall clock.
     let stamp = DatePerhapsTime::from(page.now).to_property("DTSTAMP");
 
@@ -148,12 +148,6 @@ fn all_day(uid: &str, stamp: &Property, first: &str, last: &str, summary: &str, 
         .summary(&one_newline(summary))
         .description(&one_newline(description));
     Some(event)
-}
-
-/// Text with CRLF as LF: `icalendar` writes LF as `\n` (RFC 5545 section 3.3.11) but passes a
-/// CR through, and a bare CR in the body breaks the CRLF-only line structure.
-fn one_newline(text: &str) -> String {
-    text.replace("\r\n", "\n").replace('\r', "\n")
 }
 
 #[cfg(test)]

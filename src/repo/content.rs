@@ -114,20 +114,56 @@ pub async fn committee(pool: &Pool) -> Result<Vec<CommitteeMember>, sqlx::Error>
     sqlx::query_as("SELECT * FROM committee ORDER BY created DESC, id").fetch_all(pool).await
 }
 
+/// A room of the programme (migration 0016).
 #[derive(Debug, Clone, FromRow, Serialize)]
-pub struct ScheduleEntry {
-    pub id: String,
-    pub date: String,
-    pub start_time: String,
-    pub end_time: String,
+pub struct Room {
+    pub slug: String,
+    pub name: String,
+}
+
+pub async fn rooms(pool: &Pool) -> Result<Vec<Room>, sqlx::Error> {
+    sqlx::query_as("SELECT slug, name FROM rooms ORDER BY position, slug").fetch_all(pool).await
+}
+
+/// A track of the programme (migration 0016).
+#[derive(Debug, Clone, FromRow, Serialize)]
+pub struct Track {
+    pub slug: String,
+    pub name: String,
+}
+
+pub async fn tracks(pool: &Pool) -> Result<Vec<Track>, sqlx::Error> {
+    sqlx::query_as("SELECT slug, name FROM tracks ORDER BY position, slug").fetch_all(pool).await
+}
+
+/// A session of the programme as the seed holds it: `starts_at` and `ends_at` are
+/// `YYYY-MM-DD HH:MM` in `site.time_zone`; `track` and `room` are slugs.
+#[derive(Debug, Clone, FromRow, Serialize)]
+pub struct Session {
+    pub slug: String,
     pub title: String,
-    pub location: String,
+    pub description: String,
+    pub kind: String,
+    pub track: Option<String>,
+    pub room: String,
+    pub starts_at: String,
+    pub ends_at: String,
+    pub mode: String,
+    pub chair: Option<String>,
     pub created: String,
     pub updated: String,
 }
 
-pub async fn schedule(pool: &Pool) -> Result<Vec<ScheduleEntry>, sqlx::Error> {
-    sqlx::query_as("SELECT * FROM schedule ORDER BY date, start_time, created").fetch_all(pool).await
+/// Sessions in time order (then by room, for parallel ones).
+pub async fn sessions(pool: &Pool) -> Result<Vec<Session>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT s.slug, s.title, s.description, s.kind, s.track, s.room, s.starts_at, s.ends_at, s.mode, s.chair,
+                s.created, s.updated
+         FROM sessions s JOIN rooms r ON r.slug = s.room
+         ORDER BY s.starts_at, r.position, s.slug",
+    )
+    .fetch_all(pool)
+    .await
 }
 
 /// spec: Speaker. `position` is the spec's `order`.

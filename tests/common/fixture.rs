@@ -78,3 +78,108 @@ pub const PACKAGES: [Package; 2] = [PLATINUM, GOLD];
 pub const CHAIR: &str = "Prof. Wren Halloway";
 /// The first FAQ question.
 pub const FIRST_QUESTION: &str = "Can I join the fixture from afar?";
+
+/// A session of the fixture's programme (issue 31): slug, title, room, mode, track and chair
+/// as pages show them, and its times with the zone's offset.
+#[derive(Debug, Clone, Copy)]
+pub struct Session {
+    pub slug: &'static str,
+    pub title: &'static str,
+    pub room: &'static str,
+    pub mode: &'static str,
+    pub track: Option<&'static str>,
+    pub chair: Option<&'static str>,
+    pub start: &'static str,
+    pub end: &'static str,
+    /// The start and end in UTC as iCalendar writes them.
+    pub start_utc: &'static str,
+    pub end_utc: &'static str,
+}
+
+/// `site.time_zone` and how the programme names it.
+pub const TIME_ZONE: &str = "Asia/Singapore";
+pub const ZONE_LABEL: &str = "Singapore time (UTC+08:00)";
+/// The programme's days as `day` filter values and headings.
+pub const PROGRAMME_DAYS: [(&str, &str); 3] = [
+    ("2025-03-21", "Friday, 21 March 2025"),
+    ("2025-03-22", "Saturday, 22 March 2025"),
+    ("2025-03-23", "Sunday, 23 March 2025"),
+];
+/// The tracks: slug and name.
+pub const TRACKS: [(&str, &str); 2] = [("tidal-computing", "Tidal Computing"), ("lantern-studies", "Lantern Studies")];
+
+/// Every session, in time order (parallel ones by room).
+pub const SESSIONS: [Session; 6] = [
+    Session {
+        slug: "fixture-opening",
+        title: "Opening of the fixture symposium",
+        room: "Lantern Hall",
+        mode: "Hybrid",
+        track: None,
+        chair: Some("Prof. Wren Halloway"),
+        start: "2025-03-21T09:00:00+08:00",
+        end: "2025-03-21T10:00:00+08:00",
+        start_utc: "20250321T010000Z",
+        end_utc: "20250321T020000Z",
+    },
+    Session {
+        slug: "tidal-keynote",
+        title: "Keynote: Computing with tides",
+        room: "Lantern Hall",
+        mode: "In person",
+        track: Some("Tidal Computing"),
+        chair: Some("Dr. Bram Oakhollow"),
+        start: "2025-03-21T10:15:00+08:00",
+        end: "2025-03-21T11:00:00+08:00",
+        start_utc: "20250321T021500Z",
+        end_utc: "20250321T030000Z",
+    },
+    Session {
+        slug: "session-a",
+        title: "Fixture session A",
+        room: "Tide Room A",
+        mode: "Hybrid",
+        track: Some("Tidal Computing"),
+        chair: Some("Dr. Bram Oakhollow"),
+        start: "2025-03-22T09:00:00+08:00",
+        end: "2025-03-22T12:00:00+08:00",
+        start_utc: "20250322T010000Z",
+        end_utc: "20250322T040000Z",
+    },
+    Session {
+        slug: "session-b",
+        title: "Fixture session B",
+        room: "Tide Room B",
+        mode: "Hybrid",
+        track: Some("Lantern Studies"),
+        chair: Some("Dr. Osric Penhallow"),
+        start: "2025-03-22T09:00:00+08:00",
+        end: "2025-03-22T12:00:00+08:00",
+        start_utc: "20250322T010000Z",
+        end_utc: "20250322T040000Z",
+    },
+    Session {
+        slug: "lantern-posters",
+        title: "Lantern posters online",
+        room: "Online Room",
+        mode: "Online",
+        track: Some("Lantern Studies"),
+        chair: None,
+        start: "2025-03-23T10:00:00+08:00",
+        end: "2025-03-23T11:30:00+08:00",
+        start_utc: "20250323T020000Z",
+        end_utc: "20250323T033000Z",
+    },
+    Session {
+        slug: "fixture-closing",
+        title: "Fixture closing",
+        room: "Lantern Hall",
+        mode: "Hybrid",
+        track: None,
+        chair: Some("Prof. Wren Halloway"),
+        start: "2025-03-23T14:00:00+08:00",
+        end: "2025-03-23T15:00:00+08:00",
+        start_utc: "20250323T060000Z",
+        end_utc: "20250323T070000Z",
+    },
+];

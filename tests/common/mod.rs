@@ -32,15 +32,22 @@ pub const BASE: &str = "http://127.0.0.1:3000";
 
 /// Every page of `conference::handlers::page_table::PAGES` (the spec's table, section 2, plus
 /// `/cookie-policy`) with the path that is its canonical form, a highlight's once per slug of
-/// [`HIGHLIGHT_SLUGS`]. Aliases (`/Schedule`, `/Terms-%26-Conditions`) share a canonical.
+/// [`HIGHLIGHT_SLUGS`], a session's once per session of [`fixture::SESSIONS`]. Aliases
+/// (`/Schedule`, `/Terms-%26-Conditions`) share a canonical. Only HTML pages: the table's
+/// calendar (`/schedule.ics`) is left out.
 /// `/Success` needs a paid order: [`TestApp::page_paths`] gives the address to request.
 pub static PAGES: std::sync::LazyLock<Vec<(&'static str, &'static str)>> = std::sync::LazyLock::new(|| {
     let mut pages = Vec::new();
-    for page in conference::handlers::page_table::PAGES {
+    for page in conference::handlers::page_table::PAGES.iter().filter(|page| page.html) {
         if page.path == "/highlights/{slug}" {
             for slug in HIGHLIGHT_SLUGS {
                 // Test-only: a handful of strings, alive for the whole run anyway.
                 let path: &'static str = Box::leak(format!("/highlights/{slug}").into_boxed_str());
+                pages.push((path, path));
+            }
+        } else if page.path == conference::handlers::page_table::SESSION {
+            for session in fixture::SESSIONS {
+                let path: &'static str = Box::leak(format!("/schedule/sessions/{}", session.slug).into_boxed_str());
                 pages.push((path, path));
             }
         } else {

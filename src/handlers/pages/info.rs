@@ -1,5 +1,5 @@
-//! Programme and participation pages: `/committee`, `/gallery`, `/schedule`, `/pricing`,
-//! `/submission` and `/highlights/{slug}`.
+//! Participation pages: `/committee`, `/gallery`, `/pricing`, `/submission` and
+//! `/highlights/{slug}` (the programme's are in `super::schedule`).
 
 use askama::Template;
 use axum::extract::{Path, RawQuery, Request, State};
@@ -16,9 +16,7 @@ use crate::money;
 // The currency the server charges custom payments in.
 use crate::handlers::state::AppState;
 use crate::payments::config::CURRENCY as CUSTOM_CURRENCY;
-use crate::repo::content::{
-    self, COMMITTEE_GROUPS, CommitteeMember, GalleryImage, Highlight, Item, ScheduleEntry, TicketPlan,
-};
+use crate::repo::content::{self, COMMITTEE_GROUPS, CommitteeMember, GalleryImage, Highlight, Item, TicketPlan};
 
 /// Members of one committee group.
 pub struct CommitteeGroup {
@@ -79,50 +77,6 @@ pub fn render_gallery(page: &PageCtx<'_>) -> Result<String, AppError> {
         )
     })?;
     html(&GalleryPage { layout, images: page.content.gallery.clone() })
-}
-
-/// The entries of one conference day.
-pub struct ScheduleDay {
-    pub date: String,
-    pub label: String,
-    pub entries: Vec<ScheduleEntry>,
-}
-
-#[derive(Template)]
-#[template(path = "pages/schedule.html")]
-pub struct SchedulePage {
-    pub layout: Layout,
-    /// Grouped by date (spec section 3: fetched and grouped by date).
-    pub days: Block<Vec<ScheduleDay>>,
-}
-
-pub async fn schedule(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
-    cached(&state, request.headers(), "/schedule", ClockUse::Year, render_schedule).await
-}
-
-pub fn render_schedule(page: &PageCtx<'_>) -> Result<String, AppError> {
-    let layout = Layout::new(page, |site| {
-        Meta::new(
-            format!("Schedule | {}", site.short_name),
-            format!("Day-by-day programme of {}: keynotes, sessions and workshops.", site.short_name),
-            "/schedule",
-        )
-    })?;
-    let days = page.content.schedule.clone().map(|entries| {
-        let mut days: Vec<ScheduleDay> = Vec::new();
-        for entry in entries {
-            match days.last_mut() {
-                Some(day) if day.date == entry.date => day.entries.push(entry),
-                _ => days.push(ScheduleDay {
-                    label: dates::long(&entry.date),
-                    date: entry.date.clone(),
-                    entries: vec![entry],
-                }),
-            }
-        }
-        days
-    });
-    html(&SchedulePage { layout, days })
 }
 
 /// A ticket plan with its display price.

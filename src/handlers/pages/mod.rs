@@ -8,6 +8,7 @@ pub mod info;
 pub mod newsletter;
 pub mod payment_result;
 pub mod policies;
+pub mod schedule;
 pub mod shared;
 pub mod submission_status;
 pub mod test_gateway;

@@ -1,0 +1,287 @@
+//! The programme's pages (issue 31 item 4, DESIGN.md section 14): `/schedule` (and
+//! `/Schedule`) with its filters `day`, `track` and `mode`, and `/schedule/sessions/{slug}`.
+//! Every filtered view is rendered once per content version and kept like any page: only
+//! values the programme has reach the cache, under one key per filter.
+
+use askama::Template;
+use axum::extract::{Path, RawQuery, Request, State};
+use axum::response::Response;
+use serde_json::{Value, json};
+
+use crate::cache::pages::ClockUse;
+use crate::error::AppError;
+use crate::handlers::layout::{Block, BlockError, Layout, Meta, PageCtx};
+use crate::handlers::render::{cached, html};
+use crate::handlers::state::AppState;
+use crate::programme::{Day, Filter, MODES, Programme, TimedSession};
+use crate::repo::content::Site;
+
+/// The schedule page's route, and its canonical path.
+pub const SCHEDULE: &str = "/schedule";
+
+/// The heading of an unknown session's 404 page.
+pub const SESSION_NOT_FOUND: &str = "Session not found";
+
+/// One choice of a filter's menu.
+pub struct Choice {
+    pub value: String,
+    pub label: String,
+    pub selected: bool,
+}
+
+#[derive(Template)]
+#[template(path = "pages/schedule.html")]
+pub struct SchedulePage {
+    pub layout: Layout,
+    /// The programme's sessions the filter keeps, by day; `Err` when the programme did not
+    /// load (spec: a schedule failure shows nothing special).
+    pub days: Block<Vec<Day>>,
+    /// `Manila time (UTC+08:00)`.
+    pub zone: String,
+    pub filtered: bool,
+    pub day_choices: Vec<Choice>,
+    pub track_choices: Vec<Choice>,
+    pub mode_choices: Vec<Choice>,
+    /// `webcal://host/schedule.ics`.
+    pub webcal: String,
+    pub json_ld: String,
+}
+
+/// GET `/schedule` and `/Schedule`: a query with filters the programme does not have is a
+/// 400 page naming the values allowed; other parameters are ignored.
+pub async fn schedule(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+    request: Request,
+) -> Result<Response, AppError> {
+    let filter = match query.filter(|q| !q.is_empty()) {
+        None => Filter::default(),
+        Some(query) => {
+            let snapshot = state.content.snapshot().await;
+            match Programme::of(&snapshot) {
+                Ok(programme) => Filter::parse(&query, &programme).map_err(|bad| AppError::BadRequest(bad.0))?,
+                Err(_) => Filter::default(),
+            }
+        }
+    };
+    let route = if filter.is_empty() { SCHEDULE.to_owned() } else { format!("{SCHEDULE}?{}", filter.query()) };
+    cached(&state, request.headers(), &route, ClockUse::Year, |page| render_schedule(page, &filter)).await
+}
+
+/// `/schedule`'s HTML under `filter`.
+pub fn render_schedule(page: &PageCtx<'_>, filter: &Filter) -> Result<String, AppError> {
+    let programme = Programme::of(page.content);
+    let choice = |value: String, label: String, selected: bool| Choice { value, label, selected };
+    let (day_choices, track_choices, zone, filter_words) = match &programme {
+        Ok(p) => {
+            let days = p
+                .dates()
+                .into_iter()
+                .map(|d| choice(d.to_string(), crate::programme::day_label(d), filter.day == Some(d)))
+                .collect();
+            let tracks = p
+                .used_tracks()
+                .into_iter()
+                .map(|t| choice(t.slug.clone(), t.name.clone(), filter.track.as_deref() == Some(&t.slug)))
+                .collect();
+            let mut words = Vec::new();
+            if let Some(day) = filter.day {
+                words.push(crate::programme::day_label(day));
+            }
+            if let Some(track) = filter.track.as_deref().and_then(|t| p.track(t)) {
+                words.push(track.name.clone());
+            }
+            if let Some(mode) = &filter.mode {
+                words.push(MODES.iter().find(|(m, _)| m == mode).map_or(mode.clone(), |(_, l)| (*l).to_owned()));
+            }
+            (days, tracks, p.zone_label(), words)
+        }
+        Err(_) => (Vec::new(), Vec::new(), String::new(), Vec::new()),
+    };
+    let mode_choices = MODES
+        .iter()
+        .map(|(value, label)| choice((*value).to_owned(), (*label).to_owned(), filter.mode.as_deref() == Some(value)))
+        .collect();
+    let layout = Layout::new(page, |site| {
+        let title = if filter_words.is_empty() {
+            format!("Schedule | {}", site.short_name)
+        } else {
+            format!("Schedule: {} | {}", filter_words.join(", "), site.short_name)
+        };
+        let zone = if zone.is_empty() { String::new() } else { format!(", in {zone}") };
+        Meta::new(
+            title,
+            format!(
+                "Programme of {}, {}: keynotes, technical sessions, workshops and panels, day by day{zone}.",
+                site.short_name,
+                crate::dates::range_label(&site.start_date, &site.end_date)
+            ),
+            SCHEDULE,
+        )
+    })?;
+    let base = page.config.base_url().trim_end_matches('/').to_owned();
+    let json_ld = match &programme {
+        Ok(p) => {
+            let mut event = conference_event(&layout.site, &base);
+            event["@context"] = json!("https://schema.org");
+            event["url"] = json!(format!("{base}{SCHEDULE}"));
+            event["subEvent"] = p.sessions.iter().map(|s| session_event(&layout.site, &base, s)).collect();
+            script_json(&event)
+        }
+        Err(_) => String::new(),
+    };
+    let webcal = webcal(&page.config.absolute("/schedule.ics"));
+    html(&SchedulePage {
+        days: programme.as_ref().map(|p| p.days(filter)).map_err(|_| BlockError),
+        zone,
+        filtered: !filter.is_empty(),
+        day_choices,
+        track_choices,
+        mode_choices,
+        webcal,
+        json_ld,
+        layout,
+    })
+}
+
+#[derive(Template)]
+#[template(path = "pages/session.html")]
+pub struct SessionPage {
+    pub layout: Layout,
+    pub session: TimedSession,
+    pub zone: String,
+    pub webcal: String,
+    pub json_ld: String,
+}
+
+/// `/schedule/sessions/{slug}`; an unknown slug is a 404 reading 'Session not found'.
+pub async fn session(
+    State(state): State<AppState>,
+    Path(slug): Path<String>,
+    request: Request,
+) -> Result<Response, AppError> {
+    // Only known slugs reach the cache, so its size stays bounded by the content.
+    let snapshot = state.content.snapshot().await;
+    let known = snapshot.sessions.as_ref().is_ok_and(|sessions| sessions.iter().any(|s| s.slug == slug));
+    if !known {
+        return Err(AppError::NotFound(SESSION_NOT_FOUND.into()));
+    }
+    let route = crate::programme::session_path(&slug);
+    cached(&state, request.headers(), &route, ClockUse::Year, |page| render_session(page, &slug)).await
+}
+
+pub fn render_session(page: &PageCtx<'_>, slug: &str) -> Result<String, AppError> {
+    let programme = Programme::of(page.content).map_err(|_| AppError::NotFound(SESSION_NOT_FOUND.into()))?;
+    let session = programme.session(slug).ok_or_else(|| AppError::NotFound(SESSION_NOT_FOUND.into()))?.clone();
+    let zone = programme.zone_label();
+    let layout = Layout::new(page, |site| {
+        let mut description = format!(
+            "{}, {} {}-{} {}, {}: {}",
+            session.kind_label(),
+            session.day_label(),
+            session.start_label(),
+            session.end_label(),
+            zone,
+            session.room,
+            session.session.description
+        );
+        if description.chars().count() > 300 {
+            description = format!("{}…", description.chars().take(299).collect::<String>());
+        }
+        Meta::new(format!("{} | {}", session.session.title, site.short_name), description, session.path())
+    })?;
+    let base = page.config.base_url().trim_end_matches('/').to_owned();
+    let mut event = session_event(&layout.site, &base, &session);
+    event["@context"] = json!("https://schema.org");
+    let mut parent = conference_event(&layout.site, &base);
+    parent["url"] = json!(format!("{base}/"));
+    event["superEvent"] = parent;
+    let json_ld = script_json(&event);
+    let webcal = webcal(&page.config.absolute("/schedule.ics"));
+    html(&SessionPage { layout, session, zone, webcal, json_ld })
+}
+
+/// JSON for a `<script type="application/ld+json">`: `<` escaped so no `</script>` ends it.
+fn script_json(value: &Value) -> String {
+    value.to_string().replace('<', "\\u003c")
+}
+
+/// `https://host/x` → `webcal://host/x` (calendar apps subscribe to it).
+fn webcal(url: &str) -> String {
+    match url.split_once("://") {
+        Some((_, rest)) => format!("webcal://{rest}"),
+        None => url.to_owned(),
+    }
+}
+
+/// A site path or URL of the seed (`virtual_url`) on `PUBLIC_URL`.
+fn on_base(base: &str, url: &str) -> String {
+    let path = match url.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
+        None if url.starts_with('/') => url,
+        None => "/",
+    };
+    format!("{base}{path}")
+}
+
+/// The venue as a schema.org `Place`, named `name`.
+fn place(site: &Site, name: String) -> Value {
+    json!({
+        "@type": "Place",
+        "name": name,
+        "address": {
+            "@type": "PostalAddress",
+            "streetAddress": site.street_address,
+            "addressLocality": site.city,
+            "addressRegion": site.region,
+            "postalCode": site.postal_code,
+            "addressCountry": site.country_code,
+        }
+    })
+}
+
+/// The conference as a schema.org `Event` (the programme's parent): dates, mixed attendance,
+/// the venue and the online location.
+fn conference_event(site: &Site, base: &str) -> Value {
+    json!({
+        "@type": "Event",
+        "name": site.name,
+        "description": site.description,
+        "startDate": site.start_date,
+        "endDate": site.end_date,
+        "eventStatus": "https://schema.org/EventScheduled",
+        "eventAttendanceMode": "https://schema.org/MixedEventAttendanceMode",
+        "location": [place(site, site.venue_name.clone()), { "@type": "VirtualLocation", "url": on_base(base, &site.virtual_url) }],
+        "organizer": { "@type": "Organization", "name": site.organizer_name, "url": site.organizer_url },
+    })
+}
+
+/// A session as a schema.org `Event`: its times with the zone's offset, its attendance mode,
+/// and its location: the room at the venue (`Place`) when it is held there, the online
+/// location (`VirtualLocation`) when it is streamed, both when hybrid.
+pub fn session_event(site: &Site, base: &str, session: &TimedSession) -> Value {
+    let mode = match session.session.mode.as_str() {
+        "in_person" => "https://schema.org/OfflineEventAttendanceMode",
+        "online" => "https://schema.org/OnlineEventAttendanceMode",
+        _ => "https://schema.org/MixedEventAttendanceMode",
+    };
+    let mut location = Vec::new();
+    if session.at_venue() {
+        location.push(place(site, format!("{}, {}", session.room, site.venue_name)));
+    }
+    if session.streamed() {
+        location.push(json!({ "@type": "VirtualLocation", "url": on_base(base, &site.virtual_url) }));
+    }
+    json!({
+        "@type": "Event",
+        "name": session.session.title,
+        "description": session.session.description,
+        "startDate": session.start_iso(),
+        "endDate": session.end_iso(),
+        "eventStatus": "https://schema.org/EventScheduled",
+        "eventAttendanceMode": mode,
+        "location": location,
+        "url": format!("{base}{}", session.path()),
+        "organizer": { "@type": "Organization", "name": site.organizer_name, "url": site.organizer_url },
+    })
+}
