@@ -13,11 +13,24 @@
 #                                          # the same runs on a second build (say, the commit
 #                                          # before a change), interleaved with this one's, so
 #                                          # both meet the same machine load; rows say which
+#   BIN=/tmp/conference-new BASE_BIN=/tmp/conference-old RUNS=3 bench/lighthouse.sh / /pricing
+#                                          # any two builds: "this" is BIN, "base" BASE_BIN
+#
+# Comparing two builds: each build gets its own server (BASE_BIN on PORT+1) and its own temp
+# database, both started before the first run; each run measures both, one right after the
+# other, the first of the pair alternating (base first in odd runs, this first in even ones),
+# and each route ends with the median of each build. The header names both binaries (path,
+# size, mtime, SHA-256 prefix), since neither knows its commit: copy each build out under a
+# name that says it (`cp target/release/conference /tmp/conference-<sha>`). To build an older
+# commit without touching this tree: `git worktree add --detach /tmp/wt <sha>` and
+# `CARGO_TARGET_DIR=/tmp/wt-target cargo build --release` in it.
 #
 # Prints one line per run (scores, LCP, FCP, TBT, CLS, transferred JS and CSS, Lighthouse's
 # benchmarkIndex of the machine at that moment, the longest main-thread task after the first
-# paint) and the median of each route. TBT moves with the machine's speed: Lighthouse
-# multiplies the task times it observes by 4, so compare runs made in the same session.
+# paint, the LCP element's render delay: from the first byte to its paint, as Lighthouse
+# observed it, unthrottled) and the median of each route. TBT moves with the machine's speed:
+# Lighthouse multiplies the task times it observes by 4, so compare runs made in the same
+# session.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -70,6 +83,11 @@ summarise() {
     const fcp = a["first-contentful-paint"].numericValue;
     const tasks = (a["long-tasks"]?.details?.items ?? []).filter((t) => t.startTime >= fcp);
     const longest = tasks.reduce((m, t) => Math.max(m, t.duration), 0);
+    // The render delay of the LCP element as Lighthouse observed it (unthrottled), from
+    // `lcp-breakdown-insight`; "-" when the report has none.
+    const renderDelay = (a["lcp-breakdown-insight"]?.details?.items ?? [])
+      .flatMap((item) => item.items ?? [])
+      .find((i) => i.subpart === "elementRenderDelay");
     console.log([
       [score("performance"), score("accessibility"), score("best-practices"), score("seo")].join("/"),
       (a["largest-contentful-paint"].numericValue / 1000).toFixed(2),
@@ -79,15 +97,20 @@ summarise() {
       kb("Script"), kb("Stylesheet"),
       r.environment.benchmarkIndex.toFixed(0),
       longest.toFixed(0),
+      renderDelay ? renderDelay.duration.toFixed(0) : "-",
     ].join("\t"));
   ' "$1"
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
-echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
-row() { printf '%-12s %-5s %-4s %-15s %6s %6s %6s %6s %7s %7s %6s %9s\n' "$@"; }
-row route build run scores LCP_s FCP_s TBT_ms CLS JS_KB CSS_KB bench long_task
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), tree at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+# Which binary each label is: the builds do not know their commits.
+describe() { echo "$(stat -c '%s bytes, built %y' "$1" | cut -d. -f1), sha256 $(sha256sum "$1" | cut -c1-12)"; }
+[ -z "${BASE_BIN:-}" ] || echo "# base: $BASE_BIN ($(describe "$BASE_BIN"))"
+echo "# this: $BIN ($(describe "$BIN"))"
+row() { printf '%-12s %-5s %-4s %-15s %6s %6s %6s %6s %7s %7s %6s %9s %9s\n' "$@"; }
+row route build run scores LCP_s FCP_s TBT_ms CLS JS_KB CSS_KB bench long_task lcp_delay
 for route in "${ROUTES[@]}"; do
   for label in "${LABELS[@]}"; do : >"$TMP/rows-$label"; done
   for run in $(seq 1 "$RUNS"); do
@@ -110,13 +133,13 @@ for route in "${ROUTES[@]}"; do
       done
       line=$(summarise "$report")
       echo "$line" >>"$TMP/rows-$label"
-      IFS=$'\t' read -r scores lcp fcp tbt cls js css bench longest <<<"$line"
-      row "$route" "$label" "$run" "$scores" "$lcp" "$fcp" "$tbt" "$cls" "$js" "$css" "$bench" "$longest"
+      IFS=$'\t' read -r scores lcp fcp tbt cls js css bench longest delay <<<"$line"
+      row "$route" "$label" "$run" "$scores" "$lcp" "$fcp" "$tbt" "$cls" "$js" "$css" "$bench" "$longest" "$delay"
     done
   done
   for label in "${LABELS[@]}"; do
     col() { cut -f"$1" "$TMP/rows-$label" | median; }
     row "$route" "$label" median "perf $(cut -f1 "$TMP/rows-$label" | cut -d/ -f1 | median)" \
-      "$(col 2)" "$(col 3)" "$(col 4)" "$(col 5)" "$(col 6)" "$(col 7)" "$(col 8)" "$(col 9)"
+      "$(col 2)" "$(col 3)" "$(col 4)" "$(col 5)" "$(col 6)" "$(col 7)" "$(col 8)" "$(col 9)" "$(col 10)"
   done
 done
