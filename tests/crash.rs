@@ -18,9 +18,7 @@ use axum::body::Bytes;
 use conference::db::Pool;
 use http_body_util::channel::Channel;
 
-/// The HTTP client for loopback (shared with the cluster tests).
-#[path = "common/loopback.rs"]
-mod loopback;
+use crate::common::loopback;
 
 const ROUNDS: usize = 2;
 const UPLOADS: usize = 24;

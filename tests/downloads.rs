@@ -15,14 +15,10 @@ use time::macros::datetime;
 use tokio::sync::oneshot;
 
 use crate::api_submission::{Form, submit};
-use crate::common::{BASE, TestApp, app_with_clock};
+use crate::common::{BASE, TestApp, app_with_clock, loopback};
 use crate::organiser::{CHAIR, sign_in};
 use conference::clock::Clock;
 use conference::server::connections::Limits;
-
-/// The HTTP client for loopback (shared with the crash and cluster tests).
-#[path = "common/loopback.rs"]
-mod loopback;
 
 /// What clients send: none, each coding alone, and Chromium's own header.
 const ENCODINGS: [&str; 5] = ["identity", "gzip", "br", "zstd", "gzip, deflate, br, zstd"];

@@ -1,4 +1,4 @@
-//! The HTTP client of the tests that drive the real binary over 127.0.0.1 (`crash.rs`, and
+//! The HTTP client of the tests that drive a server over 127.0.0.1 (`crash.rs`, `downloads.rs`, and
 //! `cluster.rs`, which includes this file).
 
 use std::sync::Arc;

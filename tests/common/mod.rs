@@ -9,6 +9,7 @@ pub mod fixture;
 pub mod html;
 pub mod inflate;
 pub mod log;
+pub mod loopback;
 pub mod payer;
 pub mod payments;
 pub mod rng;
