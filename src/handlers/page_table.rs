@@ -4,6 +4,7 @@
 
 use axum::routing::{MethodRouter, get};
 
+use crate::content::snapshot::Snapshot;
 use crate::handlers::calendars;
 use crate::handlers::pages::{about, home, info, payment_result, policies, schedule};
 use crate::handlers::state::AppState;
@@ -34,16 +35,9 @@ pub const PAGES: &[PageRoute] = &[
     page("/gallery", true, || get(info::gallery)),
     page(schedule::SCHEDULE, true, || get(schedule::schedule)),
     alias("/Schedule", schedule::SCHEDULE, || get(schedule::schedule)),
-    // One page per session of the content (the sitemap lists each). Its canonical entry is
-    // the programme's: `seed --check` (src/http/page_check.rs) requests every entry whose
-    // path is its canonical one as written, and expands only the highlights' slugs.
-    PageRoute {
-        path: SESSION,
-        canonical: schedule::SCHEDULE,
-        sitemap: true,
-        html: true,
-        handler: || get(schedule::session),
-    },
+    // One page per session of the content (the sitemap and `seed --check` list each, see
+    // [`addresses`]).
+    PageRoute { path: SESSION, canonical: SESSION, sitemap: true, html: true, handler: || get(schedule::session) },
     // The whole programme as iCalendar (issue 31 item 5), kept in the page cache like a page.
     PageRoute {
         path: "/schedule.ics",
@@ -57,7 +51,7 @@ pub const PAGES: &[PageRoute] = &[
     page("/awards", true, || get(about::awards)),
     page("/sponsorship", true, || get(about::sponsorship)),
     page("/venue", true, || get(about::venue)),
-    page("/highlights/{slug}", true, || get(info::highlight)),
+    page(HIGHLIGHT, true, || get(info::highlight)),
     page("/cancellation-policy", true, || get(policies::cancellation)),
     page("/Terms-&-Conditions", true, || get(policies::terms)),
     // The same page reached with the `&` percent-encoded.
@@ -71,6 +65,27 @@ pub const PAGES: &[PageRoute] = &[
 
 /// The route of the session pages (`/schedule/sessions/{slug}`).
 pub const SESSION: &str = "/schedule/sessions/{slug}";
+/// The route of the highlights' pages.
+pub const HIGHLIGHT: &str = "/highlights/{slug}";
+
+/// The addresses `page` stands for with `content`: a `{slug}` route once per highlight or
+/// session (none when that block did not load), any other its own path. The one rule the
+/// sitemap and `seed --check` (`crate::http::page_check`) expand the table by.
+pub fn addresses(page: &PageRoute, content: &Snapshot) -> Vec<String> {
+    match page.path {
+        HIGHLIGHT => content
+            .highlights
+            .as_ref()
+            .map(|highlights| highlights.iter().map(|h| format!("/highlights/{}", h.slug)).collect())
+            .unwrap_or_default(),
+        SESSION => content
+            .sessions
+            .as_ref()
+            .map(|sessions| sessions.iter().map(|s| crate::programme::session_path(&s.slug)).collect())
+            .unwrap_or_default(),
+        path => vec![path.to_owned()],
+    }
+}
 
 const fn page(path: &'static str, sitemap: bool, handler: fn() -> MethodRouter<AppState>) -> PageRoute {
     PageRoute { path, canonical: path, sitemap, html: true, handler }

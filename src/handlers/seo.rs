@@ -9,11 +9,9 @@ use crate::cache::prepared::Kind;
 use crate::error::AppError;
 use crate::handlers::calendars::{host_of, one_newline};
 use crate::handlers::layout::PageCtx;
+use crate::handlers::page_table::{PAGES, addresses};
 use crate::handlers::render::{MinutePage, cached_as};
 use crate::handlers::state::AppState;
-
-/// The route of the highlight pages in `routes::PAGES`.
-const HIGHLIGHT: &str = "/highlights/{slug}";
 
 /// Crawlers and calendar apps may keep these an hour.
 const SEO_CACHE_CONTROL: &str = "public, max-age=3600";
@@ -41,22 +39,9 @@ pub async fn sitemap(State(state): State<AppState>, request: Request) -> Result<
 }
 
 pub fn render_sitemap(page: &PageCtx<'_>) -> Result<String, AppError> {
-    let highlights =
-        page.content.highlights.as_ref().map_err(|_| AppError::internal("sitemap", "highlights are not loaded"))?;
-    // Every page of `page_table::PAGES` the sitemap lists, a highlight's once per highlight.
-    // The programme's sessions; none when they did not load (the sitemap still answers).
-    let sessions: Vec<String> = page
-        .content
-        .sessions
-        .as_ref()
-        .map(|sessions| sessions.iter().map(|s| crate::programme::session_path(&s.slug)).collect())
-        .unwrap_or_default();
-    let paths =
-        crate::handlers::page_table::PAGES.iter().filter(|page| page.sitemap).flat_map(|page| match page.path {
-            HIGHLIGHT => highlights.iter().map(|h| format!("/highlights/{}", h.slug)).collect(),
-            crate::handlers::page_table::SESSION => sessions.clone(),
-            path => vec![path.to_owned()],
-        });
+    // A highlight's and a session's page once each; the sitemap still answers when their
+    // block did not load (the page's own error says so).
+    let paths = PAGES.iter().filter(|page| page.sitemap).flat_map(|route| addresses(route, page.content));
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );

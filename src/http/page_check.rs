@@ -6,7 +6,7 @@ use axum::body::Body;
 use axum::http::Request;
 use tower::ServiceExt;
 
-use crate::handlers::page_table::PAGES;
+use crate::handlers::page_table::{PAGES, addresses};
 use crate::handlers::state::AppState;
 
 /// The marker of a block's error text in a page (`templates/pages/*.html`, `block-error`).
@@ -19,20 +19,18 @@ pub struct PageProblem {
     pub reason: String,
 }
 
-/// Requests every page (a highlight's once per slug of `highlights`; `/Success` and `/Failed`
-/// without an order, as a visitor may reach them) plus `/sitemap.xml`, `/robots.txt` and
-/// `/calendar.ics` from `state`'s router. Returns the pages answering other than 200, or
-/// showing a block's error text, with the text. A redirect is an answer too (`/Success`
-/// without an order sends the visitor home).
-pub async fn check_pages(state: AppState, highlights: &[String]) -> Vec<PageProblem> {
+/// Requests every page (a highlight's and a session's once each, `page_table::addresses`;
+/// `/Success` and `/Failed` without an order, as a visitor may reach them) plus
+/// `/sitemap.xml`, `/robots.txt` and `/calendar.ics` from `state`'s router, with the content
+/// `state` has loaded. Returns the pages answering other than 200, or showing a block's error
+/// text, with the text. A redirect is an answer too (`/Success` without an order sends the
+/// visitor home).
+pub async fn check_pages(state: AppState) -> Vec<PageProblem> {
+    let content = state.content.snapshot().await;
     let router = crate::http::router::app(state);
     let mut paths: Vec<String> = Vec::new();
-    for page in PAGES {
-        if page.path == "/highlights/{slug}" {
-            paths.extend(highlights.iter().map(|slug| format!("/highlights/{slug}")));
-        } else if page.path == page.canonical {
-            paths.push(page.path.to_owned());
-        }
+    for page in PAGES.iter().filter(|page| page.path == page.canonical) {
+        paths.extend(addresses(page, &content));
     }
     paths.extend(["/sitemap.xml", "/robots.txt", "/calendar.ics"].map(String::from));
     let mut problems = Vec::new();
