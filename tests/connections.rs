@@ -42,6 +42,11 @@ pub(crate) async fn serve(configure: impl FnOnce(&mut conference::config::Config
         configure(c);
     })
     .await;
+    serve_app(app).await
+}
+
+/// `app` behind the real accept loop on 127.0.0.1, on a port of its own, with its settings.
+pub(crate) async fn serve_app(app: TestApp) -> Served {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let limits = Limits::from_config(&app.config, 1024);
@@ -274,21 +279,15 @@ async fn trusted_proxies_are_exempt_from_the_per_address_cap() {
         c.trusted_proxies = "127.0.0.5".parse().unwrap();
     })
     .await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let limits = Limits::from_config(&app.config, 1024);
-    let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(conference::server::accept::accept_loop(listener, app.router.clone(), limits, async {
-        let _ = stopped.await;
-    }));
+    let served = serve_app(app).await;
+    let addr = served.addr;
     let mut first = connect_from([127, 0, 0, 5], addr).await;
     first.write_all(b"GET / HTTP/1.1\r\n").await.unwrap();
     tokio::time::sleep(Duration::from_millis(100)).await;
     let answer = health(addr, [127, 0, 0, 5]).await;
     assert!(answer.starts_with("HTTP/1.1 200"), "the proxy's second connection is served: {answer}");
-    let _ = stop.send(());
     drop(first);
-    tokio::time::timeout(PATIENCE, task).await.unwrap().unwrap();
+    served.stop().await;
 }
 
 #[tokio::test]

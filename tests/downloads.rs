@@ -12,13 +12,12 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use time::macros::datetime;
-use tokio::sync::oneshot;
 
 use crate::api_submission::{Form, submit};
 use crate::common::{BASE, TestApp, app_with_clock, loopback};
+use crate::connections::{Served, serve_app};
 use crate::organiser::{CHAIR, sign_in};
 use conference::clock::Clock;
-use conference::server::connections::Limits;
 
 /// What clients send: none, each coding alone, and Chromium's own header.
 const ENCODINGS: [&str; 5] = ["identity", "gzip", "br", "zstd", "gzip, deflate, br, zstd"];
@@ -53,13 +52,6 @@ fn post(route: &'static str, url: impl Into<String>) -> Row {
 
 /// The app of these tests behind the real accept loop on 127.0.0.1, with an organiser and a
 /// fixed clock (answers must not change between the encodings of one row).
-struct Served {
-    app: TestApp,
-    addr: SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
-    task: tokio::task::JoinHandle<()>,
-}
-
 async fn serve() -> Served {
     let clock = Clock::fixed(datetime!(2025-03-01 09:30 UTC));
     let app = app_with_clock(
@@ -70,14 +62,7 @@ async fn serve() -> Served {
         clock,
     )
     .await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let limits = Limits::from_config(&app.config, 1024);
-    let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(conference::server::accept::accept_loop(listener, app.router.clone(), limits, async {
-        let _ = stopped.await;
-    }));
-    Served { app, addr, stop: Some(stop), task }
+    serve_app(app).await
 }
 
 /// What the table needs from the database: a submitted paper, a message, an order, a
@@ -428,8 +413,7 @@ async fn every_route_and_download_is_whole_under_every_accept_encoding() {
         assert!(!compressed.contains(&row.url), "{} is sent as it is stored, never compressed again", row.url);
     }
 
-    let _ = served.stop.unwrap().send(());
-    tokio::time::timeout(Duration::from_secs(20), served.task).await.expect("the server stops").unwrap();
+    served.stop().await;
 }
 
 /// A paper's bytes by range (tower-http's `ServeFile`): a browser resumes a cut download.
@@ -455,6 +439,5 @@ async fn a_paper_resumes_from_a_byte_range_on_sqlite() {
     assert_eq!(answer.headers()["content-disposition"], format!("attachment; filename=\"{}.pdf\"", data.reference));
     assert_eq!(answer.headers()["content-type"], "application/pdf");
     assert_eq!(answer.bytes().await.unwrap().as_ref(), &data.paper[1000..]);
-    let _ = served.stop.unwrap().send(());
-    tokio::time::timeout(Duration::from_secs(20), served.task).await.expect("the server stops").unwrap();
+    served.stop().await;
 }

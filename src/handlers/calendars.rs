@@ -38,13 +38,7 @@ pub fn render_schedule_ics(page: &PageCtx<'_>) -> Result<String, AppError> {
     let programme = crate::programme::Programme::of(page.content)
         .map_err(|_| AppError::internal("schedule.ics", "the programme is not loaded"))?;
     let host = host_of(page.config.base_url());
-    let mut calendar = Calendar::empty();
-    calendar
-        .append_property(Property::new("VERSION", "2.0"))
-        .append_property(Property::new("PRODID", format!("-//{}//Conference website//EN", site.short_name)))
-        .append_property(Property::new("CALSCALE", "GREGORIAN"))
-        .append_property(Property::new("METHOD", "PUBLISH"))
-        .append_property(Property::new("X-WR-CALNAME", format!("{} programme", site.short_name)));
+    let mut calendar = published(&site.short_name, &format!("{} programme", site.short_name));
     for session in &programme.sessions {
         let updated =
             time::OffsetDateTime::parse(&session.session.updated, &time::format_description::well_known::Rfc3339)
@@ -88,4 +82,17 @@ pub fn host_of(base_url: &str) -> String {
 /// CR through, and a bare CR in the body breaks the CRLF-only line structure.
 pub fn one_newline(text: &str) -> String {
     text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// An empty calendar as this site publishes them (RFC 5545 section 3.6: `VERSION`, `PRODID`
+/// naming the conference, `METHOD:PUBLISH`) under the name calendar apps show (`X-WR-CALNAME`).
+pub fn published(short_name: &str, calendar_name: &str) -> Calendar {
+    let mut calendar = Calendar::empty();
+    calendar
+        .append_property(Property::new("VERSION", "2.0"))
+        .append_property(Property::new("PRODID", format!("-//{short_name}//Conference website//EN")))
+        .append_property(Property::new("CALSCALE", "GREGORIAN"))
+        .append_property(Property::new("METHOD", "PUBLISH"))
+        .append_property(Property::new("X-WR-CALNAME", calendar_name));
+    calendar
 }

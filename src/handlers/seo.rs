@@ -2,12 +2,12 @@
 
 use axum::extract::{Request, State};
 use axum::response::Response;
-use icalendar::{Calendar, Component, DatePerhapsTime, Event, EventLike, Property};
+use icalendar::{Component, DatePerhapsTime, Event, EventLike, Property};
 
 use crate::cache::pages::ClockUse;
 use crate::cache::prepared::Kind;
 use crate::error::AppError;
-use crate::handlers::calendars::{host_of, one_newline};
+use crate::handlers::calendars::{host_of, one_newline, published};
 use crate::handlers::layout::PageCtx;
 use crate::handlers::page_table::{PAGES, addresses};
 use crate::handlers::render::{MinutePage, cached_as};
@@ -86,13 +86,7 @@ pub fn render_calendar(page: &PageCtx<'_>) -> Result<String, AppError> {
     // DTSTAMP from the site's clock (which tests set); the crate would stamp the wall clock.
     let stamp = DatePerhapsTime::from(page.now).to_property("DTSTAMP");
 
-    let mut calendar = Calendar::empty();
-    calendar
-        .append_property(Property::new("VERSION", "2.0"))
-        .append_property(Property::new("PRODID", format!("-//{}//Conference website//EN", site.short_name)))
-        .append_property(Property::new("CALSCALE", "GREGORIAN"))
-        .append_property(Property::new("METHOD", "PUBLISH"))
-        .append_property(Property::new("X-WR-CALNAME", &site.short_name));
+    let mut calendar = published(&site.short_name, &site.short_name);
     let conference = all_day(
         &format!("conference@{host}"),
         &stamp,
@@ -137,6 +131,7 @@ fn all_day(uid: &str, stamp: &Property, first: &str, last: &str, summary: &str, 
 
 #[cfg(test)]
 mod tests {
+    use icalendar::Calendar;
     use time::macros::datetime;
 
     use super::*;
