@@ -2,10 +2,12 @@
 //! the event's zone, for the programme's `<time datetime>` values, JSON-LD and calendars.
 //!
 //! The rules come from the machine's tz database (`/usr/share/zoneinfo`, Debian's `tzdata`;
-//! `TZDIR` names another folder), read as TZif files (RFC 8536), rather than from a crate that
-//! embeds the whole database: the programme needs one zone, and the `time` crate has offsets
-//! but no zone names. Dates past the file's last transition take the footer's standard offset
-//! (zones without daylight saving time, like Manila) or the last transition's offset.
+//! `TZDIR` names another folder): this module checks the name and reads the zone's file, and
+//! the `tz-rs` crate (`tz`) parses it as a TZif file (RFC 8536), footer included, so dates past
+//! the file's last transition follow the footer's POSIX TZ rule, daylight saving time included
+//! (slim files rely on it). Neither a crate that embeds the whole database (the programme needs
+//! one zone) nor the `time` crate (offsets, but no zone names) does this. A file without a
+//! footer rule keeps its last transition's offset.
 
 use std::path::PathBuf;
 
@@ -16,14 +18,12 @@ pub fn tz_dir() -> PathBuf {
     std::env::var_os("TZDIR").map_or_else(|| PathBuf::from("/usr/share/zoneinfo"), PathBuf::from)
 }
 
-/// A time zone's offsets: its transitions (UTC seconds, offset from then on), the offset
-/// before the first one, and the one after the last.
+/// A time zone's offsets: its name and its rules as `tz-rs` read them (transitions, local time
+/// types, the footer's rule for later dates).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Zone {
     pub name: String,
-    initial: i32,
-    transitions: Vec<(i64, i32)>,
-    after: Option<i32>,
+    rules: tz::TimeZone,
 }
 
 /// Why a zone could not be read.
@@ -40,7 +40,9 @@ pub enum ZoneError {
 impl Zone {
     /// A zone whose offset never changes (when the tz database is not there).
     pub fn fixed(name: &str, offset: UtcOffset) -> Zone {
-        Zone { name: name.to_owned(), initial: offset.whole_seconds(), transitions: Vec::new(), after: None }
+        // `UtcOffset` stays within ±25:59:59, which `tz-rs` accepts (it refuses only i32::MIN).
+        let rules = tz::TimeZone::fixed(offset.whole_seconds()).unwrap_or_else(|_| tz::TimeZone::utc());
+        Zone { name: name.to_owned(), rules }
     }
 
     /// Reads `name` from the tz database ([`tz_dir`]).
@@ -62,17 +64,24 @@ impl Zone {
             }
             _ => ZoneError::Unreadable { name: name.to_owned(), reason: err.to_string() },
         })?;
-        parse(name, &bytes)
-            .ok_or_else(|| ZoneError::Unreadable { name: name.to_owned(), reason: "not a TZif file".into() })
+        let rules = tz::TimeZone::from_tz_data(&bytes)
+            .map_err(|_| ZoneError::Unreadable { name: name.to_owned(), reason: "not a TZif file".into() })?;
+        Ok(Zone { name: name.to_owned(), rules })
     }
 
     /// The offset in force at `instant`.
     pub fn offset_at(&self, instant: OffsetDateTime) -> UtcOffset {
-        let at = instant.unix_timestamp();
-        let seconds = match self.transitions.iter().rposition(|(time, _)| *time <= at) {
-            None => self.initial,
-            Some(last) if last + 1 == self.transitions.len() => self.after.unwrap_or(self.transitions[last].1),
-            Some(i) => self.transitions[i].1,
+        let rules = self.rules.as_ref();
+        let seconds = match rules.find_local_time_type(instant.unix_timestamp()) {
+            Ok(local) => local.ut_offset(),
+            // Past the last transition of a file without a footer rule: that transition's
+            // offset stays.
+            Err(tz::TzError::NoAvailableLocalTimeType) => rules
+                .transitions()
+                .last()
+                .and_then(|last| rules.local_time_types().get(last.local_time_type_index()))
+                .map_or(0, |local| local.ut_offset()),
+            Err(_) => 0,
         };
         UtcOffset::from_whole_seconds(seconds).unwrap_or(UtcOffset::UTC)
     }
@@ -100,94 +109,21 @@ pub fn offset_label(offset: UtcOffset) -> String {
     format!("{sign}{:02}:{:02}", h.unsigned_abs(), m.unsigned_abs())
 }
 
-/// A TZif file (RFC 8536): the version 2+ data block (64-bit times) when there is one.
-fn parse(name: &str, bytes: &[u8]) -> Option<Zone> {
-    let header = |at: usize| -> Option<(u8, [usize; 6])> {
-        let h = bytes.get(at..at + 44)?;
-        if &h[..4] != b"TZif" {
-            return None;
-        }
-        let count = |i: usize| u32::from_be_bytes(h[20 + 4 * i..24 + 4 * i].try_into().unwrap()) as usize;
-        Some((h[4], [count(0), count(1), count(2), count(3), count(4), count(5)]))
-    };
-    let (version, counts) = header(0)?;
-    let block = |time_size: usize, c: [usize; 6]| {
-        let [isutcnt, isstdcnt, leapcnt, timecnt, typecnt, charcnt] = c;
-        timecnt * time_size + timecnt + typecnt * 6 + charcnt + leapcnt * (time_size + 4) + isstdcnt + isutcnt
-    };
-    let (start, counts, time_size) = if version >= b'2' {
-        let second = 44 + block(4, counts);
-        (second + 44, header(second)?.1, 8)
-    } else {
-        (44, counts, 4)
-    };
-    let [_, _, _, timecnt, typecnt, _] = counts;
-    let data = bytes.get(start..start + block(time_size, counts))?;
-    let times = &data[..timecnt * time_size];
-    let indices = &data[timecnt * time_size..timecnt * (time_size + 1)];
-    let types = &data[timecnt * (time_size + 1)..timecnt * (time_size + 1) + typecnt * 6];
-    let utoff = |i: usize| -> Option<i32> { Some(i32::from_be_bytes(types.get(i * 6..i * 6 + 4)?.try_into().ok()?)) };
-    let mut transitions = Vec::with_capacity(timecnt);
-    for i in 0..timecnt {
-        let raw = &times[i * time_size..(i + 1) * time_size];
-        let time = if time_size == 8 {
-            i64::from_be_bytes(raw.try_into().ok()?)
-        } else {
-            i64::from(i32::from_be_bytes(raw.try_into().ok()?))
-        };
-        transitions.push((time, utoff(usize::from(indices[i]))?));
-    }
-    // RFC 8536 section 3.2: local time before the first transition is type 0's.
-    let initial = utoff(0)?;
-    // The footer (version 2+): a POSIX TZ string between newlines. Without a comma it names
-    // one standard offset for all later times (`PST-8`: UTC+8, the sign reversed).
-    let after = if version >= b'2' {
-        let footer = bytes.get(start + block(time_size, counts)..)?;
-        let footer = std::str::from_utf8(footer).ok()?.trim_matches('\n');
-        posix_standard_offset(footer)
-    } else {
-        None
-    };
-    Some(Zone { name: name.to_owned(), initial, transitions, after })
-}
-
-/// The offset of a POSIX TZ string without daylight saving rules (`PST-8`, `<+0530>-5:30`),
-/// in seconds east of UTC; `None` for one with rules (the table's last offset stands).
-fn posix_standard_offset(tz: &str) -> Option<i32> {
-    if tz.is_empty() || tz.contains(',') {
-        return None;
-    }
-    let rest = if let Some(quoted) = tz.strip_prefix('<') {
-        quoted.split_once('>')?.1
-    } else {
-        tz.trim_start_matches(|c: char| c.is_ascii_alphabetic())
-    };
-    if rest.chars().any(|c| c.is_ascii_alphabetic()) {
-        return None; // a daylight-saving name without rules: not a fixed offset
-    }
-    let (sign, digits) = match rest.strip_prefix('-') {
-        Some(digits) => (1, digits),
-        None => (-1, rest.strip_prefix('+').unwrap_or(rest)),
-    };
-    let mut parts = digits.split(':').map(|p| p.parse::<i32>().ok());
-    let hours = parts.next()??;
-    let minutes = parts.next().flatten().unwrap_or(0);
-    let seconds = parts.next().flatten().unwrap_or(0);
-    Some(sign * (hours * 3600 + minutes * 60 + seconds))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use time::macros::datetime;
 
-    #[test]
-    fn posix_footers_without_rules_are_fixed_offsets() {
-        assert_eq!(posix_standard_offset("PST-8"), Some(8 * 3600));
-        assert_eq!(posix_standard_offset("<+0530>-5:30"), Some(5 * 3600 + 1800));
-        assert_eq!(posix_standard_offset("UTC0"), Some(0));
-        assert_eq!(posix_standard_offset("EST5"), Some(-5 * 3600));
-        assert_eq!(posix_standard_offset("CET-1CEST,M3.5.0,M10.5.0/3"), None);
+    /// Reads a zone from the tz database, which these tests need: a machine without it fails
+    /// them, saying so, rather than skipping them.
+    fn load(name: &str) -> Zone {
+        let dir = tz_dir();
+        assert!(
+            dir.join(name).is_file(),
+            "the tz database has no {name} in {}: install Debian's tzdata (or set TZDIR)",
+            dir.display()
+        );
+        Zone::load(name).unwrap_or_else(|err| panic!("{err}"))
     }
 
     #[test]
@@ -195,16 +131,18 @@ mod tests {
         for name in ["", "../etc/passwd", "Asia/../../x", "/etc/passwd", "Asia//Manila", "Asia/Ma nila"] {
             assert!(matches!(Zone::load(name), Err(ZoneError::BadName { .. })), "{name}");
         }
+        assert!(matches!(Zone::load("Asia/Nowhere"), Err(ZoneError::Unknown { .. })));
+        assert!(matches!(Zone::load("Asia"), Err(ZoneError::Unknown { .. })));
     }
 
     #[test]
     fn manila_is_eight_hours_ahead_and_a_fixed_zone_stays_put() {
         let utc8 = UtcOffset::from_hms(8, 0, 0).unwrap();
-        if let Ok(manila) = Zone::load("Asia/Manila") {
-            assert_eq!(manila.offset_at(datetime!(2025-03-21 01:00 UTC)), utc8);
-            assert_eq!(manila.localize(datetime!(2025-03-21 09:00)), datetime!(2025-03-21 09:00 +8));
-            assert_eq!(manila.city(), "Manila");
-        }
+        let manila = load("Asia/Manila");
+        assert_eq!(manila.offset_at(datetime!(2025-03-21 01:00 UTC)), utc8);
+        assert_eq!(manila.offset_at(datetime!(2090-07-01 01:00 UTC)), utc8);
+        assert_eq!(manila.localize(datetime!(2025-03-21 09:00)), datetime!(2025-03-21 09:00 +8));
+        assert_eq!(manila.city(), "Manila");
         let fixed = Zone::fixed("Asia/Manila", utc8);
         assert_eq!(fixed.localize(datetime!(2040-01-01 00:00)), datetime!(2040-01-01 00:00 +8));
         assert_eq!(offset_label(utc8), "+08:00");
@@ -213,11 +151,63 @@ mod tests {
 
     #[test]
     fn daylight_saving_zones_change_offset_with_the_date() {
-        let Ok(berlin) = Zone::load("Europe/Berlin") else { return };
+        let la = load("America/Los_Angeles");
+        assert_eq!(la.city(), "Los Angeles");
+        assert_eq!(la.localize(datetime!(2025-01-15 09:00)), datetime!(2025-01-15 09:00 -8));
+        assert_eq!(la.localize(datetime!(2025-03-21 09:00)), datetime!(2025-03-21 09:00 -7));
+        // Past 2037, where fat files end and slim ones always are: the footer's rule.
+        assert_eq!(la.localize(datetime!(2050-01-15 09:00)), datetime!(2050-01-15 09:00 -8));
+        assert_eq!(la.localize(datetime!(2050-07-15 09:00)), datetime!(2050-07-15 09:00 -7));
+        let berlin = load("Europe/Berlin");
         assert_eq!(berlin.localize(datetime!(2025-03-21 09:00)), datetime!(2025-03-21 09:00 +1));
         assert_eq!(berlin.localize(datetime!(2025-07-01 09:00)), datetime!(2025-07-01 09:00 +2));
-        let Ok(la) = Zone::load("America/Los_Angeles") else { return };
-        assert_eq!(la.city(), "Los Angeles");
-        assert_eq!(la.localize(datetime!(2025-03-21 09:00)), datetime!(2025-03-21 09:00 -7));
+    }
+
+    #[test]
+    fn around_a_change_the_offset_in_force_is_taken() {
+        let la = load("America/Los_Angeles");
+        // 2025-03-09: 02:00 PST becomes 03:00 PDT (10:00 UTC).
+        assert_eq!(la.offset_at(datetime!(2025-03-09 09:59:59 UTC)), UtcOffset::from_hms(-8, 0, 0).unwrap());
+        assert_eq!(la.offset_at(datetime!(2025-03-09 10:00 UTC)), UtcOffset::from_hms(-7, 0, 0).unwrap());
+        assert_eq!(la.localize(datetime!(2025-03-09 01:59)), datetime!(2025-03-09 01:59 -8));
+        assert_eq!(la.localize(datetime!(2025-03-09 02:30)), datetime!(2025-03-09 02:30 -8)); // the gap
+        assert_eq!(la.localize(datetime!(2025-03-09 03:00)), datetime!(2025-03-09 03:00 -7));
+        // 2025-11-02: 02:00 PDT becomes 01:00 PST (09:00 UTC); 01:00-01:59 happens twice.
+        assert_eq!(la.localize(datetime!(2025-11-02 00:59)), datetime!(2025-11-02 00:59 -7));
+        assert_eq!(la.localize(datetime!(2025-11-02 01:30)), datetime!(2025-11-02 01:30 -7)); // the overlap
+        assert_eq!(la.localize(datetime!(2025-11-02 02:00)), datetime!(2025-11-02 02:00 -8));
+        // The same changes in 2045 come from the footer's rule (M3.2.0, M11.1.0).
+        assert_eq!(la.localize(datetime!(2045-03-12 01:59)), datetime!(2045-03-12 01:59 -8));
+        assert_eq!(la.localize(datetime!(2045-03-12 03:00)), datetime!(2045-03-12 03:00 -7));
+        assert_eq!(la.localize(datetime!(2045-11-05 01:30)), datetime!(2045-11-05 01:30 -7));
+        assert_eq!(la.localize(datetime!(2045-11-05 02:00)), datetime!(2045-11-05 02:00 -8));
+    }
+
+    #[test]
+    fn a_slim_file_follows_its_footer_rule() {
+        // TZif v2 with no transitions, one local time type (PST) and the footer
+        // `PST8PDT,M3.2.0,M11.1.0`: every change comes from the rule, as in `zic -b slim` files.
+        fn header(typecnt: u32, charcnt: u32) -> Vec<u8> {
+            let mut h = b"TZif2".to_vec();
+            h.extend([0; 15]);
+            for count in [0, 0, 0, 0, typecnt, charcnt] {
+                h.extend(u32::to_be_bytes(count));
+            }
+            h
+        }
+        let mut data = Vec::new();
+        for _ in 0..2 {
+            data.extend(header(1, 4));
+            data.extend(i32::to_be_bytes(-8 * 3600));
+            data.extend([0, 0]); // not DST, designation at 0
+            data.extend(b"PST\0");
+        }
+        data.extend(b"\nPST8PDT,M3.2.0,M11.1.0\n");
+        let rules = tz::TimeZone::from_tz_data(&data).unwrap();
+        let zone = Zone { name: "Test/Slim".into(), rules };
+        assert_eq!(zone.localize(datetime!(2025-01-15 09:00)), datetime!(2025-01-15 09:00 -8));
+        assert_eq!(zone.localize(datetime!(2025-03-21 09:00)), datetime!(2025-03-21 09:00 -7));
+        assert_eq!(zone.localize(datetime!(2025-03-09 02:30)), datetime!(2025-03-09 02:30 -8));
+        assert_eq!(zone.localize(datetime!(2025-11-02 01:30)), datetime!(2025-11-02 01:30 -7));
     }
 }
