@@ -50,10 +50,10 @@ pub mod organisers;
 pub mod paper_form;
 /// Papers: file types, references, file names and where they are kept.
 pub mod papers;
-/// The programme: sessions in the event's zone, by day, and the schedule's filters.
-pub mod programme;
 /// Payments: settings, checkout rules, the order state machine, receipts.
 pub mod payments;
+/// The programme: sessions in the event's zone, by day, and the schedule's filters.
+pub mod programme;
 /// `conference seed --check`: a content seed applied in a rolled-back transaction, and what
 /// it would change.
 pub mod seed_check;

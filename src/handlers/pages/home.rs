@@ -13,7 +13,7 @@ use crate::handlers::state::AppState;
 use crate::money;
 use crate::repo::content::{CoOrganizer, Highlight, Item, Material, Partner, Site, Speaker, Statistic, TicketPlan};
 
-use super::shared::{SpeakerGroup, TimelineItem, speaker_groups, timeline};
+use super::shared::{SpeakerGroup, TimelineItem, on_base, script_json, speaker_groups, timeline, venue_place};
 
 #[derive(Template)]
 #[template(path = "pages/home.html")]
@@ -63,10 +63,8 @@ pub fn render(page: &PageCtx<'_>) -> Result<String, AppError> {
     let speakers = content.speakers.clone().map(speaker_groups);
     let goals = content.goals.clone();
     let timeline = content.dates.clone().map(|d| timeline(d, &layout.site.utc_offset, now));
-    // `<` escaped so no content can close the script element it is embedded in.
     let performers = speakers.iter().flatten().flat_map(|group| &group.speakers);
-    let json_ld =
-        event_json_ld(&layout.site, page.config.base_url(), &plans, performers).to_string().replace('<', "\\u003c");
+    let json_ld = script_json(&event_json_ld(&layout.site, page.config.base_url(), &plans, performers));
     html(&HomePage {
         countdown: Remaining::until(&layout.site.countdown_target, now),
         countdown_props: json!({ "target": layout.site.countdown_target }),
@@ -128,15 +126,6 @@ pub fn event_json_ld<'a>(
     speakers: impl IntoIterator<Item = &'a Speaker>,
 ) -> Value {
     let base = public_url.trim_end_matches('/');
-    // `https://host/path?q` or `/path?q` → `{base}/path?q`.
-    let on_base = |url: &str| {
-        let path = match url.split_once("://") {
-            Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
-            None if url.starts_with('/') => url,
-            None => "/",
-        };
-        format!("{base}{path}")
-    };
     let performers: Vec<Value> = speakers
         .into_iter()
         .map(|speaker| {
@@ -179,19 +168,8 @@ pub fn event_json_ld<'a>(
         "eventStatus": "https://schema.org/EventScheduled",
         "eventAttendanceMode": "https://schema.org/MixedEventAttendanceMode",
         "location": [
-            {
-                "@type": "Place",
-                "name": site.venue_name,
-                "address": {
-                    "@type": "PostalAddress",
-                    "streetAddress": site.street_address,
-                    "addressLocality": site.city,
-                    "addressRegion": site.region,
-                    "postalCode": site.postal_code,
-                    "addressCountry": site.country_code,
-                }
-            },
-            { "@type": "VirtualLocation", "url": on_base(&site.virtual_url) }
+            venue_place(site, &site.venue_name),
+            { "@type": "VirtualLocation", "url": on_base(base, &site.virtual_url) }
         ],
         "image": [format!("{base}{}", site.og_image)],
         "organizer": { "@type": "Organization", "name": site.organizer_name, "url": site.organizer_url },

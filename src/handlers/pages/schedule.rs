@@ -16,6 +16,8 @@ use crate::handlers::state::AppState;
 use crate::programme::{Day, Filter, MODES, Programme, TimedSession};
 use crate::repo::content::Site;
 
+use super::shared::{on_base, script_json, venue_place};
+
 /// The schedule page's route, and its canonical path.
 pub const SCHEDULE: &str = "/schedule";
 
@@ -201,43 +203,12 @@ pub fn render_session(page: &PageCtx<'_>, slug: &str) -> Result<String, AppError
     html(&SessionPage { layout, session, zone, webcal, json_ld })
 }
 
-/// JSON for a `<script type="application/ld+json">`: `<` escaped so no `</script>` ends it.
-fn script_json(value: &Value) -> String {
-    value.to_string().replace('<', "\\u003c")
-}
-
 /// `https://host/x` → `webcal://host/x` (calendar apps subscribe to it).
 fn webcal(url: &str) -> String {
     match url.split_once("://") {
         Some((_, rest)) => format!("webcal://{rest}"),
         None => url.to_owned(),
     }
-}
-
-/// A site path or URL of the seed (`virtual_url`) on `PUBLIC_URL`.
-fn on_base(base: &str, url: &str) -> String {
-    let path = match url.split_once("://") {
-        Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
-        None if url.starts_with('/') => url,
-        None => "/",
-    };
-    format!("{base}{path}")
-}
-
-/// The venue as a schema.org `Place`, named `name`.
-fn place(site: &Site, name: String) -> Value {
-    json!({
-        "@type": "Place",
-        "name": name,
-        "address": {
-            "@type": "PostalAddress",
-            "streetAddress": site.street_address,
-            "addressLocality": site.city,
-            "addressRegion": site.region,
-            "postalCode": site.postal_code,
-            "addressCountry": site.country_code,
-        }
-    })
 }
 
 /// The conference as a schema.org `Event` (the programme's parent): dates, mixed attendance,
@@ -251,7 +222,7 @@ fn conference_event(site: &Site, base: &str) -> Value {
         "endDate": site.end_date,
         "eventStatus": "https://schema.org/EventScheduled",
         "eventAttendanceMode": "https://schema.org/MixedEventAttendanceMode",
-        "location": [place(site, site.venue_name.clone()), { "@type": "VirtualLocation", "url": on_base(base, &site.virtual_url) }],
+        "location": [venue_place(site, &site.venue_name), { "@type": "VirtualLocation", "url": on_base(base, &site.virtual_url) }],
         "organizer": { "@type": "Organization", "name": site.organizer_name, "url": site.organizer_url },
     })
 }
@@ -267,7 +238,7 @@ pub fn session_event(site: &Site, base: &str, session: &TimedSession) -> Value {
     };
     let mut location = Vec::new();
     if session.at_venue() {
-        location.push(place(site, format!("{}, {}", session.room, site.venue_name)));
+        location.push(venue_place(site, &format!("{}, {}", session.room, site.venue_name)));
     }
     if session.streamed() {
         location.push(json!({ "@type": "VirtualLocation", "url": on_base(base, &site.virtual_url) }));

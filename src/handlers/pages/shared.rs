@@ -3,7 +3,9 @@
 use time::OffsetDateTime;
 
 use crate::dates;
-use crate::repo::content::{DateItem, SPEAKER_CATEGORIES, Speaker};
+use serde_json::{Value, json};
+
+use crate::repo::content::{DateItem, SPEAKER_CATEGORIES, Site, Speaker};
 
 /// Speakers of one category with the spec's label (Guest of Honor, ...).
 pub struct SpeakerGroup {
@@ -46,4 +48,36 @@ pub fn timeline(dates: Vec<DateItem>, utc_offset: &str, now: OffsetDateTime) -> 
             description: d.description,
         })
         .collect()
+}
+
+/// A site path or URL of the seed (`virtual_url`) on `PUBLIC_URL` (`base`, no trailing `/`):
+/// `https://host/path?q` or `/path?q` become `{base}/path?q`, anything else `{base}/`.
+pub fn on_base(base: &str, url: &str) -> String {
+    let path = match url.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("/", |i| &rest[i..]),
+        None if url.starts_with('/') => url,
+        None => "/",
+    };
+    format!("{base}{path}")
+}
+
+/// The venue as a schema.org `Place` named `name`, with the site's postal address.
+pub fn venue_place(site: &Site, name: &str) -> Value {
+    json!({
+        "@type": "Place",
+        "name": name,
+        "address": {
+            "@type": "PostalAddress",
+            "streetAddress": site.street_address,
+            "addressLocality": site.city,
+            "addressRegion": site.region,
+            "postalCode": site.postal_code,
+            "addressCountry": site.country_code,
+        }
+    })
+}
+
+/// JSON-LD as it may stand inside `<script>`: a `<` in a value can never close the element.
+pub fn script_json(value: &Value) -> String {
+    value.to_string().replace('<', "\\u003c")
 }
