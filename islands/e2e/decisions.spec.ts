@@ -26,38 +26,12 @@ import { withoutNotice } from './island-helpers';
 import { seriousViolations } from './axe';
 import { mailFiles, mailedLink } from './mail';
 import { signInAs } from './sign-in';
+import { submitPaper } from './papers';
 
 const ORGANISER = 'e2e.programme@example.org';
-const PDF = Buffer.from(
-  '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
-);
 
 test.use({ reducedMotion: 'reduce', viewport: { width: 1280, height: 900 } });
 test.describe.configure({ timeout: 120_000, mode: 'default' });
-
-/** Sends a paper through the public form's API; its reference. */
-async function submitPaper(page: Page, email: string, title: string): Promise<string> {
-  const response = await page.request.post('/api/paper-submission', {
-    headers: { origin: new URL(page.url()).origin },
-    multipart: {
-      authorName: 'Ana Cruz',
-      coAuthorName: 'Ben Reyes',
-      number: '+639171234567',
-      email,
-      country: 'Philippines',
-      paperTitle: title,
-      department: 'Electrical Engineering',
-      universityOrganization: 'University of Manila',
-      paperType: 'Full Paper',
-      presentationType: 'Oral',
-      conferenceSource: 'linkedin',
-      message: 'Keywords: tides.',
-      file: { name: 'paper.pdf', mimeType: 'application/pdf', buffer: PDF },
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()).reference as string;
-}
 
 /** Signs `page` in as ORGANISER by the mailed link; on the dashboard after. */
 const signIn = (page: Page) => signInAs(page, ORGANISER);

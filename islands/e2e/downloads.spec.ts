@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { test, expect } from './fixtures';
 import { signInAs } from './sign-in';
+import { submitPaper } from './papers';
 
 /** The organiser of this spec (playwright.config.ts, ORGANISER_EMAIL). */
 const ORGANISER = 'e2e.downloads@example.org';
@@ -31,25 +32,7 @@ function paper(title: string): Buffer {
 test('an organiser downloads a paper and a filtered CSV whole, as submitted', async ({ page }) => {
   const title = `Tide tables by lantern light ${Date.now()}`;
   const pdf = paper(title);
-  const submitted = await page.request.post('/api/paper-submission', {
-    multipart: {
-      authorName: 'Dara Lim',
-      coAuthorName: 'Eli Sy',
-      number: '+639171234567',
-      email: 'dara.lim@example.org',
-      country: 'Philippines',
-      paperTitle: title,
-      department: 'Oceanography',
-      universityOrganization: 'University of Manila',
-      paperType: 'Full Paper',
-      presentationType: 'Oral',
-      conferenceSource: 'linkedin',
-      message: 'Keywords: tides.',
-      file: { name: 'paper.pdf', mimeType: 'application/pdf', buffer: pdf },
-    },
-  });
-  expect(submitted.status(), await submitted.text()).toBe(201);
-  const reference = (await submitted.json()).reference as string;
+  const reference = await submitPaper(page, 'dara.lim@example.org', title, pdf);
 
   await signInAs(page, ORGANISER);
 
