@@ -420,10 +420,15 @@ async fn every_new_route_is_refused_without_a_session_or_from_another_origin() {
         assert_eq!(bare.status, StatusCode::FORBIDDEN, "{path}");
     }
     let conflict = format!("/organiser/submissions/{reference}/conflict?why=changed");
+    let forged = format!("organiser_session={}", "A".repeat(43));
     for path in ["/organiser/decisions", "/organiser/decisions/applied?accepted=1&rejected=0&mails=1", &conflict] {
         let reply = app.request(path, &[]).await;
         assert_eq!(reply.status, StatusCode::SEE_OTHER, "{path}");
         assert_eq!(reply.header("location"), Some("/organiser"), "{path}");
+        // A made-up session id is no session either.
+        let forged_reply = app.request(path, &[("cookie", &forged)]).await;
+        assert_eq!(forged_reply.status, StatusCode::SEE_OTHER, "{path} with a forged cookie");
+        assert_eq!(forged_reply.header("location"), Some("/organiser"), "{path} with a forged cookie");
     }
     assert_eq!(state_of(&app, &reference).await, ("submitted".into(), None));
     assert_eq!(version(&app, &reference).await, 1);
