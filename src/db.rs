@@ -184,7 +184,7 @@ pub async fn seed_with(pool: &Pool, sql: String) -> Result<(), SeedError> {
     sqlx::raw_sql(sqlx::AssertSqlSafe(sql.as_str())).execute(&mut *tx).await?;
     check_mail_templates(&mut tx, &sql).await?;
     check_programme(&mut tx).await?;
-    sqlx::query("UPDATE content_version SET version = version + 1 WHERE id = 1").execute(&mut *tx).await?;
+    bump_content_version(&mut tx).await?;
     Ok(tx.commit().await?)
 }
 
@@ -208,7 +208,8 @@ pub async fn check_mail_templates(conn: &mut Connection, sql: &str) -> Result<()
 }
 
 /// Refuses the programme `conn` holds when its zone is unknown, a session does not end after
-/// it starts or a room holds two sessions at once (issue 31, `crate::session_rules`).
+/// it starts, a room holds two sessions at once or a keynote names a speaker the seed does
+/// not have (issue 31, `crate::session_rules`).
 pub async fn check_programme(conn: &mut Connection) -> Result<(), SeedError> {
     let zone: Option<(String,)> =
         sqlx::query_as("SELECT time_zone FROM site WHERE id = 1").fetch_optional(&mut *conn).await?;
@@ -224,10 +225,26 @@ pub async fn check_programme(conn: &mut Connection) -> Result<(), SeedError> {
         Some((zone,)) => crate::session_rules::check(&zone, &sessions)?,
         None => crate::session_rules::check_sessions(&sessions)?,
     }
+    let unknown: Option<(String, String)> = sqlx::query_as(
+        "SELECT slug, speaker FROM sessions WHERE speaker IS NOT NULL
+         AND speaker NOT IN (SELECT id FROM speakers) ORDER BY slug LIMIT 1",
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some((slug, speaker)) = unknown {
+        return Err(crate::session_rules::ProgrammeError::UnknownSpeaker { slug, speaker }.into());
+    }
     Ok(())
 }
 
-/// The content version `seed_with` bumps (migration 0009).
+/// Raises the content version on `conn` (the caller's transaction): every instance's watcher
+/// reloads its snapshot and drops its rendered pages within a poll (migration 0009).
+pub async fn bump_content_version(conn: &mut Connection) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE content_version SET version = version + 1 WHERE id = 1").execute(conn).await?;
+    Ok(())
+}
+
+/// The content version `seed_with` and publishing the programme bump (migration 0009).
 pub async fn content_version(pool: &Pool) -> Result<i64, sqlx::Error> {
     let (version,): (i64,) = sqlx::query_as("SELECT version FROM content_version WHERE id = 1").fetch_one(pool).await?;
     Ok(version)

@@ -52,7 +52,8 @@ pub mod paper_form;
 pub mod papers;
 /// Payments: settings, checkout rules, the order state machine, receipts.
 pub mod payments;
-/// The programme: sessions in the event's zone, by day, and the schedule's filters.
+/// The programme: the draft of sessions and placed papers, its conflicts, publishing versions
+/// and their changes, and the timetable visitors read in the event's zone.
 pub mod programme;
 /// `conference seed --check`: a content seed applied in a rolled-back transaction, and what
 /// it would change.

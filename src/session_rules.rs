@@ -13,6 +13,12 @@ pub fn parse_local(text: &str) -> Option<PrimitiveDateTime> {
     PrimitiveDateTime::parse(text, format_description!("[year]-[month]-[day] [hour]:[minute]")).ok()
 }
 
+/// The seed's way of writing a wall-clock time: `YYYY-MM-DD HH:MM`, the inverse of
+/// [`parse_local`].
+pub fn format_local(at: PrimitiveDateTime) -> String {
+    at.format(format_description!("[year]-[month]-[day] [hour]:[minute]")).unwrap_or_default()
+}
+
 /// What the rules read of one session.
 #[derive(Debug, Clone)]
 pub struct SessionTimes {
@@ -35,6 +41,8 @@ pub enum ProgrammeError {
         "room {room} is used twice at once: session {first} ({first_time}) and session {second} ({second_time}); nothing was changed"
     )]
     RoomTwice { room: String, first: String, first_time: String, second: String, second_time: String },
+    #[error("session {slug}: speaker {speaker:?} is not one of the seed's speakers; nothing was changed")]
+    UnknownSpeaker { slug: String, speaker: String },
 }
 
 /// Checks the zone and the sessions; the first problem found, in session order.

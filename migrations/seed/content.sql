@@ -298,6 +298,11 @@ INSERT INTO speakers (id, position, category, name, role, image, bio, created, u
  'Dr. Maria Lourdes Garcia studies coastal flooding and community-based adaptation in Philippine cities. Her fieldwork with barangay disaster-risk offices has shaped local early-warning practices. She chairs the Climate Change sessions.',
  '2024-11-15T08:07:00Z', '2024-11-15T08:07:00Z');
 
+-- Who gives each keynote session (issue 31 item 2): a speaker above, shown as the session's talk.
+UPDATE sessions SET speaker = 'spk-ola-nordmann' WHERE slug = 'keynote-renewable-energy-island-nations';
+UPDATE sessions SET speaker = 'spk-zhang-san' WHERE slug = 'keynote-circular-economy-in-practice';
+UPDATE sessions SET speaker = 'spk-fulana-de-tal' WHERE slug = 'keynote-climate-science-decision-makers';
+
 -- -----------------------------------------------------------------------------
 -- Co-organizer logos (newest `created` first)
 -- SAMPLE: invented institutions.

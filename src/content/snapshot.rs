@@ -14,6 +14,8 @@ use crate::repo::content::{
     self, Attraction, CoOrganizer, CommitteeMember, DateItem, GalleryImage, Highlight, Item, Material, Partner, Policy,
     PolicySection, Room, Session, Site, Speaker, SponsorPackage, Statistic, TicketPlan, Track,
 };
+use crate::repo::programme;
+use crate::repo::published::{Published, VersionSummary};
 
 /// All content at one content version. Each block is `Err` only when it could not be read
 /// the first time (its page shows the spec's error text there); a later reload that fails
@@ -34,6 +36,11 @@ pub struct Snapshot {
     pub rooms: Block<Vec<Room>>,
     pub tracks: Block<Vec<Track>>,
     pub sessions: Block<Vec<Session>>,
+    /// The latest published programme version (`None` before the first): what visitors see
+    /// of the programme (`crate::programme::Programme::of`).
+    pub published: Block<Option<Published>>,
+    /// Every published version with its changes, newest first (`/schedule/changes`).
+    pub versions: Block<Vec<VersionSummary>>,
     /// The event's zone (`site.time_zone`) from the tz database; a fixed zone at
     /// `site.utc_offset` when the database lacks it (logged).
     pub zone: Zone,
@@ -109,6 +116,8 @@ impl Snapshot {
         let rooms = block("rooms", content::rooms(pool).await);
         let tracks = block("tracks", content::tracks(pool).await);
         let sessions = block("sessions", content::sessions(pool).await);
+        let published = block("programme_versions", programme::latest(pool).await);
+        let versions = block("programme_versions", programme::versions(pool).await);
         let zone = event_zone(&site);
         let speakers = block("speakers", content::speakers(pool).await);
         let co_organizers = block("co_organizers_img", content::co_organizers(pool).await);
@@ -157,6 +166,8 @@ impl Snapshot {
             rooms,
             tracks,
             sessions,
+            published,
+            versions,
             zone,
             speakers,
             co_organizers,
@@ -180,6 +191,8 @@ impl Snapshot {
             rooms: Err(BlockError),
             tracks: Err(BlockError),
             sessions: Err(BlockError),
+            published: Err(BlockError),
+            versions: Err(BlockError),
             zone: Zone::fixed("UTC", time::UtcOffset::UTC),
             speakers: Err(BlockError),
             co_organizers: Err(BlockError),
@@ -216,6 +229,8 @@ impl Snapshot {
             self.rooms.is_err(),
             self.tracks.is_err(),
             self.sessions.is_err(),
+            self.published.is_err(),
+            self.versions.is_err(),
             self.speakers.is_err(),
             self.co_organizers.is_err(),
             self.materials.is_err(),

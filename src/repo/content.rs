@@ -115,7 +115,7 @@ pub async fn committee(pool: &Pool) -> Result<Vec<CommitteeMember>, sqlx::Error>
 }
 
 /// A room of the programme (migration 0016).
-#[derive(Debug, Clone, FromRow, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, FromRow, Serialize, serde::Deserialize)]
 pub struct Room {
     pub slug: String,
     pub name: String,
@@ -126,7 +126,7 @@ pub async fn rooms(pool: &Pool) -> Result<Vec<Room>, sqlx::Error> {
 }
 
 /// A track of the programme (migration 0016).
-#[derive(Debug, Clone, FromRow, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, FromRow, Serialize, serde::Deserialize)]
 pub struct Track {
     pub slug: String,
     pub name: String,
@@ -137,8 +137,9 @@ pub async fn tracks(pool: &Pool) -> Result<Vec<Track>, sqlx::Error> {
 }
 
 /// A session of the programme as the seed holds it: `starts_at` and `ends_at` are
-/// `YYYY-MM-DD HH:MM` in `site.time_zone`; `track` and `room` are slugs.
-#[derive(Debug, Clone, FromRow, Serialize)]
+/// `YYYY-MM-DD HH:MM` in `site.time_zone`; `track` and `room` are slugs; `speaker` is the
+/// id of the seed speaker who gives a keynote (migration 0017).
+#[derive(Debug, Clone, PartialEq, Eq, FromRow, Serialize, serde::Deserialize)]
 pub struct Session {
     pub slug: String,
     pub title: String,
@@ -150,6 +151,8 @@ pub struct Session {
     pub ends_at: String,
     pub mode: String,
     pub chair: Option<String>,
+    #[serde(default)]
+    pub speaker: Option<String>,
     pub created: String,
     pub updated: String,
 }
@@ -158,7 +161,7 @@ pub struct Session {
 pub async fn sessions(pool: &Pool) -> Result<Vec<Session>, sqlx::Error> {
     sqlx::query_as(
         "SELECT s.slug, s.title, s.description, s.kind, s.track, s.room, s.starts_at, s.ends_at, s.mode, s.chair,
-                s.created, s.updated
+                s.speaker, s.created, s.updated
          FROM sessions s JOIN rooms r ON r.slug = s.room
          ORDER BY s.starts_at, r.position, s.slug",
     )

@@ -10,5 +10,7 @@ pub mod orders;
 pub mod organisers;
 pub mod outbox;
 pub mod papers;
+pub mod programme;
+pub mod published;
 pub mod submissions;
 pub mod subscribers;

@@ -1,6 +1,7 @@
-//! The programme (issue 31, DESIGN.md section 14): the seed's sessions placed in time with
-//! their zone's offset, grouped by day, and the filters `day`, `track` and `mode` of
-//! `/schedule`. Pure: built from the content snapshot, the same for the same content.
+//! The programme as visitors read it (issue 31 item 4): the latest published version's
+//! sessions and talks placed in time with their zone's offset, grouped by day, and the
+//! filters `day`, `track` and `mode` of `/schedule`. Before the first version is published,
+//! the seed's sessions without talks. Pure: built from the content snapshot.
 
 use time::macros::format_description;
 use time::{Date, OffsetDateTime};
@@ -8,6 +9,7 @@ use time::{Date, OffsetDateTime};
 use crate::content::Snapshot;
 use crate::content::block::{Block, BlockError};
 use crate::repo::content::{Room, Session, Track};
+use crate::repo::published::{Published, Talk};
 use crate::session_rules::parse_local;
 use crate::zone::{Zone, offset_label};
 
@@ -39,7 +41,63 @@ pub struct TimedSession {
     pub room: String,
     /// The track's name; `None` for a session for everyone.
     pub track: Option<String>,
+    /// Its calendar entry's `SEQUENCE` (0 before any version is published).
+    pub sequence: i64,
+    /// Its talks in order (none before the first version).
+    pub talks: Vec<TimedTalk>,
 }
+
+/// A talk with its times in the event's zone.
+#[derive(Debug, Clone)]
+pub struct TimedTalk {
+    pub talk: Talk,
+    pub start: OffsetDateTime,
+    pub end: OffsetDateTime,
+}
+
+impl TimedTalk {
+    pub fn slug(&self) -> &str {
+        &self.talk.slug
+    }
+
+    /// The page of this talk.
+    pub fn path(&self) -> String {
+        talk_path(&self.talk.slug)
+    }
+
+    pub fn start_label(&self) -> String {
+        clock(self.start)
+    }
+
+    pub fn end_label(&self) -> String {
+        clock(self.end)
+    }
+
+    pub fn start_iso(&self) -> String {
+        iso(self.start)
+    }
+
+    pub fn end_iso(&self) -> String {
+        iso(self.end)
+    }
+
+    pub fn day_label(&self) -> String {
+        day_label(self.start.date())
+    }
+
+    /// `Ana Cruz, Ben Uy`.
+    pub fn authors_label(&self) -> String {
+        self.talk.authors.join(", ")
+    }
+}
+
+/// The page of a talk.
+pub fn talk_path(slug: &str) -> String {
+    format!("{TALK_PREFIX}{slug}")
+}
+
+/// Where talk pages live.
+pub const TALK_PREFIX: &str = "/schedule/talks/";
 
 impl TimedSession {
     pub fn slug(&self) -> &str {
@@ -147,25 +205,46 @@ pub struct Programme {
     pub sessions: Vec<TimedSession>,
     pub rooms: Vec<Room>,
     pub tracks: Vec<Track>,
+    /// The published version's number and name; `None` before the first.
+    pub version: Option<(i64, String)>,
+}
+
+/// A session's talks in order, with their times; a talk whose start cannot be read is left
+/// out.
+fn timed_talks(published: &Published, session: &str, zone: &Zone) -> Vec<TimedTalk> {
+    published
+        .talks_of(session)
+        .filter_map(|talk| {
+            let start = zone.localize(parse_local(&talk.starts_at)?);
+            let end = start + time::Duration::minutes(talk.minutes);
+            Some(TimedTalk { talk: talk.clone(), start, end })
+        })
+        .collect()
 }
 
 impl Programme {
-    /// The programme of a snapshot. A session whose times cannot be read (the seed's check
-    /// refuses those) is left out and logged.
+    /// The programme of a snapshot: its latest published version, or the seed's sessions
+    /// without talks before the first. A session or talk whose times cannot be read (the
+    /// seed's check refuses those) is left out and logged.
     pub fn of(content: &Snapshot) -> Block<Programme> {
-        let (sessions, rooms, tracks) = (
-            content.sessions.as_ref().map_err(|_| BlockError)?,
-            content.rooms.as_ref().map_err(|_| BlockError)?,
-            content.tracks.as_ref().map_err(|_| BlockError)?,
-        );
         let zone = content.zone.clone();
+        let published = content.published.as_ref().map_err(|_| BlockError)?;
+        let (sessions, rooms, tracks): (Vec<(Session, i64)>, &[Room], &[Track]) = match published {
+            Some(p) => (p.sessions.iter().map(|s| (s.session.clone(), s.sequence)).collect(), &p.rooms, &p.tracks),
+            None => (
+                content.sessions.as_ref().map_err(|_| BlockError)?.iter().map(|s| (s.clone(), 0)).collect(),
+                content.rooms.as_ref().map_err(|_| BlockError)?,
+                content.tracks.as_ref().map_err(|_| BlockError)?,
+            ),
+        };
         let mut timed: Vec<TimedSession> = sessions
-            .iter()
-            .filter_map(|session| {
+            .into_iter()
+            .filter_map(|(session, sequence)| {
                 let (Some(start), Some(end)) = (parse_local(&session.starts_at), parse_local(&session.ends_at)) else {
                     tracing::warn!(session = %session.slug, "a session's times are not YYYY-MM-DD HH:MM; left out");
                     return None;
                 };
+                let talks = published.as_ref().map(|p| timed_talks(p, &session.slug, &zone)).unwrap_or_default();
                 Some(TimedSession {
                     start: zone.localize(start),
                     end: zone.localize(end),
@@ -176,12 +255,30 @@ impl Programme {
                     track: session.track.as_ref().map(|slug| {
                         tracks.iter().find(|t| &t.slug == slug).map_or_else(|| slug.clone(), |t| t.name.clone())
                     }),
-                    session: session.clone(),
+                    sequence,
+                    talks,
+                    session,
                 })
             })
             .collect();
         timed.sort_by_key(|s| s.start);
-        Ok(Programme { zone, sessions: timed, rooms: rooms.clone(), tracks: tracks.clone() })
+        Ok(Programme {
+            zone,
+            sessions: timed,
+            rooms: rooms.to_vec(),
+            tracks: tracks.to_vec(),
+            version: published.as_ref().map(|p| (p.number, p.name.clone())),
+        })
+    }
+
+    /// Every talk with its session, in time order.
+    pub fn talks(&self) -> impl Iterator<Item = (&TimedSession, &TimedTalk)> {
+        self.sessions.iter().flat_map(|s| s.talks.iter().map(move |t| (s, t)))
+    }
+
+    /// A talk by slug, with its session.
+    pub fn talk(&self, slug: &str) -> Option<(&TimedSession, &TimedTalk)> {
+        self.talks().find(|(_, t)| t.talk.slug == slug)
     }
 
     pub fn session(&self, slug: &str) -> Option<&TimedSession> {
@@ -350,6 +447,7 @@ mod tests {
             ends_at: ends_at.into(),
             mode: mode.into(),
             chair: None,
+            speaker: None,
             created: String::new(),
             updated: String::new(),
         }
@@ -368,6 +466,8 @@ mod tests {
                 end: zone.localize(parse_local(&s.ends_at).unwrap()),
                 room: "Hall".into(),
                 track: s.track.clone(),
+                sequence: 0,
+                talks: Vec::new(),
                 session: s,
             })
             .collect();
@@ -377,6 +477,7 @@ mod tests {
             sessions: timed,
             rooms: vec![Room { slug: "hall".into(), name: "Hall".into() }],
             tracks: vec![Track { slug: "t1".into(), name: "Track one".into() }],
+            version: None,
         }
     }
 
