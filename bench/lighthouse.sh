@@ -15,6 +15,9 @@
 #                                          # both meet the same machine load; rows say which
 #   BIN=/tmp/conference-new BASE_BIN=/tmp/conference-old RUNS=3 bench/lighthouse.sh / /pricing
 #                                          # any two builds: "this" is BIN, "base" BASE_BIN
+#   PROGRAMME=1 bench/lighthouse.sh /schedule /schedule/talks/a-study-of-solar-micro-grids-for-island-communities-1
+#                                          # with 250 published talks (publish_programme in
+#                                          # bench/server.sh), on this build only
 #
 # Comparing two builds: each build gets its own server (BASE_BIN on PORT+1) and its own temp
 # database, both started before the first run; each run measures both, one right after the
@@ -70,6 +73,9 @@ if [ -n "${BASE_BIN:-}" ]; then
 fi
 mkdir -p "$TMP/this"
 start_server "${URLS[this]}" "$TMP/this"
+# With PROGRAMME=1, this build's database gets a published programme of 250 talks (issue 31
+# item 7; the example is built beside BIN): measure `/schedule` and a talk page with it.
+[ "${PROGRAMME:-0}" = 1 ] && publish_programme "${URLS[this]}" "$TMP/this"
 
 # Reads one Lighthouse JSON report; prints a run's figures as one tab-separated line.
 summarise() {

@@ -3,7 +3,9 @@
 # against a bare axum handler serving them from memory (examples/bare_pages.rs, issue 30: the
 # ceiling a page-cache hit, with its headers and its log span, is held to).
 #
-# Builds nothing: run `cargo build --release --bin conference --example bare_pages` first.
+# Builds nothing: run `cargo build --release --bin conference --example bare_pages --example
+# programme_fixture` first. The server serves the production seed with a published programme
+# of 250 talks in 40 sessions (examples/programme_fixture.rs, issue 31 item 7).
 # Needs wrk and nginx (Debian nginx-light) and curl. Everything listens on 127.0.0.1 only, lives in a temp folder, and every process
 # started here is stopped by its pid on exit.
 #
@@ -32,7 +34,9 @@ BARE_PORT="${BARE_PORT:-18088}"
 BARE="${BARE:-$ROOT/target/release/examples/bare_pages}"
 # /Schedule is an alias of /schedule (issue 25): answered from the canonical page's entry.
 # PAGES="/ /committee" measures fewer rows.
-read -r -a PAGES <<<"${PAGES:-/ /pricing /committee /Schedule}"
+# A talk page: the first of the fixture's programme.
+TALK=/schedule/talks/a-study-of-solar-micro-grids-for-island-communities-1
+read -r -a PAGES <<<"${PAGES:-/ /pricing /committee /Schedule $TALK}"
 
 [ -x "$BIN" ] || { echo "no $BIN: run cargo build --release first" >&2; exit 1; }
 [ -x "$BARE" ] || { echo "no $BARE: run cargo build --release --example bare_pages first" >&2; exit 1; }
@@ -60,11 +64,13 @@ BARE_URL="http://127.0.0.1:$BARE_PORT"
 
 # --- this server, on a temp database (migrated and seeded at start) ---------------------
 start_server "$OURS" "$TMP" RATE_LIMIT_PER_MINUTE=1000000000 RUST_LOG="${LOG_FILTER:-info}"
+publish_programme "$OURS" "$TMP"
 
 # --- nginx, serving saved copies of the same pages (gzip_static: the same gzip bytes) ---
 mkdir -p "$TMP/nginx/html"
 for page in "${PAGES[@]}"; do
   name="${page#/}"; name="${name:-index.html}"
+  mkdir -p "$(dirname "$TMP/nginx/html/$name")"
   curl -fs "$OURS$page" -o "$TMP/nginx/html/$name"
   curl -fs -H 'Accept-Encoding: gzip' "$OURS$page" -o "$TMP/nginx/html/$name.gz"
   curl -fs -H 'Accept-Encoding: br' "$OURS$page" -o "$TMP/nginx/html/$name.br"

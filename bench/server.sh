@@ -76,3 +76,22 @@ CONF
   for _ in $(seq 1 50); do curl -fs ${CURL_CA:+--cacert "$CURL_CA"} "$url/" >/dev/null 2>&1 && break; sleep 0.1; done
   curl -fs ${CURL_CA:+--cacert "$CURL_CA"} "$url/" >/dev/null || { echo "nginx did not start" >&2; cat "$dir/nginx/logs/"* >&2; exit 1; }
 }
+
+# Publishes a programme of 250 talks in 40 sessions over 3 days (issue 31 item 7) on the
+# database of a server start_server started in DIR, with the example built beside BIN
+# (`cargo build --release --example programme_fixture`), and waits until URL/schedule
+# shows it (the server reloads its content within a second of the publication).
+#
+#   publish_programme URL DIR
+publish_programme() {
+  local url=$1 dir=$2
+  local fixture="${PROGRAMME_FIXTURE:-$(dirname "$BIN")/examples/programme_fixture}"
+  [ -x "$fixture" ] || { echo "no $fixture: run cargo build --release --example programme_fixture first" >&2; exit 1; }
+  "$fixture" "sqlite://$dir/conference.db" >"$dir/programme.log" 2>&1 || { cat "$dir/programme.log" >&2; exit 1; }
+  for _ in $(seq 1 50); do
+    curl -fs "$url/schedule" | grep -q 'class="schedule-talk"' && return 0
+    sleep 0.1
+  done
+  echo "the published programme did not show on $url/schedule" >&2
+  exit 1
+}

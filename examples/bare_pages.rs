@@ -9,7 +9,8 @@
 //! ```
 //!
 //! DIR holds what `bench/pages.sh` saved of each page: `NAME` (identity), `NAME.gz` and
-//! `NAME.br`, where `/` is `index.html` and `/committee` is `committee`. A request gets the
+//! `NAME.br`, where `/` is `index.html`, `/committee` is `committee` and `/schedule/talks/x` is
+//! `schedule/talks/x`. A request gets the
 //! brotli form when its `Accept-Encoding` mentions `br`, else gzip when it mentions `gzip`,
 //! else the identity form; an unknown path is a 404.
 
@@ -37,19 +38,29 @@ async fn main() -> Result<(), Box<dyn Error>> {
         return Err("usage: bare_pages LISTEN_ADDR DIR".into());
     };
     let mut pages = HashMap::new();
-    for entry in std::fs::read_dir(&dir)? {
-        let path = entry?.path();
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
-        if name.ends_with(".gz") || name.ends_with(".br") || !path.is_file() {
-            continue;
-        }
-        let read = |suffix: &str| std::fs::read(format!("{}{suffix}", path.display())).ok().map(Bytes::from);
-        let route = if name == "index.html" { "/".to_owned() } else { format!("/{name}") };
-        pages.insert(route, Page { identity: Bytes::from(std::fs::read(&path)?), gzip: read(".gz"), br: read(".br") });
-    }
+    load(std::path::Path::new(&dir), "", &mut pages)?;
     let app = Router::new().fallback(page).with_state(Arc::new(pages));
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     axum::serve(listener, app).await?;
+    Ok(())
+}
+
+/// Reads the pages under `dir` (into folders: `schedule/talks/x` is `/schedule/talks/x`).
+fn load(dir: &std::path::Path, prefix: &str, pages: &mut HashMap<String, Page>) -> Result<(), Box<dyn Error>> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
+        if path.is_dir() {
+            load(&path, &format!("{prefix}/{name}"), pages)?;
+            continue;
+        }
+        if name.ends_with(".gz") || name.ends_with(".br") {
+            continue;
+        }
+        let read = |suffix: &str| std::fs::read(format!("{}{suffix}", path.display())).ok().map(Bytes::from);
+        let route = if name == "index.html" { format!("{prefix}/") } else { format!("{prefix}/{name}") };
+        pages.insert(route, Page { identity: Bytes::from(std::fs::read(&path)?), gzip: read(".gz"), br: read(".br") });
+    }
     Ok(())
 }
 
