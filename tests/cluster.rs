@@ -63,7 +63,7 @@ fn main() {
             std::process::exit(1);
         }
     };
-    let scenarios: [(&str, Scenario); 6] = [
+    let scenarios: [(&str, Scenario); 7] = [
         ("a_seed_on_one_instance_shows_on_both", |c| Box::pin(a_seed_on_one_instance_shows_on_both(c))),
         ("a_payment_started_on_one_instance_and_answered_on_the_other_completes_once", |c| {
             Box::pin(a_payment_started_on_one_instance_and_answered_on_the_other_completes_once(c))
@@ -79,6 +79,9 @@ fn main() {
         }),
         ("an_organiser_signed_in_on_one_instance_browses_and_signs_out_on_the_other", |c| {
             Box::pin(an_organiser_signed_in_on_one_instance_browses_and_signs_out_on_the_other(c))
+        }),
+        ("a_programme_published_on_one_database_shows_on_both_instances", |c| {
+            Box::pin(a_programme_published_on_one_database_shows_on_both_instances(c))
         }),
     ];
     // `cargo test --test cluster -- NAME` runs only the scenarios whose name contains NAME.
@@ -141,6 +144,76 @@ async fn a_seed_on_one_instance_shows_on_both(cluster: Arc<Cluster>) {
     }
     // Back to the content the other scenarios expect.
     seed_fixture(cluster).await;
+}
+
+/// Issue 31 item 7: publishing a version re-renders every programme page within 2 s on every
+/// instance. Two accepted papers are placed and published with the same code the organiser
+/// page calls; both instances must then show them on `/schedule` and on the talk's page.
+async fn a_programme_published_on_one_database_shows_on_both_instances(cluster: Arc<Cluster>) {
+    use conference::repo::submissions::{NewSubmission, insert};
+    let pool = conference::db::connect(&cluster.database_url).await.expect("the cluster's database");
+    let mut tx = conference::db::begin_write(&pool).await.unwrap();
+    let titles = ["Cluster talk on tidal clocks", "Cluster talk on lantern grids"];
+    for (n, title) in titles.iter().enumerate() {
+        let paper = NewSubmission {
+            reference: format!("P-CLUSTER-{n}"),
+            name: String::new(),
+            number: "+639171234567".into(),
+            email: format!("cluster.author{n}@example.org"),
+            country: "Philippines".into(),
+            author_name: format!("Cluster Author {n}"),
+            co_author_name: String::new(),
+            paper_title: (*title).into(),
+            department: "Tides".into(),
+            university_organization: "Cluster University".into(),
+            paper_type: "Full Paper".into(),
+            presentation_type: "Oral".into(),
+            message: String::new(),
+            conference_source: "Website".into(),
+            file_path: format!("papers/P-CLUSTER-{n}.pdf"),
+            file_name: "paper.pdf".into(),
+            file_type: "application/pdf".into(),
+            file_size: 1,
+        };
+        let id = insert(&mut tx, &paper).await.unwrap();
+        sqlx::query("UPDATE submissions SET state = 'accepted' WHERE id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        conference::repo::programme::place(&mut tx, id, "session-a", 20, "2025-01-01T00:00:00Z").await.unwrap();
+    }
+    tx.commit().await.unwrap();
+    let next = conference::programme::publish::Workbench::load(&pool).await.unwrap().next_number();
+    let version = conference::programme::publish::publish(
+        &pool,
+        next,
+        "Cluster version",
+        CLUSTER_ORGANISER,
+        None,
+        time::OffsetDateTime::now_utc(),
+        &|_, _, _| unreachable!("no talk of the cluster moves"),
+    )
+    .await
+    .expect("the programme publishes");
+    let published = Instant::now();
+    let talk = version.talks.iter().find(|t| t.title == titles[0]).expect("the talk is in the version");
+    let talk_page = format!("/schedule/talks/{}", talk.slug);
+    for port in cluster.instance_ports() {
+        for path in ["/schedule", talk_page.as_str()] {
+            loop {
+                let reply = http(port, "GET", path, &[], "").await;
+                if reply.status == 200 && reply.body.contains(titles[0]) {
+                    break;
+                }
+                assert!(
+                    published.elapsed() < Duration::from_millis(2500),
+                    "instance on {port} does not show the published talk on {path}"
+                );
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
 }
 
 /// The conference's name in the seed of `a_seed_on_one_instance_shows_on_both`.
