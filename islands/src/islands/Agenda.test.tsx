@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import Agenda from './Agenda';
-import { STARS_KEY } from '../lib/programmeStore';
+import { STARS_KEY } from '../lib/stars';
 
 // The programme's markup (templates/pages/schedule.html, and the talk lists that will sit in
 // its sessions): sessions with `data-starts` / `data-ends`, talks with a star slot and a title.

@@ -8,7 +8,7 @@
 import { useEffect, useLayoutEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { agendaUrl, marksAt, sessionsOn, talksOn, untilChange } from '../lib/agenda';
-import { readStars, STARS_KEY, writeStars } from '../lib/programmeStore';
+import { readStars, STARS_KEY, writeStars } from '../lib/stars';
 
 export interface AgendaProps {
   /** `/schedule/agenda.ics`. */

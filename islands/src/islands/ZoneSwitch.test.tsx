@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import ZoneSwitch from './ZoneSwitch';
-import { ZONE_CHOICE_KEY } from '../lib/programmeStore';
+import { ZONE_CHOICE_KEY } from '../lib/zoneChoice';
 
 // The programme's markup as templates/pages/schedule.html renders it: a day heading, sessions
 // with `data-starts` and their times as `clock`, the zone sentence, then the island's mount.

@@ -6,7 +6,7 @@
 // fallback: without JavaScript the page reads in event time.
 
 import { useId, useLayoutEffect, useState } from 'react';
-import { readZoneChoice, writeZoneChoice, type ZoneChoice } from '../lib/programmeStore';
+import { readZoneChoice, writeZoneChoice, type ZoneChoice } from '../lib/zoneChoice';
 import { browserZone, showTimes, visitorOffsets } from '../lib/zone';
 
 export interface ZoneSwitchProps {
