@@ -5,13 +5,14 @@
 // island's unit tests (islands/src/islands/Agenda.test.tsx) until talks are published.
 import { test, expect } from './fixtures';
 import type { Page } from '@playwright/test';
-import { mounted, withoutNotice } from './island-helpers';
+import { island, withoutNotice } from './island-helpers';
 
 async function scheduleAt(page: Page, time: string, path = '/schedule') {
   await page.clock.install({ time: new Date(time) });
   await withoutNotice(page);
   await page.goto(path);
-  await mounted(page, 'Agenda');
+  // Not `mounted()`: it scrolls to the island, and where the page opens is under test here.
+  await expect(island(page, 'Agenda')).toHaveAttribute('data-island-ready', '');
 }
 
 const session = (page: Page, title: string) => page.locator('.schedule-session').filter({ hasText: title });
