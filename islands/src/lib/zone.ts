@@ -6,9 +6,6 @@
 // server's back. Offsets come from Intl with an explicit zone, never from the machine's own,
 // so tests can name any zone.
 
-/** `data-zone-time` values: the text the server wrote. */
-export type ZoneTimeKind = 'clock' | 'date-clock';
-
 /** Elements this module rewrites. */
 export const ZONE_TIMES = 'time[data-zone-time]';
 export const ZONE_SENTENCE = '.schedule-zone';
@@ -152,9 +149,9 @@ function restore(el: Element): void {
 }
 
 /**
- * Shows every time under `root` in `zone` (the visitor's) with a day mark where a clock falls
- * on another day than the one it is read against, and says so in the zone sentence; `null`
- * puts the server's texts back.
+ * Shows every time under `root` in `zone` (the visitor's) with a day mark where a `clock` falls
+ * on another day than the one it is read against (a `date-clock` names its day itself), and
+ * says so in the zone sentence; `null` puts the server's texts back.
  */
 export function showTimes(root: ParentNode, zone: string | null): void {
   const times = zoneTimes(root);
