@@ -301,3 +301,48 @@ fn the_accessibility_scan_covers_every_page_of_the_route_table() {
         assert!(spec.contains(&format!("'{canonical}'")), "a11y.spec.ts scans {canonical}, which {path} shows");
     }
 }
+
+/// The programme's islands (issue 31 item 4) right after the sentence naming the zone, with the
+/// event's zone in their props, over the markup they read (islands/src/lib/zone.ts, agenda.ts):
+/// every time of day marked with what its text shows, every session with its start and end.
+/// The day headings' dates are not times of day, and stay as they are.
+#[tokio::test]
+async fn the_schedule_pages_mount_the_zone_switch_and_the_agenda_over_the_times_they_read() {
+    use crate::common::fixture::{SESSIONS, TIME_ZONE};
+    let app = app().await;
+    for (path, sessions) in [("/schedule", &SESSIONS[..]), ("/schedule/sessions/session-a", &SESSIONS[2..3])] {
+        let page = parse(&app.page(path).await);
+        let sentence = first(&page, ".schedule-zone").expect("the zone named");
+        let after: Vec<ElementRef> = sentence.next_siblings().filter_map(ElementRef::wrap).take(2).collect();
+        let names: Vec<Option<&str>> = after.iter().map(|e| e.attr("data-island")).collect();
+        assert_eq!(names, [Some("ZoneSwitch"), Some("Agenda")], "{path}");
+        let (zone_switch, props) = island(&page, "ZoneSwitch");
+        assert_eq!(zone_switch.attr("data-hydrate"), Some("idle"));
+        assert_eq!(props, serde_json::json!({ "zone": TIME_ZONE, "zoneName": "Singapore time" }), "{path}");
+        let (agenda, props) = island(&page, "Agenda");
+        assert_eq!(agenda.attr("data-hydrate"), Some("idle"));
+        assert_eq!(props, serde_json::json!({ "icsPath": "/schedule/agenda.ics" }), "{path}");
+        // No fallback: without JavaScript the page reads in event time, with no stars.
+        assert!(zone_switch.inner_html().trim().is_empty() && agenda.inner_html().trim().is_empty());
+
+        let times: Vec<(String, String)> = select(&page, "time[data-zone-time]")
+            .iter()
+            .map(|t| (t.attr("datetime").unwrap().to_owned(), t.attr("data-zone-time").unwrap().to_owned()))
+            .collect();
+        let expected: Vec<(String, String)> = sessions
+            .iter()
+            .flat_map(|s| {
+                let start = if path == "/schedule" { "clock" } else { "date-clock" };
+                [(s.start.to_owned(), start.to_owned()), (s.end.to_owned(), "clock".to_owned())]
+            })
+            .collect();
+        assert_eq!(times, expected, "{path}");
+        assert!(select(&page, ".schedule-day__title time[data-zone-time]").is_empty());
+    }
+    let page = parse(&app.page("/schedule").await);
+    let spans: Vec<(&str, &str)> = select(&page, "li.schedule-session")
+        .iter()
+        .map(|s| (s.attr("data-starts").unwrap(), s.attr("data-ends").unwrap()))
+        .collect();
+    assert_eq!(spans, SESSIONS.iter().map(|s| (s.start, s.end)).collect::<Vec<_>>());
+}

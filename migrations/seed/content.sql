@@ -575,7 +575,7 @@ Newsletter: your e-mail address.', 2),
 ('pol-privacy-6', 'privacy-policy', 'Your rights', 'Under the Philippine Data Privacy Act of 2012 and other laws that may apply to you, you can ask to see, correct or delete your personal data, object to its use and withdraw consent. Write to info@icsift.example.org; we answer within 30 days.', 6),
 ('pol-privacy-7', 'privacy-policy', 'Security', 'Uploaded papers are stored privately and are never publicly downloadable. Payments go through an encrypted connection to the payment gateway.', 7),
 
-('pol-cookie-1', 'cookie-policy', 'Our own storage', 'This website sets no advertising or tracking cookies. When you close the notice popup we remember that choice in your browser''s local storage, so that the popup does not come back on every page. You can clear it at any time in your browser settings.', 1),
+('pol-cookie-1', 'cookie-policy', 'Our own storage', 'This website sets no advertising or tracking cookies. When you close the notice popup we remember that choice in your browser''s local storage, so that the popup does not come back on every page. On the programme it also keeps whether you read times in the event''s time or your own, and the talks you star. You can clear it at any time in your browser settings.', 1),
 ('pol-cookie-2', 'cookie-policy', 'Third-party services', 'The Venue page shows an embedded Google Maps map, and Google may set its own cookies when it loads. When you pay, you are sent to our payment gateway''s website, which may use cookies under its own policy.', 2),
 ('pol-cookie-3', 'cookie-policy', 'Changes', 'If we ever add cookies that are not strictly necessary, we will update this page and ask for your consent first.', 3);
 

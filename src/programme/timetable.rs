@@ -163,6 +163,10 @@ pub fn session_path(slug: &str) -> String {
 /// Where session pages live.
 pub const SESSION_PREFIX: &str = "/schedule/sessions/";
 
+/// The calendar of a visitor's starred talks (`?talks=a,b`; DESIGN.md section 14), which the
+/// `Agenda` island links to.
+pub const AGENDA_ICS: &str = "/schedule/agenda.ics";
+
 fn clock(at: OffsetDateTime) -> String {
     format!("{:02}:{:02}", at.hour(), at.minute())
 }
@@ -304,6 +308,11 @@ impl Programme {
         days
     }
 
+    /// The zone's name as visitors say it: `Manila time`.
+    pub fn zone_name(&self) -> String {
+        format!("{} time", self.zone.city())
+    }
+
     /// The zone in words: `Manila time (UTC+08:00)`; every offset of the conference days when
     /// daylight saving time changes it (`Berlin time (UTC+01:00, then UTC+02:00)`).
     pub fn zone_label(&self) -> String {
@@ -313,7 +322,7 @@ impl Programme {
             offsets.push(offset_label(self.zone.offset_at(OffsetDateTime::UNIX_EPOCH)));
         }
         let offsets: Vec<String> = offsets.iter().map(|o| format!("UTC{o}")).collect();
-        format!("{} time ({})", self.zone.city(), offsets.join(", then "))
+        format!("{} ({})", self.zone_name(), offsets.join(", then "))
     }
 
     /// The track a slug names.

@@ -13,7 +13,7 @@ use crate::error::AppError;
 use crate::handlers::layout::{Block, BlockError, Layout, Meta, PageCtx};
 use crate::handlers::render::{cached, html};
 use crate::handlers::state::AppState;
-use crate::programme::{Day, Filter, MODES, Programme, TimedSession};
+use crate::programme::{AGENDA_ICS, Day, Filter, MODES, Programme, TimedSession};
 use crate::repo::content::Site;
 
 use super::shared::{on_base, script_json, venue_place};
@@ -23,6 +23,29 @@ pub const SCHEDULE: &str = "/schedule";
 
 /// The heading of an unknown session's 404 page.
 pub const SESSION_NOT_FOUND: &str = "Session not found";
+
+/// The props of the programme's islands, which the programme's pages mount right after the
+/// sentence naming the zone (`templates/partials/zone_switch.html`, `agenda.html`).
+pub struct ProgrammeIslands {
+    /// `ZoneSwitch`: the event's zone (`Asia/Manila`) and its name (`Manila time`).
+    pub zone_switch: Value,
+    /// `Agenda`: where the calendar of the visitor's starred talks is.
+    pub agenda: Value,
+}
+
+impl ProgrammeIslands {
+    pub fn of(programme: &Programme) -> ProgrammeIslands {
+        ProgrammeIslands {
+            zone_switch: json!({ "zone": programme.zone.name, "zoneName": programme.zone_name() }),
+            agenda: json!({ "icsPath": AGENDA_ICS }),
+        }
+    }
+
+    /// For a page whose programme did not load, which mounts neither island.
+    pub fn empty() -> ProgrammeIslands {
+        ProgrammeIslands { zone_switch: Value::Null, agenda: Value::Null }
+    }
+}
 
 /// One choice of a filter's menu.
 pub struct Choice {
@@ -47,6 +70,8 @@ pub struct SchedulePage {
     /// `webcal://host/schedule.ics`.
     pub webcal: String,
     pub json_ld: String,
+    /// Empty (and not rendered) when the programme did not load.
+    pub programme_islands: ProgrammeIslands,
 }
 
 /// GET `/schedule` and `/Schedule`: a query with filters the programme does not have is a
@@ -134,6 +159,7 @@ pub fn render_schedule(page: &PageCtx<'_>, filter: &Filter) -> Result<String, Ap
     };
     let webcal = webcal(&page.config.absolute("/schedule.ics"));
     html(&SchedulePage {
+        programme_islands: programme.as_ref().map_or_else(|_| ProgrammeIslands::empty(), ProgrammeIslands::of),
         days: programme.as_ref().map(|p| p.days(filter)).map_err(|_| BlockError),
         zone,
         filtered: !filter.is_empty(),
@@ -154,6 +180,7 @@ pub struct SessionPage {
     pub zone: String,
     pub webcal: String,
     pub json_ld: String,
+    pub programme_islands: ProgrammeIslands,
 }
 
 /// `/schedule/sessions/{slug}`; an unknown slug is a 404 reading 'Session not found'.
@@ -200,7 +227,8 @@ pub fn render_session(page: &PageCtx<'_>, slug: &str) -> Result<String, AppError
     event["superEvent"] = parent;
     let json_ld = script_json(&event);
     let webcal = webcal(&page.config.absolute("/schedule.ics"));
-    html(&SessionPage { layout, session, zone, webcal, json_ld })
+    let programme_islands = ProgrammeIslands::of(&programme);
+    html(&SessionPage { layout, session, zone, webcal, json_ld, programme_islands })
 }
 
 /// `https://host/x` → `webcal://host/x` (calendar apps subscribe to it).

@@ -1,0 +1,53 @@
+// The programme's time-zone switch (issue 31 item 4, DESIGN.md section 14). Offered only when
+// the visitor's UTC offset differs from the event's at one of the page's times: "Event time"
+// or "Your time (<zone>)", remembered in localStorage. In "Your time" it rewrites the page's
+// `time[data-zone-time]` texts and the zone sentence in place (lib/zone.ts); sessions stay
+// under their event-day headings. Mounted by templates/partials/zone_switch.html, which has no
+// fallback: without JavaScript the page reads in event time.
+
+import { useId, useLayoutEffect, useState } from 'react';
+import { readZoneChoice, writeZoneChoice, type ZoneChoice } from '../lib/zoneChoice';
+import { browserZone, showTimes, visitorOffsets } from '../lib/zone';
+
+export interface ZoneSwitchProps {
+  /** The event's IANA zone (`Asia/Manila`). */
+  zone: string;
+  /** The event's zone in words (`Manila time`). */
+  zoneName: string;
+  /** The visitor's IANA zone: the browser's unless a test names one. */
+  visitorZone?: string;
+}
+
+export default function ZoneSwitch({ zone, zoneName, visitorZone }: ZoneSwitchProps) {
+  const [local] = useState(() => visitorZone ?? browserZone());
+  // Read once: the page's times do not change under the island. (In the event's own zone
+  // there is nothing to compare.)
+  const [offered] = useState(() => local !== zone && visitorOffsets(document, local).differs);
+  const [choice, setChoice] = useState<ZoneChoice>(() => (offered ? readZoneChoice() : 'event'));
+  const name = useId();
+
+  useLayoutEffect(() => {
+    if (!offered || choice === 'event') return;
+    showTimes(document, local);
+    return () => showTimes(document, null);
+  }, [offered, choice, local]);
+
+  if (!offered) return null;
+  const choose = (next: ZoneChoice) => {
+    setChoice(next);
+    writeZoneChoice(next);
+  };
+  return (
+    <fieldset className="zone-switch">
+      <legend className="zone-switch__legend">Show times in</legend>
+      <label className="zone-switch__choice">
+        <input type="radio" name={name} value="event" checked={choice === 'event'} onChange={() => choose('event')} />
+        Event time ({zoneName})
+      </label>
+      <label className="zone-switch__choice">
+        <input type="radio" name={name} value="local" checked={choice === 'local'} onChange={() => choose('local')} />
+        Your time ({local})
+      </label>
+    </fieldset>
+  );
+}
