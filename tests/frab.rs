@@ -453,3 +453,28 @@ async fn the_validators_refuse_a_broken_schedule() {
     broken["schedule"]["conference"].as_object_mut().unwrap().remove("acronym");
     assert!(validate_json(&broken.to_string()).is_err(), "the conference without an acronym");
 }
+
+/// A day of the conference without sessions (the site's dates reach past the programme) is a
+/// day of its own in both forms, midnight to midnight in the event's zone, with no rooms.
+#[tokio::test]
+async fn a_conference_day_without_sessions_is_an_empty_day() {
+    let app = app().await;
+    let seed = fixture::SEED.replacen(
+        "'2025-03-23',\n    '2025-03-21T00:00:00+08:00'",
+        "'2025-03-24',\n    '2025-03-21T00:00:00+08:00'",
+        1,
+    );
+    assert_ne!(seed, fixture::SEED, "the site's end date moved");
+    conference::db::seed_with(&app.pool, seed).await.expect("seed applies");
+    assert!(app.state.content.reload().await.unwrap());
+    let (xml, json) = exports(&app).await;
+    assert_eq!(xml.xpath("string(//conference/end)"), "2025-03-24");
+    assert_eq!(xml.xpath("string(//conference/days)"), "4");
+    assert_eq!(xml.xpath("string(//day[@index=4]/@date)"), "2025-03-24");
+    assert_eq!(xml.xpath("string(//day[@index=4]/@start)"), "2025-03-24T00:00:00+08:00");
+    assert_eq!(xml.xpath("string(//day[@index=4]/@end)"), "2025-03-25T00:00:00+08:00");
+    assert_eq!(xml.count("//day[@index=4]/room"), 0);
+    let last = &json["schedule"]["conference"]["days"][3];
+    assert_eq!(last["date"], "2025-03-24");
+    assert_eq!(last["rooms"], serde_json::json!({}));
+}
