@@ -16,8 +16,8 @@
 //!   `session/<session slug>`, `room/<room slug>` or `person/<name in lower case>`. Talk slugs
 //!   keep the one they were first published under (`super::draft`), session and room slugs
 //!   are the seed's. Python's `uuid.uuid5` gives the same values.
-//! - `id` (the format's older integer key, 32-bit in apps): 31 bits of the `guid`, from
-//!   2^30 to 2^31 - 1 (ten digits). Two guids that share them (about one programme of 300
+//! - `id` (the format's older integer key, 32-bit in apps): 30 bits of the `guid` above 2^30,
+//!   so from 2^30 to 2^31 - 1 (ten digits). Two guids that share them (about one programme of 300
 //!   events in 25 000) are told apart by taking the next free number, in `guid` order.
 //! - `slug`: `<acronym>-<id>-<slug>`, the c3voc convention (the recording pipeline names
 //!   files by it), unique because the id is.
@@ -196,7 +196,7 @@ pub fn schedule(programme: &Programme, site: &Site, base_url: &str) -> Frab {
     let acronym = acronym(&site.short_name);
     let absolute = |path: &str| format!("{base_url}{path}");
 
-    // Every event with the room it is in, then their ids (which need them all).
+    // Every event with its session's index, then their ids and slugs (which need them all).
     let mut drafts: Vec<(usize, Event)> = Vec::new();
     for (index, session) in programme.sessions.iter().enumerate() {
         if session.talks.is_empty() {
