@@ -135,6 +135,8 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         get("/robots.txt", "/robots.txt", Visitor),
         get("/calendar.ics", "/calendar.ics", Visitor),
         get("/schedule.ics", "/schedule.ics", Visitor),
+        get("/schedule.xml", "/schedule.xml", Visitor),
+        get("/schedule.json", "/schedule.json", Visitor),
         get("/newsletter/confirm", "/newsletter/confirm?email=ben%40example.org&token=forged", Visitor),
         get("/newsletter/unsubscribe", "/newsletter/unsubscribe?email=ben%40example.org&token=forged", Visitor),
         post("/newsletter/unsubscribe", "/newsletter/unsubscribe?email=ben%40example.org&token=forged"),

@@ -18,6 +18,7 @@ mod database;
 mod decisions;
 mod downloads;
 mod exports;
+mod frab;
 mod fuzz;
 mod health;
 mod islands;

@@ -4,6 +4,7 @@
 pub mod ahead;
 pub mod api;
 pub mod calendars;
+pub mod exports;
 pub mod extract;
 pub mod layout;
 pub mod organiser;

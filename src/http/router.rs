@@ -28,6 +28,7 @@ use crate::assets;
 use crate::client_ip::{self, ClientIp};
 use crate::error::{ApiError, AppError};
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
+use crate::handlers::exports;
 use crate::handlers::organiser::{dashboard, decide, messages, orders, records, session, sign_in, submissions};
 use crate::handlers::page_table::PAGES;
 use crate::handlers::pages::{errors, newsletter as newsletter_links, submission_status, test_gateway};
@@ -53,6 +54,9 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route("/sitemap.xml", get(seo::sitemap))
         .route("/robots.txt", get(seo::robots))
         .route("/calendar.ics", get(seo::calendar))
+        // The programme for attendee apps (issue 31 item 5): the frab / c3voc schedule.
+        .route(exports::SCHEDULE_XML, get(exports::schedule_xml))
+        .route(exports::SCHEDULE_JSON, get(exports::schedule_json))
         // The newsletter's signed links (double opt-in, RFC 8058 one-click unsubscribe).
         .route(newsletter_links::CONFIRM_PATH, get(newsletter_links::confirm))
         .route(

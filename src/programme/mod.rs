@@ -6,6 +6,7 @@
 pub mod changes;
 pub mod conflicts;
 pub mod draft;
+pub mod frab;
 pub mod publish;
 pub mod timetable;
 
