@@ -53,6 +53,8 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route("/sitemap.xml", get(seo::sitemap))
         .route("/robots.txt", get(seo::robots))
         .route("/calendar.ics", get(seo::calendar))
+        // The talks a visitor starred, as a calendar (issue 31 item 5).
+        .route("/schedule/agenda.ics", get(crate::handlers::calendars::agenda_ics))
         // The newsletter's signed links (double opt-in, RFC 8058 one-click unsubscribe).
         .route(newsletter_links::CONFIRM_PATH, get(newsletter_links::confirm))
         .route(
