@@ -312,9 +312,9 @@ fn made_up_word(rng: &mut super::rng::Rng) -> String {
     const CODAS: [&str; 8] = ["", "", "n", "r", "s", "l", "t", "m"];
     let mut word = String::new();
     for _ in 0..1 + rng.below(3) {
-        word.push_str(*rng.pick(&ONSETS));
-        word.push_str(*rng.pick(&VOWELS));
-        word.push_str(*rng.pick(&CODAS));
+        word.push_str(rng.pick::<&str>(&ONSETS));
+        word.push_str(rng.pick::<&str>(&VOWELS));
+        word.push_str(rng.pick::<&str>(&CODAS));
     }
     word
 }
