@@ -135,6 +135,18 @@ async fn the_programme_lists_each_sessions_talks_in_order_with_times_authors_and
             _ => assert!(talks.is_empty(), "{} has no talk", session.slug),
         }
     }
+    // The sessions stay the programme's sub-events, each with its times, page, mode and place.
+    let event = json_ld(&page);
+    let sub = event["subEvent"].as_array().expect("subEvent");
+    assert_eq!(sub.len(), SESSIONS.len());
+    for (event, session) in sub.iter().zip(SESSIONS) {
+        assert_eq!(event["@type"], "Event");
+        assert_eq!(event["name"], session.title);
+        assert_eq!((&event["startDate"], &event["endDate"]), (&session.start.into(), &session.end.into()));
+        assert_eq!(event["url"], format!("{BASE}/schedule/sessions/{}", session.slug));
+        assert!(event["eventAttendanceMode"].as_str().unwrap().starts_with("https://schema.org/"));
+        assert!(!event["location"].as_array().unwrap().is_empty(), "{}: a location", session.slug);
+    }
     // The old spelling is the same page.
     let alias = parse(&app.page("/Schedule").await);
     assert_eq!(texts(&alias, ".schedule-talk [data-talk-title]"), texts(&page, ".schedule-talk [data-talk-title]"));
