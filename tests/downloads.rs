@@ -14,10 +14,12 @@ use axum::http::StatusCode;
 use time::macros::datetime;
 
 use crate::api_submission::{Form, submit};
+use crate::common::programme::PAPERS;
 use crate::common::{BASE, TestApp, app_with_clock, loopback};
 use crate::connections::{Served, serve_app};
 use crate::organiser::{CHAIR, sign_in};
 use conference::clock::Clock;
+use conference::handlers::page_table::TALK;
 
 /// What clients send: none, each coding alone, and Chromium's own header.
 const ENCODINGS: [&str; 5] = ["identity", "gzip", "br", "zstd", "gzip, deflate, br, zstd"];
@@ -99,6 +101,8 @@ async fn data(app: &TestApp) -> Data {
     let (status, answer) = app.post_json("/api/newsletter", &serde_json::json!({"email": "ben@example.org"})).await;
     assert!(status.is_success(), "{answer}");
     let order_id = app.paid_order().await.to_owned();
+    // A published programme, so a talk's page and calendars answer.
+    crate::common::programme::publish_fixture_programme(app).await;
     let (message_id,): (String,) =
         sqlx::query_as("SELECT id FROM messages ORDER BY id LIMIT 1").fetch_one(&app.pool).await.unwrap();
     let material: (String, String) =
@@ -137,6 +141,13 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         get("/schedule.ics", "/schedule.ics", Visitor),
         get("/schedule.xml", "/schedule.xml", Visitor),
         get("/schedule.json", "/schedule.json", Visitor),
+        get(TALK, format!("/schedule/talks/{}", PAPERS[0].slug), Visitor),
+        get(TALK, format!("/schedule/talks/{}.ics", PAPERS[0].slug), Visitor),
+        get(
+            "/schedule/agenda.ics",
+            format!("/schedule/agenda.ics?talks={},{}", PAPERS[0].slug, PAPERS[2].slug),
+            Visitor,
+        ),
         get("/newsletter/confirm", "/newsletter/confirm?email=ben%40example.org&token=forged", Visitor),
         get("/newsletter/unsubscribe", "/newsletter/unsubscribe?email=ben%40example.org&token=forged", Visitor),
         post("/newsletter/unsubscribe", "/newsletter/unsubscribe?email=ben%40example.org&token=forged"),

@@ -35,6 +35,7 @@ mod panics;
 mod payments;
 mod payments_mode;
 mod programme;
+mod programme_pages;
 mod protection;
 mod seed;
 mod seed_check;

@@ -18,6 +18,7 @@ const PAGES = [
   '/schedule',
   '/schedule?track=lantern-studies',
   '/schedule/sessions/session-a',
+  '/schedule/changes',
   '/pricing',
   '/submission',
   '/awards',

@@ -6,7 +6,7 @@ use axum::routing::{MethodRouter, get};
 
 use crate::content::snapshot::Snapshot;
 use crate::handlers::calendars;
-use crate::handlers::pages::{about, home, info, payment_result, policies, schedule};
+use crate::handlers::pages::{about, changes, home, info, payment_result, policies, schedule, talk};
 use crate::handlers::state::AppState;
 
 /// A page of the site: what visitors, crawlers and the tests reach (spec section 2, DESIGN.md
@@ -25,8 +25,9 @@ pub struct PageRoute {
     pub handler: fn() -> MethodRouter<AppState>,
 }
 
-/// Every page route; `/highlights/{slug}` and `/schedule/sessions/{slug}` stand for one page
-/// per highlight and per session of the content.
+/// Every page route; `/highlights/{slug}`, `/schedule/sessions/{slug}` and
+/// `/schedule/talks/{slug}` stand for one page per highlight, per session of the content and
+/// per talk of the published programme.
 pub const PAGES: &[PageRoute] = &[
     page("/", true, || get(home::home)),
     page("/AboutUs", true, || get(about::about_us)),
@@ -38,6 +39,11 @@ pub const PAGES: &[PageRoute] = &[
     // One page per session of the content (the sitemap and `seed --check` list each, see
     // [`addresses`]).
     PageRoute { path: SESSION, canonical: SESSION, sitemap: true, html: true, handler: || get(schedule::session) },
+    // One page per talk of the published programme; `<slug>.ics` on the same route is its
+    // calendar entry (axum matches no suffix after a parameter).
+    PageRoute { path: TALK, canonical: TALK, sitemap: true, html: true, handler: || get(talk::talk) },
+    // What each published version changed (issue 31 item 3).
+    page(changes::CHANGES, true, || get(changes::changes)),
     // The whole programme as iCalendar (issue 31 item 5), kept in the page cache like a page.
     PageRoute {
         path: "/schedule.ics",
@@ -65,11 +71,14 @@ pub const PAGES: &[PageRoute] = &[
 
 /// The route of the session pages (`/schedule/sessions/{slug}`).
 pub const SESSION: &str = "/schedule/sessions/{slug}";
+/// The route of the talk pages (`/schedule/talks/{slug}`, and `{slug}.ics`).
+pub const TALK: &str = "/schedule/talks/{slug}";
 /// The route of the highlights' pages.
 pub const HIGHLIGHT: &str = "/highlights/{slug}";
 
-/// The addresses `page` stands for with `content`: a `{slug}` route once per highlight or
-/// session (none when that block did not load), any other its own path. The one rule the
+/// The addresses `page` stands for with `content`: a `{slug}` route once per highlight,
+/// session or published talk (none when that block did not load, no talk before the first
+/// version), any other its own path. The one rule the
 /// sitemap and `seed --check` (`crate::http::page_check`) expand the table by.
 pub fn addresses(page: &PageRoute, content: &Snapshot) -> Vec<String> {
     match page.path {
@@ -83,6 +92,10 @@ pub fn addresses(page: &PageRoute, content: &Snapshot) -> Vec<String> {
             .as_ref()
             .map(|sessions| sessions.iter().map(|s| crate::programme::session_path(&s.slug)).collect())
             .unwrap_or_default(),
+        TALK => match &content.published {
+            Ok(Some(published)) => published.talks.iter().map(|t| crate::programme::talk_path(&t.slug)).collect(),
+            _ => Vec::new(),
+        },
         path => vec![path.to_owned()],
     }
 }

@@ -57,6 +57,8 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         // The programme for attendee apps (issue 31 item 5): the frab / c3voc schedule.
         .route(exports::SCHEDULE_XML, get(exports::schedule_xml))
         .route(exports::SCHEDULE_JSON, get(exports::schedule_json))
+        // The talks a visitor starred, as a calendar (issue 31 item 5).
+        .route("/schedule/agenda.ics", get(crate::handlers::calendars::agenda_ics))
         // The newsletter's signed links (double opt-in, RFC 8058 one-click unsubscribe).
         .route(newsletter_links::CONFIRM_PATH, get(newsletter_links::confirm))
         .route(

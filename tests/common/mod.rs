@@ -12,6 +12,7 @@ pub mod log;
 pub mod loopback;
 pub mod payer;
 pub mod payments;
+pub mod programme;
 pub mod rng;
 pub mod smtp;
 pub mod tls;
@@ -33,7 +34,8 @@ pub const BASE: &str = "http://127.0.0.1:3000";
 
 /// Every page of `conference::handlers::page_table::PAGES` (the spec's table, section 2, plus
 /// `/cookie-policy`) with the path that is its canonical form, a highlight's once per slug of
-/// [`HIGHLIGHT_SLUGS`], a session's once per session of [`fixture::SESSIONS`]. Aliases
+/// [`HIGHLIGHT_SLUGS`], a session's once per session of [`fixture::SESSIONS`], a talk's never
+/// (the fixture has no published programme until a test publishes one). Aliases
 /// (`/Schedule`, `/Terms-%26-Conditions`) share a canonical. Only HTML pages: the table's
 /// calendar (`/schedule.ics`) is left out.
 /// `/Success` needs a paid order: [`TestApp::page_paths`] gives the address to request.
@@ -46,6 +48,8 @@ pub static PAGES: std::sync::LazyLock<Vec<(&'static str, &'static str)>> = std::
                 let path: &'static str = Box::leak(format!("/highlights/{slug}").into_boxed_str());
                 pages.push((path, path));
             }
+        } else if page.path == conference::handlers::page_table::TALK {
+            // No talk before a version is published (`programme::publish_fixture_programme`).
         } else if page.path == conference::handlers::page_table::SESSION {
             for session in fixture::SESSIONS {
                 let path: &'static str = Box::leak(format!("/schedule/sessions/{}", session.slug).into_boxed_str());

@@ -2,6 +2,7 @@
 //! template struct and handler.
 
 pub mod about;
+pub mod changes;
 pub mod errors;
 pub mod home;
 pub mod info;
@@ -11,4 +12,5 @@ pub mod policies;
 pub mod schedule;
 pub mod shared;
 pub mod submission_status;
+pub mod talk;
 pub mod test_gateway;

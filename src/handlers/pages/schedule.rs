@@ -1,7 +1,9 @@
 //! The programme's pages (issue 31 item 4, DESIGN.md section 14): `/schedule` (and
-//! `/Schedule`) with its filters `day`, `track` and `mode`, and `/schedule/sessions/{slug}`.
-//! Every filtered view is rendered once per content version and kept like any page: only
-//! values the programme has reach the cache, under one key per filter.
+//! `/Schedule`) with its filters `day`, `track` and `mode`, and `/schedule/sessions/{slug}`,
+//! each session with its talks in order. Every filtered view is rendered once per content
+//! version and kept like any page: only values the programme has reach the cache, under one
+//! key per filter. The talk pages (`super::talk`) and the changelog (`super::changes`) share
+//! this module's schema.org helpers.
 
 use askama::Template;
 use axum::extract::{Path, RawQuery, Request, State};
@@ -72,6 +74,8 @@ pub struct SchedulePage {
     pub json_ld: String,
     /// Empty (and not rendered) when the programme did not load.
     pub programme_islands: ProgrammeIslands,
+    /// The published version's number and name; `None` before the first.
+    pub version: Option<(i64, String)>,
 }
 
 /// GET `/schedule` and `/Schedule`: a query with filters the programme does not have is a
@@ -161,6 +165,7 @@ pub fn render_schedule(page: &PageCtx<'_>, filter: &Filter) -> Result<String, Ap
     html(&SchedulePage {
         programme_islands: programme.as_ref().map_or_else(|_| ProgrammeIslands::empty(), ProgrammeIslands::of),
         days: programme.as_ref().map(|p| p.days(filter)).map_err(|_| BlockError),
+        version: programme.as_ref().ok().and_then(|p| p.version.clone()),
         zone,
         filtered: !filter.is_empty(),
         day_choices,
@@ -232,7 +237,7 @@ pub fn render_session(page: &PageCtx<'_>, slug: &str) -> Result<String, AppError
 }
 
 /// `https://host/x` → `webcal://host/x` (calendar apps subscribe to it).
-fn webcal(url: &str) -> String {
+pub fn webcal(url: &str) -> String {
     match url.split_once("://") {
         Some((_, rest)) => format!("webcal://{rest}"),
         None => url.to_owned(),
@@ -241,7 +246,7 @@ fn webcal(url: &str) -> String {
 
 /// The conference as a schema.org `Event` (the programme's parent): dates, mixed attendance,
 /// the venue and the online location.
-fn conference_event(site: &Site, base: &str) -> Value {
+pub fn conference_event(site: &Site, base: &str) -> Value {
     json!({
         "@type": "Event",
         "name": site.name,
@@ -259,18 +264,6 @@ fn conference_event(site: &Site, base: &str) -> Value {
 /// and its location: the room at the venue (`Place`) when it is held there, the online
 /// location (`VirtualLocation`) when it is streamed, both when hybrid.
 pub fn session_event(site: &Site, base: &str, session: &TimedSession) -> Value {
-    let mode = match session.session.mode.as_str() {
-        "in_person" => "https://schema.org/OfflineEventAttendanceMode",
-        "online" => "https://schema.org/OnlineEventAttendanceMode",
-        _ => "https://schema.org/MixedEventAttendanceMode",
-    };
-    let mut location = Vec::new();
-    if session.at_venue() {
-        location.push(venue_place(site, &format!("{}, {}", session.room, site.venue_name)));
-    }
-    if session.streamed() {
-        location.push(json!({ "@type": "VirtualLocation", "url": on_base(base, &site.virtual_url) }));
-    }
     json!({
         "@type": "Event",
         "name": session.session.title,
@@ -278,9 +271,33 @@ pub fn session_event(site: &Site, base: &str, session: &TimedSession) -> Value {
         "startDate": session.start_iso(),
         "endDate": session.end_iso(),
         "eventStatus": "https://schema.org/EventScheduled",
-        "eventAttendanceMode": mode,
-        "location": location,
+        "eventAttendanceMode": attendance_mode(session),
+        "location": locations(site, base, session),
         "url": format!("{base}{}", session.path()),
         "organizer": { "@type": "Organization", "name": site.organizer_name, "url": site.organizer_url },
     })
+}
+
+/// The schema.org attendance mode of a session (and of its talks): offline in person, online
+/// online, mixed when hybrid.
+pub fn attendance_mode(session: &TimedSession) -> &'static str {
+    match session.session.mode.as_str() {
+        "in_person" => "https://schema.org/OfflineEventAttendanceMode",
+        "online" => "https://schema.org/OnlineEventAttendanceMode",
+        _ => "https://schema.org/MixedEventAttendanceMode",
+    }
+}
+
+/// Where a session (and each of its talks) takes place: the room at the venue (`Place`)
+/// when it is held there, the online location (`VirtualLocation`) when it is streamed, both
+/// when hybrid.
+pub fn locations(site: &Site, base: &str, session: &TimedSession) -> Vec<Value> {
+    let mut location = Vec::new();
+    if session.at_venue() {
+        location.push(venue_place(site, &format!("{}, {}", session.room, site.venue_name)));
+    }
+    if session.streamed() {
+        location.push(json!({ "@type": "VirtualLocation", "url": on_base(base, &site.virtual_url) }));
+    }
+    location
 }
