@@ -540,6 +540,8 @@ async fn a_moved_talk_mails_its_paper_the_new_time_with_a_calendar_entry_once() 
     assert_eq!(property(event, "URL"), Some(format!("{BASE}/schedule/talks/harbour-bells").as_str()));
     assert!(property(event, "LOCATION").unwrap().starts_with("Tide Room B\\, Quillmouth Institute of Tides"));
     assert!(property(event, "DTSTAMP").is_some_and(|s| s.ends_with('Z')));
+    let description = property(event, "DESCRIPTION").unwrap();
+    assert!(description.starts_with("Ana Cruz\\, Ben Reyes\\, Carla Santos\\nUniversity of Manila\\nPresented by Ana Cruz\\nOral in Fixture session B (Hybrid)"), "{description}");
     assert!(calendar.contains("METHOD:PUBLISH"));
     for line in calendar.split("\r\n") {
         assert!(line.len() <= 75, "folded at 75 octets: {line:?}");

@@ -88,34 +88,34 @@ impl TalkEntry {
     }
 
     /// The talk's `VEVENT`: `UID` `talk-<slug>@<host>`, its `SEQUENCE`, start and end in UTC,
-    /// title, location, page and, in the description, authors, presenter, session, mode and
-    /// public abstract. `stamp` is when this version of the entry was made (`DTSTAMP`,
-    /// `LAST-MODIFIED`): the version's publication.
+    /// title, location, page and, in the description, authors and affiliation, presenter,
+    /// format, session and mode, and the public abstract. `stamp` is when this version of the
+    /// entry was made (`DTSTAMP`): the version's publication. The same entry as the public
+    /// branch's `handlers::calendars` writes for `/schedule/talks/<slug>.ics`.
     pub fn event(&self, site: &Site, base_url: &str, stamp: OffsetDateTime) -> Event {
         let url = self.url(base_url);
-        let talk = &self.talk;
-        let mut facts = vec![format!("{}: {}", authors_word(talk), talk.authors.join(", "))];
-        if !talk.presenter.is_empty() && talk.authors.len() > 1 {
-            facts.push(format!("Presenter: {}", talk.presenter));
+        let t = &self.talk;
+        let mut lines = vec![t.authors.join(", ")];
+        if !t.affiliation.is_empty() {
+            lines.push(t.affiliation.clone());
         }
-        facts.push(format!("Session: {} ({})", self.session, self.mode_label()));
-        let mut description = facts.join("\n");
-        if !talk.r#abstract.trim().is_empty() {
-            description.push_str("\n\n");
-            description.push_str(talk.r#abstract.trim());
+        lines.push(format!("Presented by {}", t.presenter));
+        lines.push(format!("{} in {} ({})", t.format, self.session, self.mode_label()));
+        if !t.r#abstract.is_empty() {
+            lines.push(String::new());
+            lines.push(t.r#abstract.clone());
         }
-        description.push_str("\n\n");
-        description.push_str(&url);
+        lines.push(String::new());
+        lines.push(url.clone());
         let mut event = Event::new();
         event
-            .uid(&format!("talk-{}@{}", talk.slug, host_of(base_url)))
-            .sequence(u32::try_from(talk.sequence).unwrap_or(0))
+            .uid(&format!("talk-{}@{}", t.slug, host_of(base_url)))
             .append_property(DatePerhapsTime::from(stamp).to_property("DTSTAMP"))
-            .append_property(DatePerhapsTime::from(stamp).to_property("LAST-MODIFIED"))
+            .sequence(u32::try_from(t.sequence).unwrap_or(0))
             .starts(self.start)
             .ends(self.end)
-            .summary(&one_newline(&talk.title))
-            .description(&one_newline(&description))
+            .summary(&one_newline(&t.title))
+            .description(&one_newline(&lines.join("\n")))
             .location(&one_newline(&self.location(site)))
             .url(&url);
         event.done()
@@ -128,10 +128,6 @@ impl TalkEntry {
         calendar.push(self.event(site, base_url, stamp));
         calendar.to_string()
     }
-}
-
-fn authors_word(talk: &Talk) -> &'static str {
-    if talk.authors.len() == 1 { "Author" } else { "Authors" }
 }
 
 /// The host of `PUBLIC_URL` (`conf.example.org`), the right-hand side of every `UID`.
