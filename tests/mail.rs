@@ -310,6 +310,7 @@ async fn composed_mails_carry_their_attachment_and_dedupe_by_key() {
             path: "papers/p1.pdf".into(),
             name: "paper.pdf".into(),
             content_type: "application/pdf".into(),
+            inline: None,
         });
     let mut conn = app.pool.acquire().await.unwrap();
     assert!(mail::enqueue(&mut conn, &composed).await.unwrap());

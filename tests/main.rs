@@ -8,6 +8,7 @@ mod api_contact;
 mod api_files;
 mod api_newsletter;
 mod api_submission;
+mod authors_programme;
 mod backup;
 mod budget;
 mod checkout_pages;

@@ -68,6 +68,7 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         // The author's private status link (issue 21; DESIGN.md section 12 "Decisions").
         .route(submission_status::PATH, get(submission_status::show))
         .route(submission_status::WITHDRAW_PATH, post(submission_status::withdraw))
+        .route(submission_status::PROGRAMME_PATH, post(submission_status::set_public))
         // Browsers ask for it on their own (e.g. when an image is opened by itself).
         .route("/favicon.ico", get(|| async { Redirect::permanent("/static/img/favicon.svg") }));
     // The built-in TEST gateway (DESIGN.md section 6) exists only in `PAYMENTS_MODE=test`; in

@@ -11,33 +11,49 @@ use time::{Duration, OffsetDateTime};
 
 use crate::db::{Connection, Engine, Pool};
 
-/// A file sent with a mail, stored under `DATA_DIR`.
+/// A file sent with a mail: stored under `DATA_DIR` (a paper), or made for this mail and kept
+/// in its outbox row ([`Attachment::inline`], e.g. a moved talk's `.ics`).
 #[derive(Debug, Clone)]
 pub struct Attachment {
-    /// Path of the stored file, relative to `DATA_DIR`.
+    /// Path of the stored file, relative to `DATA_DIR`; empty for an inline attachment.
     pub path: String,
     /// File name shown to the recipient.
     pub name: String,
     /// MIME type, e.g. `application/pdf`.
     pub content_type: String,
+    /// The bytes themselves, kept in the outbox row (`attachment_data`, migration 0018), so
+    /// whichever instance's worker claims the mail can send it; `None` reads `path`.
+    pub inline: Option<Vec<u8>>,
 }
 
-/// The outbox's three attachment columns as read back: all NULL for a mail without one.
+impl Attachment {
+    /// An attachment made for one mail, sent from the outbox row itself.
+    pub fn inline(name: impl Into<String>, content_type: impl Into<String>, bytes: Vec<u8>) -> Attachment {
+        Attachment { path: String::new(), name: name.into(), content_type: content_type.into(), inline: Some(bytes) }
+    }
+}
+
+/// The outbox's attachment columns as read back: all NULL for a mail without one.
 #[derive(Debug, FromRow)]
 struct AttachmentColumns {
     attachment_path: Option<String>,
     attachment_name: Option<String>,
     attachment_type: Option<String>,
+    /// Absent from a query that does not name it (an older caller's column list).
+    #[sqlx(default)]
+    attachment_data: Option<Vec<u8>>,
 }
 
 impl From<AttachmentColumns> for Option<Attachment> {
-    /// A path and a name make an attachment; a missing type is sent as a plain byte stream.
+    /// A name with a path or inline bytes makes an attachment; a missing type is sent as a
+    /// plain byte stream.
     fn from(columns: AttachmentColumns) -> Self {
-        Some(Attachment {
-            path: columns.attachment_path?,
-            name: columns.attachment_name?,
-            content_type: columns.attachment_type.unwrap_or_else(|| "application/octet-stream".into()),
-        })
+        let name = columns.attachment_name?;
+        let content_type = columns.attachment_type.unwrap_or_else(|| "application/octet-stream".into());
+        match columns.attachment_data {
+            Some(bytes) => Some(Attachment::inline(name, content_type, bytes)),
+            None => Some(Attachment { path: columns.attachment_path?, name, content_type, inline: None }),
+        }
     }
 }
 
@@ -105,15 +121,20 @@ pub fn now_rfc3339() -> String {
 /// Returns `false` when a mail with the same `dedupe_key` was already queued.
 pub async fn enqueue(conn: &mut Connection, mail: &OutgoingMail) -> Result<bool, sqlx::Error> {
     let now = now_rfc3339();
-    let (path, name, content_type) = match &mail.attachment {
-        Some(a) => (Some(a.path.as_str()), Some(a.name.as_str()), Some(a.content_type.as_str())),
-        None => (None, None, None),
+    let (path, name, content_type, data) = match &mail.attachment {
+        Some(a) => (
+            a.inline.is_none().then_some(a.path.as_str()),
+            Some(a.name.as_str()),
+            Some(a.content_type.as_str()),
+            a.inline.as_deref(),
+        ),
+        None => (None, None, None, None),
     };
     let result = sqlx::query(
         "INSERT INTO outbox (dedupe_key, to_address, reply_to, subject, text_body, html_body,
                              attachment_path, attachment_name, attachment_type, next_attempt_at, created,
-                             list_unsubscribe)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11)
+                             list_unsubscribe, attachment_data)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11, $12)
          ON CONFLICT (dedupe_key) DO NOTHING",
     )
     .bind(&mail.dedupe_key)
@@ -127,6 +148,7 @@ pub async fn enqueue(conn: &mut Connection, mail: &OutgoingMail) -> Result<bool,
     .bind(content_type)
     .bind(&now)
     .bind(&mail.list_unsubscribe)
+    .bind(data)
     .execute(conn)
     .await?;
     Ok(result.rows_affected() == 1)
@@ -175,8 +197,8 @@ const CLAIM_SQLITE: &str = "UPDATE outbox SET claimed_until = $1, attempts = att
                  ORDER BY next_attempt_at, id LIMIT 1)
        AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < $2)
      RETURNING id, to_address, reply_to, subject, text_body, html_body, attachment_path,
-               attachment_name, attachment_type, dedupe_key, attempts, created, claimed_until,
-               list_unsubscribe";
+               attachment_name, attachment_type, attachment_data, dedupe_key, attempts, created,
+               claimed_until, list_unsubscribe";
 
 /// [`CLAIM_SQLITE`] with the candidate row locked, skipping rows other instances hold.
 const CLAIM_POSTGRES: &str = "UPDATE outbox SET claimed_until = $1, attempts = attempts + 1
@@ -187,8 +209,8 @@ const CLAIM_POSTGRES: &str = "UPDATE outbox SET claimed_until = $1, attempts = a
                  FOR UPDATE SKIP LOCKED)
        AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < $2)
      RETURNING id, to_address, reply_to, subject, text_body, html_body, attachment_path,
-               attachment_name, attachment_type, dedupe_key, attempts, created, claimed_until,
-               list_unsubscribe";
+               attachment_name, attachment_type, attachment_data, dedupe_key, attempts, created,
+               claimed_until, list_unsubscribe";
 
 /// Records a delivered mail. Returns `false` if the claim had been lost meanwhile.
 pub async fn mark_sent(pool: &Pool, mail: &QueuedMail, now: OffsetDateTime) -> Result<bool, sqlx::Error> {

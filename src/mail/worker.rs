@@ -195,6 +195,8 @@ impl Worker {
     /// `DATA_DIR`; `None` means: read the file.
     async fn stored_attachment(&self, queued: &QueuedMail) -> Result<Option<Vec<u8>>, sqlx::Error> {
         match (&queued.mail.attachment, Engine::of_pool(&self.pool)) {
+            // An inline attachment is in the row already (`build_message` takes it there).
+            (Some(attachment), _) if attachment.inline.is_some() => Ok(None),
             (Some(attachment), Engine::Postgres) => papers::read(&self.pool, &attachment.path).await,
             _ => Ok(None),
         }
@@ -235,7 +237,8 @@ impl Worker {
 }
 
 /// The MIME message of a queued mail: text and HTML alternatives, plus the attachment if any.
-/// The attachment is `stored` (read from the database) or else the file under `data_dir`.
+/// The attachment is inline (its bytes in the row), `stored` (read from the database) or else
+/// the file under `data_dir`.
 /// An error means the stored mail can never be sent as it is.
 pub fn build_message(
     queued: &QueuedMail,
@@ -262,9 +265,10 @@ pub fn build_message(
     let body = MultiPart::alternative_plain_html(mail.text_body.clone(), mail.html_body.clone());
     let message = match &mail.attachment {
         Some(attachment) => {
-            let bytes = match stored {
-                Some(bytes) => bytes,
-                None => {
+            let bytes = match (&attachment.inline, stored) {
+                (Some(bytes), _) => bytes.clone(),
+                (None, Some(bytes)) => bytes,
+                (None, None) => {
                     let full: PathBuf = data_dir.join(&attachment.path);
                     std::fs::read(&full).map_err(|e| format!("attachment {} cannot be read: {e}", full.display()))?
                 }

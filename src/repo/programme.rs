@@ -216,6 +216,14 @@ pub async fn set_public_fields(
     Ok(())
 }
 
+/// The version submission `submission_id` is at, read on `conn`: after
+/// [`set_public_fields`] in the same transaction, one more than the version the form was
+/// drawn from unless someone else changed the row meanwhile (on PostgreSQL the second
+/// `UPDATE` waits for the first to commit and raises the version again).
+pub async fn version_of(conn: &mut Connection, submission_id: i64) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT version FROM submissions WHERE id = $1").bind(submission_id).fetch_optional(conn).await
+}
+
 /// The public abstract and presenter of one submission (empty when not set).
 pub async fn public_fields(pool: &Pool, submission_id: i64) -> Result<(String, String), sqlx::Error> {
     sqlx::query_as("SELECT public_abstract, presenter FROM submissions WHERE id = $1")

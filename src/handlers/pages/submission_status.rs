@@ -15,14 +15,23 @@
 //! to the withdrawal without `confirm`, which only answers the question "Withdraw this paper?
 //! This cannot be undone" with a button that POSTs `confirm=yes`; only that withdraws. Any
 //! other `confirm` is a 400 that changes nothing.
+//!
+//! An accepted paper (issue 31 item 6) also shows where the latest published programme put it
+//! (session, day and time in event time with the zone named, room, mode, its talk page and
+//! `.ics`) and, until organisers lock the programme, a form that sets its public abstract (at
+//! most 300 words, `crate::programme::abstracts`) and its presenter among its authors. That
+//! POST ([`PROGRAMME_PATH`]) has the withdrawal's protections, carries the submission's
+//! version (a page drawn before another change is a 409 that stores nothing, as for
+//! decisions) and is in the audit log as `programme.paper_edited` by `author`.
 
 use askama::Template;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use serde_json::json;
 
+use crate::content::Snapshot;
 use crate::decisions::STATUS_PREFIX;
 use crate::error::AppError;
 use crate::handlers::layout::{Layout, Meta};
@@ -30,14 +39,22 @@ use crate::handlers::render::{html, html_response, see_other};
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
 use crate::organisers;
+use crate::programme::Programme;
+use crate::programme::abstracts::{self, check_abstract};
+use crate::programme::draft::Paper;
+use crate::programme::ical::TalkEntry;
+use crate::programme::timetable::{day_label, iso, session_path};
 use crate::repo::audit::{self, NewEntry};
 use crate::repo::decisions as store;
+use crate::repo::programme as programme_store;
 use crate::repo::submissions::Submission;
 
 /// The route of the page.
 pub const PATH: &str = "/submission/status/{token}";
 /// The route of the withdrawal.
 pub const WITHDRAW_PATH: &str = "/submission/status/{token}/withdraw";
+/// The route of the public abstract and presenter form (issue 31 item 6).
+pub const PROGRAMME_PATH: &str = "/submission/status/{token}/programme";
 
 /// What the page shows of the submission: nothing else of it, nothing of any other.
 struct Shown {
@@ -48,13 +65,58 @@ struct Shown {
     state: &'static str,
 }
 
+/// Where the latest published programme put the paper, in the event's zone.
+struct InProgramme {
+    title: String,
+    talk_path: String,
+    ics_path: String,
+    session: String,
+    session_path: String,
+    /// `Saturday, 22 March 2025`.
+    day: String,
+    /// `09:20`.
+    start: String,
+    end: String,
+    /// `2025-03-22T09:20:00+08:00`.
+    start_iso: String,
+    end_iso: String,
+    /// `Singapore time (UTC+08:00)`.
+    zone: String,
+    room: String,
+    mode: String,
+}
+
+/// The paper's public abstract and presenter: a form until the programme is locked, read-only
+/// after.
+struct PublicDetails {
+    /// Where the form posts; `None` once the programme is locked.
+    action: Option<String>,
+    /// The submission's version the form was drawn from.
+    version: i64,
+    text: String,
+    presenter: String,
+    authors: Vec<String>,
+}
+
+/// What the author posted, shown again with a 400 so nothing typed is lost.
+struct Posted {
+    text: String,
+    presenter: String,
+}
+
 #[derive(Template)]
 #[template(path = "pages/submission_status.html")]
 struct StatusPage {
     layout: Layout,
     heading: &'static str,
-    notice: Option<&'static str>,
+    notice: Option<String>,
     submission: Option<Shown>,
+    /// An accepted paper's place in the latest published programme.
+    programme: Option<InProgramme>,
+    /// An accepted paper's public abstract and presenter.
+    details: Option<PublicDetails>,
+    max_words: usize,
+    max_chars: usize,
     withdraw_action: Option<String>,
     /// The withdrawal's question is asked: the page is the confirmation step.
     asking: bool,
@@ -83,25 +145,34 @@ async fn page(
     token: &str,
     found: Option<Submission>,
     status: StatusCode,
-    notice: Option<&'static str>,
+    notice: Option<&str>,
 ) -> Result<Response, AppError> {
-    answer(state, token, found, status, notice, false).await
+    answer(state, token, found, status, notice, false, None).await
 }
 
-/// [`page`], or with `asking` the withdrawal's confirmation step.
+/// [`page`], or with `asking` the withdrawal's confirmation step, or with `posted` the public
+/// details' form as the author filled it.
 async fn answer(
     state: &AppState,
     token: &str,
     found: Option<Submission>,
     status: StatusCode,
-    notice: Option<&'static str>,
+    notice: Option<&str>,
     asking: bool,
+    posted: Option<Posted>,
 ) -> Result<Response, AppError> {
     let path = format!("{STATUS_PREFIX}{token}");
-    let layout = Layout::new(&state.page_ctx(&*state.content.snapshot().await), |site| {
+    let snapshot = state.content.snapshot().await;
+    let layout = Layout::new(&state.page_ctx(&snapshot), |site| {
         Meta::new(format!("Your submission | {}", site.short_name), "The status of your paper submission.", &path)
             .noindex()
     })?;
+    let accepted = found.as_ref().filter(|s| s.state == "accepted");
+    let programme = accepted.and_then(|s| in_programme(&snapshot, s.id));
+    let details = match accepted {
+        Some(s) => Some(public_details(state, s, &path, posted).await?),
+        None => None,
+    };
     let withdraw_action = found.as_ref().filter(|s| s.state == "submitted").map(|_| format!("{path}/withdraw"));
     let submission = found.map(|s| Shown {
         state: public_state(&s),
@@ -116,12 +187,74 @@ async fn answer(
         (Some(_), false) => "Your submission",
         (None, _) => "Link not valid",
     };
-    let view = StatusPage { layout, heading, notice, submission, withdraw_action, asking, path, message: NOT_FOUND };
+    let view = StatusPage {
+        layout,
+        heading,
+        notice: notice.map(str::to_owned),
+        submission,
+        programme,
+        details,
+        max_words: abstracts::ABSTRACT_MAX_WORDS,
+        max_chars: abstracts::ABSTRACT_MAX_CHARS,
+        withdraw_action,
+        asking,
+        path,
+        message: NOT_FOUND,
+    };
     let mut response = html_response(status, html(&view)?);
     let headers = response.headers_mut();
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     headers.insert(HeaderName::from_static("x-robots-tag"), HeaderValue::from_static("noindex"));
     Ok(response)
+}
+
+/// Where the latest published version put submission `id`; `None` before the first version,
+/// when it is not in the latest one, or when the programme is not loaded.
+fn in_programme(content: &Snapshot, id: i64) -> Option<InProgramme> {
+    let programme = Programme::of(content).ok()?;
+    programme.version.as_ref()?;
+    let (session, talk) = programme.talks().find(|(_, t)| t.talk.submission == Some(id))?;
+    let entry = TalkEntry::timed(session, talk);
+    Some(InProgramme {
+        title: talk.talk.title.clone(),
+        talk_path: talk.path(),
+        ics_path: format!("{}.ics", talk.path()),
+        session: entry.session.clone(),
+        session_path: session_path(session.slug()),
+        day: day_label(entry.start.date()),
+        start: talk.start_label(),
+        end: talk.end_label(),
+        start_iso: iso(entry.start),
+        end_iso: iso(entry.end),
+        zone: programme.zone_label(),
+        room: entry.room.clone(),
+        mode: entry.mode_label(),
+    })
+}
+
+/// An accepted paper's public abstract and presenter as stored (or as `posted`), with its
+/// authors to choose from and the form while the programme is not locked.
+async fn public_details(
+    state: &AppState,
+    s: &Submission,
+    path: &str,
+    posted: Option<Posted>,
+) -> Result<PublicDetails, AppError> {
+    let (text, presenter) = programme_store::public_fields(&state.pool, s.id).await?;
+    // The stored presenter as the programme shows it: one of the authors, else the first.
+    let paper = Paper::of(s, &presenter, &text);
+    let locked = programme_store::locked(&state.pool).await?.is_some();
+    let (text, presenter) = match posted {
+        Some(posted) if !locked => (posted.text, posted.presenter),
+        _ => (paper.r#abstract, paper.presenter),
+    };
+    Ok(PublicDetails {
+        action: (!locked).then(|| format!("{path}/programme")),
+        version: s.version,
+        text,
+        presenter,
+        authors: paper.authors,
+    })
 }
 
 /// The submission a token opens; `None` for a malformed or unknown one.
@@ -132,11 +265,20 @@ async fn find(state: &AppState, token: &str) -> Result<Option<Submission>, AppEr
     Ok(store::by_link(&state.pool, &organisers::hash(token)).await?)
 }
 
-/// GET `/submission/status/{token}`.
-pub async fn show(State(state): State<AppState>, Path(token): Path<String>) -> Result<Response, AppError> {
+/// What the page says after the public details were saved (`?saved=1`, the POST's 303).
+const SAVED: &str = "Your talk's public abstract and presenter are saved.";
+
+/// GET `/submission/status/{token}`; `?saved=1` adds the notice that the public details were
+/// saved (any other query is ignored).
+pub async fn show(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, AppError> {
     let found = find(&state, &token).await?;
     let status = if found.is_some() { StatusCode::OK } else { StatusCode::NOT_FOUND };
-    page(&state, &token, found, status, None).await
+    let saved = found.is_some() && query.as_deref() == Some("saved=1");
+    page(&state, &token, found, status, saved.then_some(SAVED)).await
 }
 
 /// What the withdrawal's form says: `None` (the first step: ask), `Some(())` (`confirm=yes`:
@@ -171,10 +313,12 @@ pub async fn withdraw(
     };
     let confirmed = match confirmed(&body) {
         Ok(confirmed) => confirmed,
-        Err(message) => return answer(&state, &token, Some(s), StatusCode::BAD_REQUEST, Some(message), false).await,
+        Err(message) => {
+            return answer(&state, &token, Some(s), StatusCode::BAD_REQUEST, Some(message), false, None).await;
+        }
     };
     if confirmed.is_none() && s.state == "submitted" {
-        return answer(&state, &token, Some(s), StatusCode::OK, None, true).await;
+        return answer(&state, &token, Some(s), StatusCode::OK, None, true, None).await;
     }
     let at = timestamp(state.clock.now());
     let mut tx = crate::db::begin_write(&state.pool).await?;
@@ -204,4 +348,132 @@ pub async fn withdraw(
     tx.commit().await?;
     tracing::info!(reference = s.submitted.reference, "submission withdrawn by its author");
     Ok(see_other(&format!("{STATUS_PREFIX}{token}")))
+}
+
+/// The public details' form as posted: each field at most once.
+struct DetailsForm {
+    version: Option<String>,
+    text: String,
+    presenter: Option<String>,
+}
+
+/// Reads `version`, `abstract` and `presenter`; other fields are ignored. A field sent twice is
+/// a 400's message.
+fn details_form(body: &Bytes) -> Result<DetailsForm, &'static str> {
+    let mut form = DetailsForm { version: None, text: String::new(), presenter: None };
+    let mut seen: Vec<String> = Vec::new();
+    for (name, value) in url::form_urlencoded::parse(body) {
+        if !["version", "abstract", "presenter"].contains(&name.as_ref()) {
+            continue;
+        }
+        if seen.iter().any(|n| *n == name) {
+            return Err(
+                "The form sent a field more than once, so nothing was saved. Please use the form on this page.",
+            );
+        }
+        seen.push(name.to_string());
+        match name.as_ref() {
+            "version" => form.version = Some(value.trim().to_owned()),
+            "abstract" => form.text = value.into_owned(),
+            _ => form.presenter = Some(value.into_owned()),
+        }
+    }
+    Ok(form)
+}
+
+/// POST `/submission/status/{token}/programme`: sets an accepted paper's public abstract (at
+/// most 300 words) and presenter (one of its authors) while the programme is not locked.
+///
+/// 404 for an unknown token; 400 with the message for a bad form (nothing stored, what was
+/// typed shown again); 409 when the paper is not accepted, the programme is locked, or the
+/// page was drawn before another change to the submission (its `version`). On success the
+/// change is in the audit log (`programme.paper_edited`, actor `author`) and the answer is a
+/// 303 back to the status page, which says it was saved.
+pub async fn set_public(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    body: Bytes,
+) -> Result<Response, AppError> {
+    let Some(s) = find(&state, &token).await? else {
+        return page(&state, &token, None, StatusCode::NOT_FOUND, None).await;
+    };
+    if s.state != "accepted" {
+        let notice = "Only an accepted paper has a public abstract and presenter, so nothing was saved.";
+        return page(&state, &token, Some(s), StatusCode::CONFLICT, Some(notice)).await;
+    }
+    if programme_store::locked(&state.pool).await?.is_some() {
+        let notice = "The organisers have locked the programme, so nothing was saved. Please write to the organisers to change your talk's public abstract or presenter.";
+        return page(&state, &token, Some(s), StatusCode::CONFLICT, Some(notice)).await;
+    }
+    let form = match details_form(&body) {
+        Ok(form) => form,
+        Err(message) => return page(&state, &token, Some(s), StatusCode::BAD_REQUEST, Some(message)).await,
+    };
+    let Some(version) = form.version.as_deref().and_then(|v| v.parse::<i64>().ok()) else {
+        let message = "The form did not say which version of the page it came from, so nothing was saved. Please use the form on this page.";
+        return refuse(&state, &token, s, message, form).await;
+    };
+    let text = match check_abstract(&form.text) {
+        Ok(text) => text,
+        Err(err) => return refuse(&state, &token, s, &format!("{err} Nothing was saved."), form).await,
+    };
+    let authors = crate::programme::draft::authors(&s.submitted.author_name, &s.submitted.co_author_name);
+    let chosen = form.presenter.as_deref().map(str::trim).unwrap_or_default();
+    let Some(presenter) = authors.iter().find(|a| a.eq_ignore_ascii_case(chosen)).cloned() else {
+        let message = format!(
+            "Choose who presents the talk among the paper's authors ({}). Nothing was saved.",
+            authors.join(", ")
+        );
+        return refuse(&state, &token, s, &message, form).await;
+    };
+    if version != s.version {
+        return stale(&state, &token).await;
+    }
+    let (text_before, presenter_before) = programme_store::public_fields(&state.pool, s.id).await?;
+    let at = timestamp(state.clock.now());
+    let mut tx = crate::db::begin_write(&state.pool).await?;
+    programme_store::set_public_fields(&mut tx, s.id, &text, &presenter).await?;
+    // The version now is one more than the form's unless someone changed the row meanwhile:
+    // then nothing of this is kept.
+    if programme_store::version_of(&mut tx, s.id).await? != Some(version + 1) {
+        tx.rollback().await?;
+        return stale(&state, &token).await;
+    }
+    let entry = NewEntry {
+        at: &at,
+        actor: audit::AUTHOR,
+        client: None,
+        action: "programme.paper_edited",
+        object_type: Some("submission"),
+        object_id: Some(&s.submitted.reference),
+        details: json!({
+            "public_abstract": { "before": text_before, "after": text },
+            "presenter": { "before": presenter_before, "after": presenter },
+        }),
+    };
+    audit::record(&mut tx, &entry).await?;
+    tx.commit().await?;
+    tracing::info!(reference = s.submitted.reference, "public abstract and presenter set by the author");
+    let mut response = see_other(&format!("{STATUS_PREFIX}{token}?saved=1"));
+    response.headers_mut().insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    Ok(response)
+}
+
+/// The 400 of a bad form: `message`, and the form as the author filled it.
+async fn refuse(
+    state: &AppState,
+    token: &str,
+    s: Submission,
+    message: &str,
+    form: DetailsForm,
+) -> Result<Response, AppError> {
+    let posted = Posted { text: form.text, presenter: form.presenter.unwrap_or_default() };
+    answer(state, token, Some(s), StatusCode::BAD_REQUEST, Some(message), false, Some(posted)).await
+}
+
+/// The 409 of a form drawn before another change: the page as it is now.
+async fn stale(state: &AppState, token: &str) -> Result<Response, AppError> {
+    let notice = "These details were changed since this page was opened (in another window, or by the organisers), so nothing was saved. Here they are as they are now.";
+    let current = find(state, token).await?;
+    page(state, token, current, StatusCode::CONFLICT, Some(notice)).await
 }

@@ -79,6 +79,7 @@ pub(super) fn compose_mails(
         path: s.file_path.clone(),
         name: s.file_name.clone(),
         content_type: s.file_type.clone(),
+        inline: None,
     });
     Ok((ack, notice))
 }
