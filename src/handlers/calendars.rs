@@ -13,7 +13,7 @@
 use axum::extract::{RawQuery, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use icalendar::{Calendar, Component, DatePerhapsTime, Event, EventLike, Property};
+use icalendar::{Component, DatePerhapsTime, Event, EventLike};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
@@ -24,6 +24,8 @@ use crate::error::AppError;
 use crate::handlers::layout::PageCtx;
 use crate::handlers::render::cached_as;
 use crate::handlers::state::AppState;
+use crate::programme::ical::TalkEntry;
+pub use crate::programme::ical::{calendar as published, host_of, one_newline};
 use crate::programme::{Programme, TimedSession, TimedTalk};
 use crate::repo::content::Site;
 
@@ -116,36 +118,11 @@ impl<'a> Entries<'a> {
         event.done()
     }
 
-    /// A talk's entry: its title, authors and affiliation, presenter, abstract and session,
-    /// its own times in UTC, a link to its page, `UID` `talk-<slug>@<host>`.
+    /// A talk's entry (`crate::programme::ical::TalkEntry`, the same one a moved talk's mail
+    /// carries).
     fn talk(&self, session: &TimedSession, talk: &TimedTalk) -> Event {
-        let t = &talk.talk;
-        let url = self.config.absolute(&talk.path());
-        let mut lines = vec![talk.authors_label()];
-        if !t.affiliation.is_empty() {
-            lines.push(t.affiliation.clone());
-        }
-        lines.push(format!("Presented by {}", t.presenter));
-        lines.push(format!("{} in {} ({})", t.format, session.session.title, session.mode_label()));
-        if !t.r#abstract.is_empty() {
-            lines.push(String::new());
-            lines.push(t.r#abstract.clone());
-        }
-        lines.push(String::new());
-        lines.push(url.clone());
-        let mut event = Event::new();
         let stamp = self.published_at.unwrap_or(OffsetDateTime::UNIX_EPOCH);
-        event
-            .uid(&format!("talk-{}@{}", talk.slug(), self.host))
-            .append_property(DatePerhapsTime::from(stamp).to_property("DTSTAMP"))
-            .sequence(sequence(t.sequence))
-            .starts(talk.start)
-            .ends(talk.end)
-            .summary(&one_newline(&t.title))
-            .description(&one_newline(&lines.join("\n")))
-            .location(&one_newline(&self.location(session)))
-            .url(&url);
-        event.done()
+        TalkEntry::timed(session, talk).event(self.site, self.config.base_url(), stamp)
     }
 }
 
@@ -271,28 +248,4 @@ pub async fn agenda_ics(State(state): State<AppState>, RawQuery(query): RawQuery
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(CALENDAR_CACHE_CONTROL));
     headers.insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("inline; filename=\"agenda.ics\""));
     Ok(response)
-}
-
-/// The host of `PUBLIC_URL` (`conf.example.org`), the right-hand side of every `UID`.
-pub fn host_of(base_url: &str) -> String {
-    base_url.split("://").nth(1).unwrap_or("localhost").split('/').next().unwrap_or("localhost").to_string()
-}
-
-/// Text with CRLF as LF: `icalendar` writes LF as `\n` (RFC 5545 section 3.3.11) but passes a
-/// CR through, and a bare CR in the body breaks the CRLF-only line structure.
-pub fn one_newline(text: &str) -> String {
-    text.replace("\r\n", "\n").replace('\r', "\n")
-}
-
-/// An empty calendar as this site publishes them (RFC 5545 section 3.6: `VERSION`, `PRODID`
-/// naming the conference, `METHOD:PUBLISH`) under the name calendar apps show (`X-WR-CALNAME`).
-pub fn published(short_name: &str, calendar_name: &str) -> Calendar {
-    let mut calendar = Calendar::empty();
-    calendar
-        .append_property(Property::new("VERSION", "2.0"))
-        .append_property(Property::new("PRODID", format!("-//{short_name}//Conference website//EN")))
-        .append_property(Property::new("CALSCALE", "GREGORIAN"))
-        .append_property(Property::new("METHOD", "PUBLISH"))
-        .append_property(Property::new("X-WR-CALNAME", calendar_name));
-    calendar
 }

@@ -4,8 +4,8 @@
 //! Built with the `icalendar` crate from the published version alone, so domain code (the
 //! mail, made inside the publishing transaction) and pages can both make it.
 //!
-//! [`host_of`], [`one_newline`] and [`calendar`] are the same rules as the site's other
-//! calendars (`handlers::calendars`), kept here because the domain cannot reach up there.
+//! [`host_of`], [`one_newline`] and [`calendar`] are the rules every calendar of the site
+//! follows (`handlers::calendars` and `/calendar.ics` use them too).
 
 use icalendar::{Calendar, Component, DatePerhapsTime, Event, EventLike, Property};
 use time::OffsetDateTime;
@@ -90,8 +90,8 @@ impl TalkEntry {
     /// The talk's `VEVENT`: `UID` `talk-<slug>@<host>`, its `SEQUENCE`, start and end in UTC,
     /// title, location, page and, in the description, authors and affiliation, presenter,
     /// format, session and mode, and the public abstract. `stamp` is when this version of the
-    /// entry was made (`DTSTAMP`): the version's publication. The same entry as the public
-    /// branch's `handlers::calendars` writes for `/schedule/talks/<slug>.ics`.
+    /// entry was made (`DTSTAMP`): the version's publication. `/schedule.ics`,
+    /// `/schedule/talks/<slug>.ics` and the agenda write the same entry.
     pub fn event(&self, site: &Site, base_url: &str, stamp: OffsetDateTime) -> Event {
         let url = self.url(base_url);
         let t = &self.talk;
