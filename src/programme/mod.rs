@@ -3,6 +3,7 @@
 //! [`publish`] freezes it as a [`Published`] version with its [`changes`]; the
 //! [`timetable`] is what visitors read of the latest version, in the event's zone.
 
+pub mod abstracts;
 pub mod changes;
 pub mod conflicts;
 pub mod draft;
