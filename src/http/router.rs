@@ -28,8 +28,9 @@ use crate::assets;
 use crate::client_ip::{self, ClientIp};
 use crate::error::{ApiError, AppError};
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
-use crate::handlers::organiser::programme as organiser_programme;
 use crate::handlers::organiser::{dashboard, decide, messages, orders, records, session, sign_in, submissions};
+// The organisers' programme page (not the `crate::programme` domain it drives).
+use crate::handlers::organiser::programme;
 use crate::handlers::page_table::PAGES;
 use crate::handlers::pages::{errors, newsletter as newsletter_links, submission_status, test_gateway};
 use crate::handlers::seo;
@@ -113,13 +114,13 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route(records::OUTBOX, get(records::outbox_list))
         .route("/organiser/outbox.csv", get(records::outbox_csv))
         // The programme (issue 31 items 2 and 3): placing accepted papers, publishing versions.
-        .route(organiser_programme::PATH, get(organiser_programme::show))
-        .route(organiser_programme::PLACE, post(organiser_programme::place))
-        .route(organiser_programme::MOVE, post(organiser_programme::move_talk))
-        .route(organiser_programme::REMOVE, post(organiser_programme::remove))
-        .route(organiser_programme::LOCK, post(organiser_programme::lock))
-        .route(organiser_programme::PUBLISH, post(organiser_programme::publish_version))
-        .route(organiser_programme::PAPER, get(organiser_programme::paper).post(organiser_programme::edit_paper))
+        .route(programme::PATH, get(programme::show))
+        .route(programme::PLACE, post(programme::place))
+        .route(programme::MOVE, post(programme::move_talk))
+        .route(programme::REMOVE, post(programme::remove))
+        .route(programme::LOCK, post(programme::lock))
+        .route(programme::PUBLISH, post(programme::publish_version))
+        .route(programme::PAPER, get(programme::paper).post(programme::edit_paper))
         .route(records::AUDIT, get(records::audit_list))
         .route("/organiser/audit.csv", get(records::audit_csv))
         .layer(SetResponseHeaderLayer::overriding(
