@@ -65,7 +65,7 @@ impl Paper {
 /// commas, semicolons, "and" and "&" (the form has one free-text co-author field).
 pub fn authors(author: &str, co_authors: &str) -> Vec<String> {
     let mut names = vec![author.trim().to_owned()];
-    let co = co_authors.replace(" and ", ",").replace('&', ",").replace(';', ",");
+    let co = co_authors.replace(" and ", ",").replace(['&', ';'], ",");
     names.extend(co.split(',').map(str::trim).filter(|n| !n.is_empty()).map(str::to_owned));
     names.retain(|n| !n.is_empty());
     let mut seen = HashSet::new();

@@ -88,6 +88,11 @@ fn clock(local: &str) -> String {
     local.split_once(' ').map_or_else(|| local.to_owned(), |(_, time)| time.to_owned())
 }
 
+/// A stored RFC 3339 UTC time as the page shows it: `2025-03-01 09:00:00 UTC`.
+fn utc_label(at: &str) -> String {
+    format!("{} UTC", at.trim_end_matches('Z').replace('T', " "))
+}
+
 /// "25 min left", "0 min left", "10 min over".
 fn left_label(minutes: i64) -> String {
     if minutes < 0 { format!("{} min over", -minutes) } else { format!("{minutes} min left") }
@@ -414,7 +419,7 @@ async fn page(
         talk_count: bench.draft.talks.len(),
         session_count: bench.draft.sessions.len(),
         name,
-        lock: store::locked(&state.pool).await?,
+        lock: store::locked(&state.pool).await?.map(|(at, by)| (utc_label(&at), by)),
         place_action: PLACE,
         move_action: MOVE,
         remove_action: REMOVE,
@@ -548,21 +553,15 @@ pub async fn place(
     or_page(&state, result, String::new()).await
 }
 
-/// The placed submission a form's `paper` names.
-async fn placed(
-    state: &AppState,
-    conn: &mut Connection,
-    reference: &str,
-) -> Result<(Submission, store::Placement), AppError> {
-    let paper = submission(state, reference).await?;
-    let Some(placement) = store::placement(conn, paper.id).await? else {
-        return Err(AppError::BadRequest(format!(
+/// Where `paper` is placed, read on `conn`; 400 when it is not in the programme.
+async fn placement_of(conn: &mut Connection, paper: &Submission) -> Result<store::Placement, AppError> {
+    store::placement(conn, paper.id).await?.ok_or_else(|| {
+        AppError::BadRequest(format!(
             "“{}” ({}) is not in the programme; nothing was changed.",
             paper.submitted.paper_title.trim(),
             paper.submitted.reference
-        )));
-    };
-    Ok((paper, placement))
+        ))
+    })
 }
 
 /// POST `/organiser/programme/move`: `paper`, `direction` (`earlier` or `later`).
@@ -584,9 +583,10 @@ pub async fn move_talk(
                 )));
             }
         };
+        let paper = submission(&state, reference).await?;
         let at = timestamp(state.clock.now());
         let mut tx = crate::db::begin_write(&state.pool).await?;
-        let (paper, before) = placed(&state, &mut tx, reference).await?;
+        let before = placement_of(&mut tx, &paper).await?;
         if !store::shift(&mut tx, paper.id, by).await? {
             return Err(AppError::BadRequest(format!(
                 "“{}” is already the {word} talk of its session; nothing was changed.",
@@ -615,9 +615,10 @@ pub async fn remove(
     let result = async {
         let fields = fields(&body);
         let reference = one(&fields, "paper")?;
+        let paper = submission(&state, reference).await?;
         let at = timestamp(state.clock.now());
         let mut tx = crate::db::begin_write(&state.pool).await?;
-        let (paper, before) = placed(&state, &mut tx, reference).await?;
+        let before = placement_of(&mut tx, &paper).await?;
         store::unplace(&mut tx, paper.id).await?;
         let details = json!({
             "session": { "before": before.session, "after": null },
@@ -805,7 +806,7 @@ async fn paper_page(
         presenter,
         public_abstract,
         problem,
-        lock: store::locked(&state.pool).await?,
+        lock: store::locked(&state.pool).await?.map(|(at, by)| (utc_label(&at), by)),
         action: paper_href(&paper.reference),
         max_words: ABSTRACT_MAX_WORDS,
     };
