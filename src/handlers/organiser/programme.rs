@@ -88,9 +88,10 @@ fn clock(local: &str) -> String {
     local.split_once(' ').map_or_else(|| local.to_owned(), |(_, time)| time.to_owned())
 }
 
-/// A stored RFC 3339 UTC time as the page shows it: `2025-03-01 09:00:00 UTC`.
+/// A stored RFC 3339 UTC time as the page shows it, to the second: `2025-03-01 09:00:00 UTC`.
 fn utc_label(at: &str) -> String {
-    format!("{} UTC", at.trim_end_matches('Z').replace('T', " "))
+    let seconds = at.get(..19).unwrap_or(at.trim_end_matches('Z'));
+    format!("{} UTC", seconds.replace('T', " "))
 }
 
 /// "25 min left", "0 min left", "10 min over".
@@ -889,5 +890,7 @@ mod tests {
         };
         assert_eq!(slot_label(&slot), "Session A, Tide Room A, 2025-03-22 09:00–09:15");
         assert_eq!(paper_href("P-2025 1"), "/organiser/programme/papers/P-2025%201");
+        assert_eq!(utc_label("2026-11-27T07:54:08.161203Z"), "2026-11-27 07:54:08 UTC");
+        assert_eq!(utc_label("2026-11-27T07:54:08Z"), "2026-11-27 07:54:08 UTC");
     }
 }
