@@ -12,7 +12,7 @@ use crate::common::{BASE, Reply, TestApp};
 use crate::organiser::{CHAIR, assert_refused_anonymous_and_foreign, organisers_app, sign_in};
 
 /// Submits a paper through the public form; its reference.
-async fn submit_paper(app: &TestApp, email: &str, title: &str) -> String {
+pub(crate) async fn submit_paper(app: &TestApp, email: &str, title: &str) -> String {
     let form = Form::valid().with("email", email).with("paperTitle", title);
     let (status, answer) = submit(app, &form).await;
     assert_eq!(status, StatusCode::CREATED, "{answer}");
@@ -20,11 +20,11 @@ async fn submit_paper(app: &TestApp, email: &str, title: &str) -> String {
 }
 
 /// A same-origin form POST with the session `cookie`.
-async fn post(app: &TestApp, cookie: &str, path: &str, body: &str) -> Reply {
+pub(crate) async fn post(app: &TestApp, cookie: &str, path: &str, body: &str) -> Reply {
     app.post(path, "application/x-www-form-urlencoded", body.to_owned(), &[("origin", BASE), ("cookie", cookie)]).await
 }
 
-async fn get(app: &TestApp, cookie: &str, path: &str) -> Reply {
+pub(crate) async fn get(app: &TestApp, cookie: &str, path: &str) -> Reply {
     app.request(path, &[("cookie", cookie)]).await
 }
 
@@ -46,7 +46,7 @@ async fn state_of(app: &TestApp, reference: &str) -> (String, Option<String>) {
 }
 
 /// Mails queued to `to`: (subject, text body), oldest first.
-async fn mails_to(app: &TestApp, to: &str) -> Vec<(String, String)> {
+pub(crate) async fn mails_to(app: &TestApp, to: &str) -> Vec<(String, String)> {
     sqlx::query_as("SELECT subject, text_body FROM outbox WHERE to_address = $1 ORDER BY id")
         .bind(to)
         .fetch_all(&app.pool)
@@ -76,7 +76,7 @@ async fn stage(app: &TestApp, cookie: &str, reference: &str, decision: &str, not
 }
 
 /// The hidden items of the preview's apply form.
-fn preview_items(body: &str) -> String {
+pub(crate) fn preview_items(body: &str) -> String {
     let page = parse(body);
     select(&page, "form[action='/organiser/decisions/apply'] input[name=item]")
         .into_iter()
@@ -304,7 +304,7 @@ async fn a_decision_from_a_stale_page_is_409_and_changes_nothing() {
     let back = select(&page, "main a.button")[0];
     assert_eq!(back.value().attr("href"), Some(format!("/organiser/submissions/{reference}").as_str()));
     assert_eq!(text(back), format!("Open submission {reference} as it is now"));
-    assert_eq!(select(&page, "nav[aria-label='Organiser area'] a").len(), 7, "the organiser area's header");
+    assert_eq!(select(&page, "nav[aria-label='Organiser area'] a").len(), 8, "the organiser area's header");
     assert!(!conflict.text().contains("Go back home") && select(&page, ".dock").is_empty(), "not the visitors' page");
     assert_eq!(state_of(&app, &reference).await, ("submitted".into(), Some("accepted".into())));
     // A stale selection changes none of its rows.

@@ -30,6 +30,7 @@ mod mail_consent;
 mod organiser;
 mod organiser_lists;
 mod organiser_notes;
+mod organiser_programme;
 mod page_cache;
 mod pages;
 mod panics;

@@ -136,6 +136,18 @@ status_link=$(mailed_link "$work/data/mail" '/submission/status/[A-Za-z0-9_-]\{4
 organiser_page "author's status page" "$status_link"
 grep -q "Withdraw my submission" "$work/pages/$n.html" || { echo "validate: $status_link is not the status page" >&2; exit 1; }
 
+# The programme (issue 31): the paper accepted and placed, then the organisers' programme page
+# with its talk and notice, and the paper's public abstract and presenter.
+applied=$(curl -s -o /dev/null -w '%{http_code}' -b "$work/cookies" -H "Origin: $base" \
+  --data "item=$reference:2" "$base/organiser/decisions/apply")
+[ "$applied" = 303 ] || { echo "validate: applying the decision answered $applied" >&2; exit 1; }
+placed=$(curl -s -o /dev/null -w '%{http_code}' -b "$work/cookies" -H "Origin: $base" \
+  --data "paper=$reference&session=technical-1a-climate-change&minutes=15" "$base/organiser/programme/place")
+[ "$placed" = 303 ] || { echo "validate: placing the paper answered $placed" >&2; exit 1; }
+organiser_page "organiser programme with a talk" "/organiser/programme?done=placed&paper=$reference"
+grep -q "Validated tides" "$work/pages/$n.html" || { echo "validate: the programme page lists no talk" >&2; exit 1; }
+organiser_page "organiser public abstract and presenter of a paper" "/organiser/programme/papers/$reference"
+
 # Every stylesheet any page links: the site-wide one and the page-group sheets.
 css=$(cat "$work/pages/"*.html | grep -o '/assets/[^"]*\.css' | sort -u)
 for href in $css; do

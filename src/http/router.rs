@@ -30,6 +30,8 @@ use crate::error::{ApiError, AppError};
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
 use crate::handlers::exports;
 use crate::handlers::organiser::{dashboard, decide, messages, orders, records, session, sign_in, submissions};
+// The organisers' programme page (not the `crate::programme` domain it drives).
+use crate::handlers::organiser::programme;
 use crate::handlers::page_table::PAGES;
 use crate::handlers::pages::{errors, newsletter as newsletter_links, submission_status, test_gateway};
 use crate::handlers::seo;
@@ -118,6 +120,14 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route("/organiser/subscribers.csv", get(records::subscriber_csv))
         .route(records::OUTBOX, get(records::outbox_list))
         .route("/organiser/outbox.csv", get(records::outbox_csv))
+        // The programme (issue 31 items 2 and 3): placing accepted papers, publishing versions.
+        .route(programme::PATH, get(programme::show))
+        .route(programme::PLACE, post(programme::place))
+        .route(programme::MOVE, post(programme::move_talk))
+        .route(programme::REMOVE, post(programme::remove))
+        .route(programme::LOCK, post(programme::lock))
+        .route(programme::PUBLISH, post(programme::publish_version))
+        .route(programme::PAPER, get(programme::paper).post(programme::edit_paper))
         .route(records::AUDIT, get(records::audit_list))
         .route("/organiser/audit.csv", get(records::audit_csv))
         .layer(SetResponseHeaderLayer::overriding(

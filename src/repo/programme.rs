@@ -256,3 +256,31 @@ pub async fn insert_version(
     .await?;
     Ok(inserted.rows_affected() == 1)
 }
+
+/// The draft placement of one submission, read on `conn` (the transaction that changes it, so
+/// its audit entry records what was there before).
+pub async fn placement(conn: &mut Connection, submission_id: i64) -> Result<Option<Placement>, sqlx::Error> {
+    let row: Option<(i64, String, i64, i64)> =
+        sqlx::query_as("SELECT submission_id, session, position, minutes FROM placements WHERE submission_id = $1")
+            .bind(submission_id)
+            .fetch_optional(conn)
+            .await?;
+    Ok(row.map(|(submission_id, session, position, minutes)| Placement { submission_id, session, position, minutes }))
+}
+
+/// The public abstract and presenter of one submission, read on `conn` (the transaction that
+/// changes them, for the audit entry's "before").
+pub async fn public_fields_on(conn: &mut Connection, submission_id: i64) -> Result<(String, String), sqlx::Error> {
+    sqlx::query_as("SELECT public_abstract, presenter FROM submissions WHERE id = $1")
+        .bind(submission_id)
+        .fetch_one(conn)
+        .await
+}
+
+/// When the programme was locked and by whom, read on `conn` (the transaction that locks or
+/// unlocks it).
+pub async fn locked_on(conn: &mut Connection) -> Result<Option<(String, String)>, sqlx::Error> {
+    let (at, by): (Option<String>, Option<String>) =
+        sqlx::query_as("SELECT locked_at, locked_by FROM programme_lock WHERE id = 1").fetch_one(conn).await?;
+    Ok(at.zip(by))
+}

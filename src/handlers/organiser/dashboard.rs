@@ -71,6 +71,7 @@ impl DashboardPage {
             "message" => Cell::link(format!("Message {id}"), format!("/organiser/messages/{id}")),
             "order" => Cell::link(format!("Order {id}"), format!("/organiser/orders/{id}")),
             "list" => Cell::text(format!("List of {id}")),
+            "programme" => Cell::link(format!("Programme version {id}"), "/organiser/programme"),
             "organiser" => Cell::text(id),
             other => Cell::text(format!("{} {id}", view::word(other))),
         }

@@ -9,6 +9,7 @@ pub mod download;
 pub mod form;
 pub mod messages;
 pub mod orders;
+pub mod programme;
 pub mod query;
 pub mod records;
 pub mod session;

@@ -122,9 +122,10 @@ pub struct ActionForm {
 }
 
 /// The organiser area's header links (`templates/organiser/page.html`): (address, name).
-pub const AREA_LINKS: [(&str, &str); 7] = [
+pub const AREA_LINKS: [(&str, &str); 8] = [
     ("/organiser", "Dashboard"),
     ("/organiser/submissions", "Submissions"),
+    ("/organiser/programme", "Programme"),
     ("/organiser/messages", "Messages"),
     ("/organiser/orders", "Orders"),
     ("/organiser/subscribers", "Subscribers"),
@@ -156,6 +157,13 @@ pub fn action_label(action: &str) -> &str {
         "message.updated" => "Message updated",
         "order.note" => "Note saved",
         "order.refunded" => "Refund recorded",
+        "programme.placed" => "Placed in the programme",
+        "programme.moved" => "Moved in its session",
+        "programme.removed" => "Taken out of the programme",
+        "programme.locked" => "Authors' edits locked",
+        "programme.unlocked" => "Authors' edits unlocked",
+        "programme.paper_edited" => "Public abstract and presenter edited",
+        "programme.published" => "Programme version published",
         "auth.link_requested" => "Sign-in link asked for",
         "auth.signed_in" => "Signed in",
         "auth.signed_out" => "Signed out",
