@@ -153,6 +153,7 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         post("/newsletter/unsubscribe", "/newsletter/unsubscribe?email=ben%40example.org&token=forged"),
         get("/submission/status/{token}", format!("/submission/status/{token}"), Visitor),
         post("/submission/status/{token}/withdraw", format!("/submission/status/{token}/withdraw")),
+        post("/submission/status/{token}/programme", format!("/submission/status/{token}/programme")),
         get("/favicon.ico", "/favicon.ico", Visitor),
         get("/test-gateway", "/test-gateway", Visitor),
         post("/test-gateway", "/test-gateway"),
