@@ -89,7 +89,7 @@ publish_programme() {
   [ -x "$fixture" ] || { echo "no $fixture: run cargo build --release --example programme_fixture first" >&2; exit 1; }
   "$fixture" "sqlite://$dir/conference.db" >"$dir/programme.log" 2>&1 || { cat "$dir/programme.log" >&2; exit 1; }
   for _ in $(seq 1 50); do
-    curl -fs "$url/schedule" | grep -q 'class="schedule-talk"' && return 0
+    curl -fs "$url/schedule" | grep 'class="schedule-talk"' >/dev/null && return 0
     sleep 0.1
   done
   echo "the published programme did not show on $url/schedule" >&2

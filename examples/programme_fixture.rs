@@ -7,8 +7,11 @@
 //!
 //! ```sh
 //! cargo build --release --example programme_fixture
-//! target/release/examples/programme_fixture sqlite://DIR/conference.db?mode=rwc
+//! target/release/examples/programme_fixture sqlite://DIR/conference.db?mode=rwc [TALKS]
 //! ```
+//!
+//! TALKS (default 250) places fewer papers: `tests/validate-html.sh` checks every kind of
+//! programme page with a dozen.
 
 use std::error::Error;
 
@@ -36,7 +39,11 @@ const TOPICS: [&str; 8] = [
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
-    let url = std::env::args().nth(1).ok_or("usage: programme_fixture DATABASE_URL")?;
+    let url = std::env::args().nth(1).ok_or("usage: programme_fixture DATABASE_URL [TALKS]")?;
+    let talks: usize = match std::env::args().nth(2) {
+        Some(n) => n.parse().map_err(|_| format!("TALKS {n:?} is not a number"))?,
+        None => TALKS,
+    };
     let pool = conference::db::connect(&url).await?;
     let bench = Workbench::load(&pool).await?;
     if bench.previous.is_some() {
@@ -67,7 +74,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
         .await?;
         slots.push(slug);
     }
-    for n in 0..TALKS {
+    for n in 0..talks {
         let first = FIRST[n % FIRST.len()];
         let last = LAST[(n / FIRST.len()) % LAST.len()];
         let paper = NewSubmission {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Validates every page's raw HTML (as the server sends it, before any script runs) and the
 # stylesheets with the Nu validator (vnu, npm package `vnu-jar`; needs a Java runtime, e.g.
-# Debian's default-jre-headless). Pages are the sitemap's, plus the 404 page and the organiser
+# Debian's default-jre-headless). Pages are the sitemap's (with a published programme of a dozen
+# talks: its talk pages and changelog), plus the 404 page and the organiser
 # area's pages (not in the sitemap): the sign-in page, and, after a real sign-in (the link read
 # from the mail the server writes under DATA_DIR/mail/, the session kept in a curl cookie jar),
 # the confirmation page, the dashboard, every list (with rows, filtered, and with nothing
@@ -44,6 +45,18 @@ for _ in $(seq 1 100); do
   kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
   sleep 0.1
 done
+
+# A published programme (issue 31): a dozen talks placed and published by the bench's example
+# (built by `cargo test` beside the binary), so the sitemap lists talk pages, the changelog and
+# the schedule with talks.
+fixture="$(dirname "$server_bin")/examples/programme_fixture"
+[ -x "$fixture" ] || { echo "validate: no $fixture (cargo test --no-run builds it)" >&2; exit 1; }
+"$fixture" "sqlite://$work/data/conference.db" 12 >"$work/programme.log" 2>&1 || { cat "$work/programme.log" >&2; exit 1; }
+for _ in $(seq 1 50); do
+  curl -fs "$base/schedule" | grep 'class="schedule-talk"' >/dev/null && break
+  sleep 0.1
+done
+curl -fs "$base/schedule" | grep 'class="schedule-talk"' >/dev/null || { echo "validate: the published programme does not show" >&2; exit 1; }
 
 mkdir -p "$work/pages"
 paths=$(curl -fs "$base/sitemap.xml" | grep -o '<loc>[^<]*</loc>' | sed -e 's#<loc>[a-z]*://[^/]*##' -e 's#</loc>##')
