@@ -14,6 +14,7 @@ use mail_parser::MimeHeaders;
 
 use crate::api_submission::{Form, submit};
 use crate::common::html::{ElementRef, Html, content, first, parse, select, text, texts};
+use crate::common::ics::{events, property};
 use crate::common::{BASE, Reply, TestApp, app_with};
 
 const FORM: &str = "application/x-www-form-urlencoded";
@@ -140,31 +141,6 @@ async fn audit_actions(app: &TestApp, action: &str) -> Vec<(String, String, Stri
         .fetch_all(&app.pool)
         .await
         .unwrap()
-}
-
-/// The events of an iCalendar text, each as its unfolded content lines (RFC 5545 section 3.1).
-fn events(calendar: &str) -> Vec<Vec<String>> {
-    assert!(calendar.starts_with("BEGIN:VCALENDAR\r\n"), "{calendar}");
-    assert!(calendar.trim_end().ends_with("END:VCALENDAR"), "{calendar}");
-    let unfolded = calendar.replace("\r\n ", "");
-    let mut events = Vec::new();
-    let mut current: Option<Vec<String>> = None;
-    for line in unfolded.split("\r\n") {
-        match line {
-            "BEGIN:VEVENT" => current = Some(Vec::new()),
-            "END:VEVENT" => events.push(current.take().expect("an event ends after it began")),
-            _ => {
-                if let Some(event) = current.as_mut() {
-                    event.push(line.to_owned());
-                }
-            }
-        }
-    }
-    events
-}
-
-fn property<'a>(event: &'a [String], name: &str) -> Option<&'a str> {
-    event.iter().find_map(|line| line.strip_prefix(name).and_then(|rest| rest.strip_prefix(':')))
 }
 
 /// `talk-moved:<id>:<version>` mails in the outbox: (key, to, subject, text body, attachment

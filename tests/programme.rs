@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::common::fixture::{self, PROGRAMME_DAYS, SESSIONS, TRACKS, ZONE_LABEL};
 use crate::common::html::{ElementRef, Html, content, first, link_rel, meta, parse, select, text, texts, title};
+use crate::common::ics::{events, property};
 use crate::common::{BASE, TestApp, app};
 
 fn main_of(page: &Html) -> ElementRef<'_> {
@@ -232,31 +233,6 @@ async fn the_sitemap_lists_every_session_page() {
         assert!(sitemap.contains(&format!("<loc>{BASE}/schedule/sessions/{}</loc>", session.slug)), "{}", session.slug);
     }
     assert!(!sitemap.contains("schedule.ics") && !sitemap.contains("{slug}"), "{sitemap}");
-}
-
-/// The events of an iCalendar text, each as its unfolded content lines (RFC 5545 section 3.1).
-fn events(calendar: &str) -> Vec<Vec<String>> {
-    assert!(calendar.starts_with("BEGIN:VCALENDAR\r\n"), "{calendar}");
-    assert!(calendar.trim_end().ends_with("END:VCALENDAR"));
-    let unfolded = calendar.replace("\r\n ", "");
-    let mut events = Vec::new();
-    let mut current: Option<Vec<String>> = None;
-    for line in unfolded.split("\r\n") {
-        match line {
-            "BEGIN:VEVENT" => current = Some(Vec::new()),
-            "END:VEVENT" => events.push(current.take().expect("an event ends after it began")),
-            _ => {
-                if let Some(event) = current.as_mut() {
-                    event.push(line.to_owned());
-                }
-            }
-        }
-    }
-    events
-}
-
-fn property<'a>(event: &'a [String], name: &str) -> Option<&'a str> {
-    event.iter().find_map(|line| line.strip_prefix(name).and_then(|rest| rest.strip_prefix(':')))
 }
 
 #[tokio::test]

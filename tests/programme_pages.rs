@@ -12,6 +12,7 @@ use time::macros::datetime;
 
 use crate::common::fixture::{self, SESSIONS, ZONE_LABEL};
 use crate::common::html::{ElementRef, Html, content, first, link_rel, meta, parse, select, text, texts, title};
+use crate::common::ics::{events, property};
 use crate::common::programme::{
     self, KEYNOTE_ROLE, KEYNOTE_SLUG, KEYNOTE_SPEAKER, KEYNOTE_TITLE, PAPERS, Paper, VERSION_ONE, id_of,
     publish_fixture_programme,
@@ -449,34 +450,6 @@ async fn a_published_version_shows_on_the_programme_within_two_seconds() {
 // Calendars
 // ---------------------------------------------------------------------------------------
 
-/// The events of an iCalendar text, each as its unfolded content lines (RFC 5545 section 3.1).
-fn events(calendar: &str) -> Vec<Vec<String>> {
-    assert!(calendar.starts_with("BEGIN:VCALENDAR\r\n"), "{calendar}");
-    assert!(calendar.ends_with("END:VCALENDAR\r\n"), "{calendar}");
-    for line in calendar.split("\r\n") {
-        assert!(line.len() <= 75, "folded at 75 octets: {line:?}");
-    }
-    let unfolded = calendar.replace("\r\n ", "");
-    let mut events = Vec::new();
-    let mut current: Option<Vec<String>> = None;
-    for line in unfolded.split("\r\n") {
-        match line {
-            "BEGIN:VEVENT" => current = Some(Vec::new()),
-            "END:VEVENT" => events.push(current.take().expect("an event ends after it began")),
-            _ => {
-                if let Some(event) = current.as_mut() {
-                    event.push(line.to_owned());
-                }
-            }
-        }
-    }
-    events
-}
-
-fn property<'a>(event: &'a [String], name: &str) -> Option<&'a str> {
-    event.iter().find_map(|line| line.strip_prefix(name).and_then(|rest| rest.strip_prefix(':')))
-}
-
 fn by_uid<'a>(events: &'a [Vec<String>], uid: &str) -> &'a [String] {
     events.iter().find(|e| property(e, "UID") == Some(uid)).unwrap_or_else(|| panic!("{uid} in {events:#?}"))
 }
@@ -485,7 +458,11 @@ async fn calendar(app: &TestApp, path: &str) -> String {
     let reply = app.request(path, &[]).await;
     assert_eq!(reply.status, StatusCode::OK, "{path}: {}", reply.text());
     assert_eq!(reply.header("content-type"), Some("text/calendar; charset=utf-8"), "{path}");
-    reply.text()
+    let text = reply.text();
+    for line in text.split("\r\n") {
+        assert!(line.len() <= 75, "{path}: folded at 75 octets: {line:?}");
+    }
+    text
 }
 
 fn assert_paper_event(event: &[String], paper: &Paper, sequence: &str, stamp: &str) {

@@ -7,6 +7,7 @@
 pub mod database;
 pub mod fixture;
 pub mod html;
+pub mod ics;
 pub mod inflate;
 pub mod log;
 pub mod loopback;
