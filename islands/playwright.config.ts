@@ -114,8 +114,10 @@ export default defineConfig({
       RATE_LIMIT_PER_MINUTE: '100000',
       // The organisers e2e/organiser.spec.ts, e2e/decisions.spec.ts and e2e/downloads.spec.ts
       // sign in as (one each, so specs running side by side never take each other's mail).
-      // e2e.timetable@ is e2e/programme-organiser.spec.ts's (it publishes a programme).
-      ORGANISER_EMAIL: 'e2e.chair@example.org,e2e.programme@example.org,e2e.downloads@example.org,e2e.timetable@example.org',
+      // e2e.timetable@ is e2e/programme-organiser.spec.ts's (it publishes a programme);
+      // e2e.stars@ is e2e/programme-stars.spec.ts's (it publishes two talks to star).
+      ORGANISER_EMAIL:
+        'e2e.chair@example.org,e2e.programme@example.org,e2e.downloads@example.org,e2e.timetable@example.org,e2e.stars@example.org',
     },
   },
 });

@@ -1,5 +1,6 @@
 //! Authors and the programme (issue 31 items 3 and 6): the status page of an accepted paper
-//! shows where the latest published version put it, with its calendar entry; until the
+//! shows where the latest published version put it, with its calendar entry and the island
+//! that adds the time in the author's own zone; until the
 //! organisers lock the programme its author sets the public abstract (at most 300 words) and
 //! the presenter there, with the withdrawal's protections; a talk that moves mails its paper
 //! once, with the new time and an `.ics` that replaces the old entry, whichever instance
@@ -225,6 +226,18 @@ async fn an_accepted_paper_shows_its_session_time_room_mode_and_calendar_once_pu
     assert_eq!(times[0].attr("data-zone-time"), Some("date-clock"), "the zone switch converts it to the author's time");
     assert_eq!(times[1].attr("datetime"), Some("2025-03-22T09:45:00+08:00"));
     assert_eq!(times[1].attr("data-zone-time"), Some("clock"));
+    // The author's own time: the ZoneSwitch island in its line mode, in the same line, empty
+    // (without JavaScript the page reads in event time); no switch rewrites the page.
+    let mounts = select(&page, "[data-island=ZoneSwitch]");
+    assert_eq!(mounts.len(), 1, "one zone island on the status page");
+    let own = first(place, "dd > [data-island=ZoneSwitch]").expect("the author's own time, in the time's line");
+    assert_eq!(own.attr("data-hydrate"), Some("idle"));
+    let props: serde_json::Value = serde_json::from_str(own.attr("data-props").unwrap()).unwrap();
+    assert_eq!(
+        props,
+        serde_json::json!({ "zone": crate::common::fixture::TIME_ZONE, "zoneName": "Singapore time", "line": true })
+    );
+    assert!(own.inner_html().trim().is_empty());
     assert_eq!(fact(place, "Room"), "Tide Room A");
     assert_eq!(fact(place, "Mode"), "Hybrid");
     assert_eq!(fact(place, "Talk page"), "Harbour bells");

@@ -1,8 +1,8 @@
 // "Now" and "Next" on the programme (issue 31 item 4): the Agenda island marks the running
 // session(s) and the next, and the page opens at them. The test fixture's sessions
 // (tests/fixtures/content.sql, 21-23 March 2025 at UTC+08:00); the visitor's clock is set
-// with page.clock. The fixture has no talks yet, so the stars and My agenda are covered by the
-// island's unit tests (islands/src/islands/Agenda.test.tsx) until talks are published.
+// with page.clock. The fixture has no talks: the stars and My agenda, on a programme published
+// with talks, are in programme-stars.spec.ts.
 import { test, expect } from './fixtures';
 import type { Page } from '@playwright/test';
 import { island, withoutNotice } from './island-helpers';

@@ -7,6 +7,12 @@
 // titles carry a run id, only this run's decisions are applied (another spec's pending ones
 // stay pending), and a version someone published in between (409) is answered as an organiser
 // would, by publishing again from the page as it is now.
+//
+// The draft's sessions hold every spec's talks at once (specs run side by side, and a talk
+// running past its session's end is a conflict that stops every publish): Fixture session A
+// and B have 180 minutes each. programme-organiser.spec.ts takes 80 (A) and 75 (B),
+// programme-stars.spec.ts 10 and 10 (20 and 20 when a failed test restarts its worker, which
+// publishes again). A new spec adds its minutes here and keeps the sums within 180.
 import type { Page } from '@playwright/test';
 import { expect, type Problems } from './fixtures';
 import { submitPaper } from './papers';

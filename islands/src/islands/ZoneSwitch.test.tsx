@@ -132,3 +132,66 @@ describe('ZoneSwitch', () => {
     expect(times()).toEqual(['Thursday, 20 March 2025, 18:00', '19:00']);
   });
 });
+
+// The author's status page (templates/pages/submission_status.html): the talk's time in event
+// time with the island's mount in the same line, and the zone sentence before.
+function statusPage(start: string, end: string, day: string): string {
+  return (
+    '<p class="schedule-zone">Times are in Singapore time (UTC+08:00).</p>' +
+    '<dl><dt>Day and time</dt><dd>' +
+    `<time datetime="${start}" data-zone-time="date-clock">${day}, ${start.slice(11, 16)}</time>–` +
+    `<time datetime="${end}" data-zone-time="clock">${end.slice(11, 16)}</time>` +
+    '<div id="mount"></div></dd></dl>'
+  );
+}
+
+/** Mounts the island in its line mode on `page`, as a visitor in `visitorZone` gets it. */
+function mountLine(page: string, visitorZone: string) {
+  document.body.innerHTML = page;
+  const container = document.getElementById('mount')!;
+  render(<ZoneSwitch zone="Asia/Singapore" zoneName="Singapore time" visitorZone={visitorZone} line />, { container });
+  return container;
+}
+
+const TALK = statusPage('2025-03-22T09:00:00+08:00', '2025-03-22T09:20:00+08:00', 'Saturday, 22 March 2025');
+
+describe('ZoneSwitch, line mode (the author’s own time)', () => {
+  it('adds the talk’s day and times in the visitor’s zone under the event time, which stays as served', () => {
+    const container = mountLine(TALK, 'America/Los_Angeles');
+    expect(container.textContent).toBe('Your time (America/Los_Angeles): Friday, 21 March 2025, 18:00–18:20');
+    expect(times()).toEqual(['Saturday, 22 March 2025, 09:00', '09:20']);
+    expect(sentence()).toBe('Times are in Singapore time (UTC+08:00).');
+    // No choice to make, and nothing remembered.
+    expect(screen.queryByRole('radio')).toBeNull();
+    expect(localStorage.getItem(ZONE_CHOICE_KEY)).toBeNull();
+  });
+
+  it('shows nothing where the visitor’s clock reads as the event’s', () => {
+    for (const zone of ['Asia/Singapore', 'Asia/Manila', 'Australia/Perth']) {
+      expect(mountLine(TALK, zone).innerHTML).toBe('');
+      cleanup();
+    }
+  });
+
+  it('ignores a remembered "Your time" choice of the programme', () => {
+    localStorage.setItem(ZONE_CHOICE_KEY, 'local');
+    mountLine(TALK, 'America/Los_Angeles');
+    expect(times()).toEqual(['Saturday, 22 March 2025, 09:00', '09:20']);
+    expect(sentence()).toBe('Times are in Singapore time (UTC+08:00).');
+  });
+
+  it('marks an end that falls on the day after the start', () => {
+    // Kiritimati is six hours ahead of Singapore: a talk from 17:50 to 18:10 there ends after
+    // midnight.
+    const late = statusPage('2025-03-22T17:50:00+08:00', '2025-03-22T18:10:00+08:00', 'Saturday, 22 March 2025');
+    expect(mountLine(late, 'Pacific/Kiritimati').textContent).toBe(
+      'Your time (Pacific/Kiritimati): Saturday, 22 March 2025, 23:50–00:10 +1 day',
+    );
+    expect(document.querySelector('.zone-local .zone-day-shift')?.textContent).toBe('+1 day');
+  });
+
+  it('shows nothing when the page has no dated time', () => {
+    const page = '<p><time datetime="2025-03-22T09:00:00+08:00" data-zone-time="clock">09:00</time></p><div id="mount"></div>';
+    expect(mountLine(page, 'America/Los_Angeles').innerHTML).toBe('');
+  });
+});

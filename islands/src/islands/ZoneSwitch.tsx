@@ -4,10 +4,15 @@
 // `time[data-zone-time]` texts and the zone sentence in place (lib/zone.ts); sessions stay
 // under their event-day headings. Mounted by templates/partials/zone_switch.html, which has no
 // fallback: without JavaScript the page reads in event time.
+//
+// With `line` (the author's status page, templates/pages/submission_status.html) it offers no
+// choice and rewrites nothing: it adds one line under the talk's time in event time, "Your
+// time (<zone>): <day>, <start>–<end>", when the visitor's offset differs (issue 31 item 6).
+// One island for both, so the status page fetches no chunk of its own.
 
 import { useId, useLayoutEffect, useState } from 'react';
 import { readZoneChoice, writeZoneChoice, type ZoneChoice } from '../lib/zoneChoice';
-import { browserZone, showTimes, visitorOffsets } from '../lib/zone';
+import { browserZone, DAY_SHIFT_CLASS, localSpan, showTimes, visitorOffsets } from '../lib/zone';
 
 export interface ZoneSwitchProps {
   /** The event's IANA zone (`Asia/Manila`). */
@@ -16,9 +21,36 @@ export interface ZoneSwitchProps {
   zoneName: string;
   /** The visitor's IANA zone: the browser's unless a test names one. */
   visitorZone?: string;
+  /** Line mode: the page's first `date-clock` time and its end restated in the visitor's
+   * zone as one line (lib/zone.ts `localSpan`), without the switch. */
+  line?: boolean;
 }
 
-export default function ZoneSwitch({ zone, zoneName, visitorZone }: ZoneSwitchProps) {
+export default function ZoneSwitch(props: ZoneSwitchProps) {
+  return props.line ? <YourTime visitorZone={props.visitorZone} /> : <Switch {...props} />;
+}
+
+/** The line mode: nothing where the visitor's clock reads as the event's. */
+function YourTime({ visitorZone }: { visitorZone?: string }) {
+  const [local] = useState(() => visitorZone ?? browserZone());
+  // Read once: the page's times do not change under the island.
+  const [span] = useState(() => localSpan(document, local));
+  if (!span) return null;
+  return (
+    <p className="zone-local">
+      Your time ({local}): {span.start}
+      {span.end && `–${span.end}`}
+      {span.shift && (
+        <>
+          {' '}
+          <span className={DAY_SHIFT_CLASS}>{span.shift}</span>
+        </>
+      )}
+    </p>
+  );
+}
+
+function Switch({ zone, zoneName, visitorZone }: ZoneSwitchProps) {
   const [local] = useState(() => visitorZone ?? browserZone());
   // Read once: the page's times do not change under the island. (In the event's own zone
   // there is nothing to compare.)

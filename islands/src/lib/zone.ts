@@ -170,3 +170,33 @@ export function showTimes(root: ParentNode, zone: string | null): void {
   const label = offsets.length ? ` (${offsets.join(', then ')})` : '';
   for (const s of sentences) rewrite(s, `Times are in your time, ${zone}${label}.`);
 }
+
+/** A span of time restated in the visitor's zone (ZoneSwitch's `line` mode). */
+export interface LocalSpan {
+  /** `Friday, 21 March 2025, 18:00`. */
+  start: string;
+  /** `18:20`; '' when the span has no end time. */
+  end: string;
+  /** The end's day mark against the start's day (`+1 day`), or ''. */
+  shift: string;
+}
+
+/**
+ * The first `date-clock` time under `root` and the `clock` time after it in the same element
+ * (its end: `Saturday, 22 March 2025, 09:20–09:40`), as read in `zone`; `null` when there is no
+ * such time or `zone` reads both at the offsets written on them, so it would restate the
+ * event's time. The author's status page shows this under the event time, which stays as
+ * served (issue 31 item 6: the talk's time in event time and the author's own).
+ */
+export function localSpan(root: ParentNode, zone: string): LocalSpan | null {
+  const times = zoneTimes(root);
+  const at = times.findIndex((t) => t.getAttribute('data-zone-time') === 'date-clock');
+  if (at < 0) return null;
+  const start = times[at];
+  const next = times[at + 1];
+  const end = next?.parentElement === start.parentElement && next.getAttribute('data-zone-time') === 'clock' ? next : null;
+  const from = inZone(new Date(when(start)), zone);
+  const to = end ? inZone(new Date(when(end)), zone) : null;
+  if (from.offset === writtenOffset(when(start)) && (!end || to?.offset === writtenOffset(when(end)))) return null;
+  return { start: from.dateClock, end: to?.clock ?? '', shift: to ? dayShift(to.date, from.date) : '' };
+}

@@ -18,8 +18,10 @@
 //!
 //! An accepted paper (issue 31 item 6) also shows where the latest published programme put it
 //! (session, day and time in event time with the zone named, room, mode, its talk page and
-//! `.ics`) and, until organisers lock the programme, a form that sets its public abstract (at
-//! most 300 words, `crate::programme::abstracts`) and its presenter among its authors. That
+//! `.ics`; when the author's browser reads another UTC offset, the `ZoneSwitch` island in its
+//! line mode adds the time in their own zone under the event time) and, until organisers
+//! lock the programme, a form that sets its public abstract (at most 300 words,
+//! `crate::programme::abstracts`) and its presenter among its authors. That
 //! POST ([`PROGRAMME_PATH`]) has the withdrawal's protections, carries the submission's
 //! version (a page drawn before another change is a 409 that stores nothing, as for
 //! decisions) and is in the audit log as `programme.paper_edited` by `author`.
@@ -29,7 +31,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::content::Snapshot;
 use crate::decisions::STATUS_PREFIX;
@@ -48,6 +50,8 @@ use crate::repo::audit::{self, NewEntry};
 use crate::repo::decisions as store;
 use crate::repo::programme as programme_store;
 use crate::repo::submissions::Submission;
+
+use super::schedule::ProgrammeIslands;
 
 /// The route of the page.
 pub const PATH: &str = "/submission/status/{token}";
@@ -84,6 +88,9 @@ struct InProgramme {
     zone: String,
     room: String,
     mode: String,
+    /// The props of the `ZoneSwitch` island in its line mode, which adds the talk's time in
+    /// the author's own zone under the event time (`islands/src/islands/ZoneSwitch.tsx`).
+    zone_local: Value,
 }
 
 /// The paper's public abstract and presenter: a form until the programme is locked, read-only
@@ -229,7 +236,16 @@ fn in_programme(content: &Snapshot, id: i64) -> Option<InProgramme> {
         zone: programme.zone_label(),
         room: entry.room.clone(),
         mode: entry.mode_label(),
+        zone_local: zone_local(&programme),
     })
+}
+
+/// The programme pages' `ZoneSwitch` props with `line`: on this page the island offers no
+/// choice and rewrites nothing, it only restates the talk's time in the author's zone.
+fn zone_local(programme: &Programme) -> Value {
+    let mut props = ProgrammeIslands::of(programme).zone_switch;
+    props["line"] = Value::Bool(true);
+    props
 }
 
 /// An accepted paper's public abstract and presenter as stored (or as `posted`), with its
