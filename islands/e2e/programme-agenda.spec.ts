@@ -33,11 +33,18 @@ test('the parallel sessions running now are marked Now, the next one Next, and t
   expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
 });
 
-test('an address with a place in the page keeps that place', async ({ page }) => {
-  await scheduleAt(page, '2025-03-22T10:00:00+08:00', '/schedule#day-2025-03-23');
-  await expect(session(page, 'Fixture session A').locator('.schedule-badge')).toHaveText('Now');
-  await expect(page.locator('#day-2025-03-23')).toBeInViewport();
-  await expect(session(page, 'Fixture session A')).not.toBeInViewport();
+test.describe('in a zone where the switch appears above the programme', () => {
+  // The zone switch mounts at idle above the programme; the place the address names stays put
+  // (ZoneSwitch's layout effect, base.css's smooth scrolling for the page's own links only).
+  test.use({ timezoneId: 'America/Los_Angeles' });
+
+  test('an address with a place in the page keeps that place', async ({ page }) => {
+    await scheduleAt(page, '2025-03-22T10:00:00+08:00', '/schedule#day-2025-03-23');
+    await expect(page.locator('.zone-switch')).toBeVisible();
+    await expect(session(page, 'Fixture session A').locator('.schedule-badge')).toHaveText('Now');
+    await expect(page.locator('#day-2025-03-23')).toBeInViewport();
+    await expect(session(page, 'Fixture session A')).not.toBeInViewport();
+  });
 });
 
 test('the marks move on when a session ends', async ({ page }) => {

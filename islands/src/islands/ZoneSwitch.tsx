@@ -10,7 +10,7 @@
 // time (<zone>): <day>, <start>–<end>", when the visitor's offset differs (issue 31 item 6).
 // One island for both, so the status page fetches no chunk of its own.
 
-import { useId, useLayoutEffect, useState } from 'react';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { readZoneChoice, writeZoneChoice, type ZoneChoice } from '../lib/zoneChoice';
 import { browserZone, DAY_SHIFT_CLASS, localSpan, showTimes, visitorOffsets } from '../lib/zone';
 
@@ -57,6 +57,23 @@ function Switch({ zone, zoneName, visitorZone }: ZoneSwitchProps) {
   const [offered] = useState(() => local !== zone && visitorOffsets(document, local).differs);
   const [choice, setChoice] = useState<ZoneChoice>(() => (offered ? readZoneChoice() : 'event'));
   const name = useId();
+  const box = useRef<HTMLFieldSetElement>(null);
+
+  // The switch appears once the browser is idle, above the programme. What the visitor reads
+  // must not move under them: a page opened at an address's place (`#day-…`), perhaps still
+  // scrolling there smoothly, is taken to that place again; a page scrolled below the switch
+  // moves by what the switch added. Both before the browser paints.
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const target = window.location.hash ? document.getElementById(decodeURIComponent(window.location.hash.slice(1))) : null;
+    const { top, height } = el.getBoundingClientRect();
+    if (target && target.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING) {
+      target.scrollIntoView({ block: 'start', behavior: 'instant' });
+    } else if (top < 0) {
+      window.scrollBy({ top: height + parseFloat(getComputedStyle(el).marginBottom || '0'), behavior: 'instant' });
+    }
+  }, []);
 
   useLayoutEffect(() => {
     if (!offered || choice === 'event') return;
@@ -70,7 +87,7 @@ function Switch({ zone, zoneName, visitorZone }: ZoneSwitchProps) {
     writeZoneChoice(next);
   };
   return (
-    <fieldset className="zone-switch">
+    <fieldset className="zone-switch" ref={box}>
       <legend className="zone-switch__legend">Show times in</legend>
       <label className="zone-switch__choice">
         <input type="radio" name={name} value="event" checked={choice === 'event'} onChange={() => choose('event')} />
