@@ -101,7 +101,15 @@ export async function publishDraft(page: Page, name: string, problems?: Problems
     const done = page.getByRole('status').filter({ hasText: `Version ${number} “${name}” is published.` });
     const taken = page.getByRole('alert').filter({ hasText: 'was just published by someone else' });
     await expect(done.or(taken)).toBeVisible();
-    if (await done.isVisible()) return number;
+    if (await done.isVisible()) {
+      // Visitors see a version once the server's content watcher has loaded it (within its
+      // one-second poll): wait for /schedule to show this version or a later one, so a spec
+      // that opens the page next finds the talks rather than the page of a second before.
+      await expect
+        .poll(async () => Number((await (await page.request.get('/schedule')).text()).match(/Version (\d+):/)?.[1] ?? 0))
+        .toBeGreaterThanOrEqual(number);
+      return number;
+    }
     if (!problems || attempt >= 3) throw new Error(`version ${number} was published by someone else first`);
     problems.allow(/409/);
   }
