@@ -5,7 +5,7 @@
 // there are no stars and the page is the whole programme); it reads the programme's markup
 // (lib/agenda.ts) and adds to it in place, moving nothing.
 
-import { useEffect, useLayoutEffect, useState } from 'react';
+import { startTransition, useEffect, useLayoutEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { agendaUrl, marksAt, sessionsOn, talksOn, untilChange } from '../lib/agenda';
 import { readStars, STARS_KEY, writeStars } from '../lib/stars';
@@ -29,6 +29,11 @@ export default function Agenda({ icsPath, now = Date.now }: AgendaProps) {
   const [at, setAt] = useState(now);
   const starred = talks.filter((t) => stars.includes(t.slug));
   const marks = marksAt(sessions, at);
+  // A programme has hundreds of talks: their stars are rendered as a transition, which React
+  // splits into short slices between the browser's other work, rather than in one long task
+  // as the island mounts (Lighthouse's blocking time on /schedule).
+  const [starsShown, setStarsShown] = useState(false);
+  useEffect(() => startTransition(() => setStarsShown(true)), []);
 
   // Another tab starred or unstarred a talk.
   useEffect(() => {
@@ -102,7 +107,7 @@ export default function Agenda({ icsPath, now = Date.now }: AgendaProps) {
           </p>
         </div>
       )}
-      {talks.map((t) => {
+      {starsShown && talks.map((t) => {
         const on = stars.includes(t.slug);
         return createPortal(
           <button type="button" className="star-button" aria-pressed={on} aria-label={`Star ${t.title}`} onClick={() => toggle(t.slug)}>
