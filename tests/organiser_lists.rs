@@ -561,7 +561,7 @@ async fn subscribers_outbox_and_audit_lists() {
     assert_eq!(csv_records(&get(&app, &cookie, "/organiser/outbox.csv?status=pending").await.text()).len(), 2);
     let audit = table(&get(&app, &cookie, "/organiser/audit?q=signed_in").await.text());
     assert_eq!(audit.len(), 1);
-    assert_eq!(audit[0][3], "auth.signed_in");
+    assert_eq!(audit[0][3], "Signed in (auth.signed_in)", "the action in words, with the name the search finds");
     let audit_csv = csv_records(&get(&app, &cookie, "/organiser/audit.csv?q=signed_in").await.text());
     assert_eq!(audit_csv.len(), 2, "the header and the one entry the page showed: {audit_csv:?}");
 }

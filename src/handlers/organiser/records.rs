@@ -9,7 +9,7 @@ use super::download::{self, CsvList};
 use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{Cell, Control, ListPage};
+use super::view::{self, Cell, Control, ListPage};
 use crate::db::Pool;
 use crate::error::AppError;
 use crate::export::{audit as audit_csv, outbox as outbox_csv, visitors};
@@ -191,9 +191,13 @@ pub async fn audit_list(
             let object = format!("{} {}", e.object_type.unwrap_or_default(), e.object_id.unwrap_or_default());
             vec![
                 Cell::text(e.at),
-                Cell::text(e.actor),
+                Cell::text(view::actor_label(&e.actor)),
                 Cell::text(e.client.unwrap_or_default()),
-                Cell::text(e.action),
+                // In words, with the stored name the search and the CSV use.
+                Cell::text(match view::action_label(&e.action) {
+                    label if label == e.action => e.action.clone(),
+                    label => format!("{label} ({})", e.action),
+                }),
                 Cell::text(object.trim()),
                 Cell::text(e.details),
             ]
