@@ -55,6 +55,8 @@ pub mod payments;
 /// The programme: the draft of sessions and placed papers, its conflicts, publishing versions
 /// and their changes, and the timetable visitors read in the event's zone.
 pub mod programme;
+/// Peer review: so far the conflict rules between reviewers and papers.
+pub mod review;
 /// `conference seed --check`: a content seed applied in a rolled-back transaction, and what
 /// it would change.
 pub mod seed_check;
