@@ -14,7 +14,7 @@ use time::format_description::well_known::Rfc3339;
 
 use super::draft::Paper;
 use super::ical::TalkEntry;
-use super::timetable::day_label;
+use super::timetable::{clock, day_label};
 use crate::config::Config;
 use crate::mail::{self, Attachment, MailSite, OutgoingMail};
 use crate::repo::content::Site;
@@ -110,7 +110,7 @@ impl MovedTalkMail {
             version: version.number,
             version_name: &version.name,
             day: day_label(entry.start.date()),
-            time: format!("{}–{}", clock(entry.start), clock(entry.end)),
+            time: format!("{}–{}", clock(entry.start.time()), clock(entry.end.time())),
             zone: format!("{} time (UTC{})", self.zone.city(), offset_label(entry.start.offset())),
             session: &entry.session,
             room: &entry.room,
@@ -156,9 +156,4 @@ impl MovedTalkMail {
             list_unsubscribe: None,
         }
     }
-}
-
-/// `09:05`.
-fn clock(at: OffsetDateTime) -> String {
-    format!("{:02}:{:02}", at.hour(), at.minute())
 }

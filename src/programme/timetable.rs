@@ -66,11 +66,11 @@ impl TimedTalk {
     }
 
     pub fn start_label(&self) -> String {
-        clock(self.start)
+        clock(self.start.time())
     }
 
     pub fn end_label(&self) -> String {
-        clock(self.end)
+        clock(self.end.time())
     }
 
     pub fn start_iso(&self) -> String {
@@ -123,11 +123,11 @@ impl TimedSession {
 
     /// `09:00`, the event's wall clock.
     pub fn start_label(&self) -> String {
-        clock(self.start)
+        clock(self.start.time())
     }
 
     pub fn end_label(&self) -> String {
-        clock(self.end)
+        clock(self.end.time())
     }
 
     /// `2025-03-21T09:00:00+08:00`, for `<time datetime>` and JSON-LD.
@@ -167,7 +167,8 @@ pub const SESSION_PREFIX: &str = "/schedule/sessions/";
 /// `Agenda` island links to.
 pub const AGENDA_ICS: &str = "/schedule/agenda.ics";
 
-fn clock(at: OffsetDateTime) -> String {
+/// `09:05`: a wall-clock time as every programme page, mail and form shows it.
+pub fn clock(at: time::Time) -> String {
     format!("{:02}:{:02}", at.hour(), at.minute())
 }
 

@@ -20,8 +20,9 @@ pub struct Placement {
 }
 
 /// A submission the programme may show, with its public abstract and presenter.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Placeable {
+    #[sqlx(flatten)]
     pub submission: Submission,
     pub presenter: String,
     pub public_abstract: String,
@@ -70,28 +71,12 @@ pub async fn placements(pool: &Pool) -> Result<Vec<Placement>, sqlx::Error> {
 /// The papers the programme may show: every accepted submission and every placed one
 /// (whatever its state now, so a withdrawn placed paper shows as a conflict), oldest first.
 pub async fn papers(pool: &Pool) -> Result<Vec<Placeable>, sqlx::Error> {
-    let submissions: Vec<Submission> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "SELECT {COLUMNS} FROM submissions
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS}, presenter, public_abstract FROM submissions
          WHERE state = 'accepted' OR id IN (SELECT submission_id FROM placements) ORDER BY created, id"
     )))
     .fetch_all(pool)
-    .await?;
-    let extras: Vec<(i64, String, String)> = sqlx::query_as(
-        "SELECT id, presenter, public_abstract FROM submissions
-         WHERE state = 'accepted' OR id IN (SELECT submission_id FROM placements)",
-    )
-    .fetch_all(pool)
-    .await?;
-    Ok(submissions
-        .into_iter()
-        .map(|submission| {
-            let (presenter, public_abstract) = extras
-                .iter()
-                .find(|(id, ..)| *id == submission.id)
-                .map_or_else(Default::default, |(_, presenter, text)| (presenter.clone(), text.clone()));
-            Placeable { submission, presenter, public_abstract }
-        })
-        .collect())
+    .await
 }
 
 /// Places `submission_id` in `session` for `minutes`: at the end of the session when it

@@ -211,7 +211,7 @@ fn state_label(paper: Option<&Paper>) -> String {
 fn talk_row(bench: &Workbench, talk: &Talk, session_title: &str, first: bool, last: bool) -> TalkRow {
     let paper = bench.paper_of(talk);
     let end = crate::programme::conflicts::talk_span(talk)
-        .map(|(_, end)| format!("{:02}:{:02}", end.hour(), end.minute()))
+        .map(|(_, end)| crate::programme::clock(end.time()))
         .unwrap_or_default();
     TalkRow {
         reference: paper.map_or_else(String::new, |p| p.reference.clone()),

@@ -14,7 +14,7 @@ use crate::error::AppError;
 use crate::handlers::layout::{Block, BlockError, Layout, Meta, PageCtx};
 use crate::handlers::render::{cached, html};
 use crate::handlers::state::AppState;
-use crate::programme::{Change, Programme, Slot, VersionSummary, day_label, iso, session_path, talk_path};
+use crate::programme::{Change, Programme, Slot, VersionSummary, clock, day_label, iso, session_path, talk_path};
 use crate::session_rules::parse_local;
 use crate::zone::Zone;
 
@@ -162,11 +162,11 @@ fn version(summary: &VersionSummary, zone: &Zone, programme: Option<&Programme>)
 fn place(slot: &Slot, zone: &Zone) -> Place {
     let at = |text: &str| parse_local(text).map(|local| zone.localize(local));
     let (start, start_iso) = match at(&slot.starts_at) {
-        Some(t) => (format!("{}, {:02}:{:02}", day_label(t.date()), t.hour(), t.minute()), Some(iso(t))),
+        Some(t) => (format!("{}, {}", day_label(t.date()), clock(t.time())), Some(iso(t))),
         None => (slot.starts_at.clone(), None),
     };
     let (end, end_iso) = match at(&slot.ends_at) {
-        Some(t) => (format!("{:02}:{:02}", t.hour(), t.minute()), Some(iso(t))),
+        Some(t) => (clock(t.time()), Some(iso(t))),
         None => (slot.ends_at.clone(), None),
     };
     Place { session: slot.session.clone(), room: slot.room.clone(), start, start_iso, end, end_iso }
