@@ -26,6 +26,52 @@ pub const LINKS_PER_HOUR: i64 = 5;
 /// bits of entropy for a session id, DESIGN.md for 128).
 pub const SECRET_BYTES: usize = 32;
 
+/// Who a sign-in link and a session are for (DESIGN.md section 15): every role signs in by
+/// the same mailed link and holds the same kind of session, which carries its role. A
+/// session reaches its own role's area only; anywhere else it answers as no session would.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// `ORGANISER_EMAIL`'s addresses: `/organiser/...`.
+    Organiser,
+    /// Reviewers who accepted their invitation (table `reviewers`): `/review/...`.
+    Reviewer,
+}
+
+impl Role {
+    /// The name stored in `organiser_links.role` and `organiser_sessions.role`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Organiser => "organiser",
+            Role::Reviewer => "reviewer",
+        }
+    }
+
+    /// The stored name read back; `None` for a role this build does not know.
+    pub fn parse(name: &str) -> Option<Role> {
+        match name {
+            "organiser" => Some(Role::Organiser),
+            "reviewer" => Some(Role::Reviewer),
+            _ => None,
+        }
+    }
+
+    /// Where the role's area starts: its sign-in page, or its home once signed in.
+    pub fn home(self) -> &'static str {
+        match self {
+            Role::Organiser => "/organiser",
+            Role::Reviewer => "/review",
+        }
+    }
+
+    /// Who the role's people are, in the sign-in page's and mail's words.
+    pub fn people(self) -> &'static str {
+        match self {
+            Role::Organiser => "organisers",
+            Role::Reviewer => "reviewers",
+        }
+    }
+}
+
 /// An address as organisers are compared: trimmed, lower-cased.
 pub fn normalise(email: &str) -> String {
     email.trim().to_ascii_lowercase()

@@ -343,8 +343,8 @@ async fn a_rolling_restart_fails_no_request_and_loses_no_message(cluster: Arc<Cl
         });
     }
     tokio::time::sleep(Duration::from_secs(1)).await;
-    // One instance at a time; the balancer leaves a failed instance out for 2 s
-    // (`fail_timeout`), so wait past that before taking the other one down.
+    // One instance at a time, as deploy/cluster/cluster.sh does it: out of the balancer,
+    // SIGTERM, start, back in; then a moment of load on both before the other one.
     for n in ["1", "2"] {
         cluster.script(&["stop-instance", n]);
         cluster.script(&["start-instance", n]);

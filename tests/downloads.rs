@@ -188,6 +188,12 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         post("/organiser/programme/publish", "/organiser/programme/publish"),
         get("/organiser/programme/papers/{reference}", format!("/organiser/programme/papers/{reference}"), Organiser),
         post("/organiser/programme/papers/{reference}", format!("/organiser/programme/papers/{reference}")),
+        // The reviewers' area: without a reviewer's session, its sign-in pages.
+        get("/review", "/review", Visitor),
+        post("/review/sign-in", "/review/sign-in"),
+        get("/review/sign-in/{token}", format!("/review/sign-in/{token}"), Visitor),
+        post("/review/sign-in/{token}", format!("/review/sign-in/{token}")),
+        post("/review/sign-out", "/review/sign-out"),
         get("/organiser/messages", "/organiser/messages", Organiser),
         get("/organiser/messages.csv", "/organiser/messages.csv", Organiser),
         get("/organiser/messages.csv", "/organiser/messages.csv?status=read", Organiser),

@@ -8,8 +8,10 @@
 #   deploy/cluster/cluster.sh start            start everything, print the balancer's URL
 #   deploy/cluster/cluster.sh stop             stop everything (by pid) and remove the folder
 #   deploy/cluster/cluster.sh status           what runs, and whether the balancer answers
-#   deploy/cluster/cluster.sh start-instance N (re)start instance 1 or 2
-#   deploy/cluster/cluster.sh stop-instance N  SIGTERM instance N and wait for it to exit
+#   deploy/cluster/cluster.sh start-instance N (re)start instance 1 or 2, then put it back
+#                                              in the balancer
+#   deploy/cluster/cluster.sh stop-instance N  take instance N out of the balancer, then
+#                                              SIGTERM it and wait for it to exit
 #   deploy/cluster/cluster.sh kill-instance N  SIGKILL instance N (a crash)
 #
 # Settings (environment):
@@ -140,6 +142,10 @@ start_instance() {
     die "instance $n did not become healthy on 127.0.0.1:$port (log: $dir/instance$n.log)"
   fi
   say "instance $n on 127.0.0.1:$port (pid $(pid_of "instance$n"))"
+  if [ -f "$dir/instance$n.out" ]; then
+    rm -f "$dir/instance$n.out"
+    reload_nginx
+  fi
 }
 
 write_nginx_conf() {
@@ -166,8 +172,8 @@ http {
     uwsgi_temp_path $dir/nginx/tmp/uwsgi;
     scgi_temp_path $dir/nginx/tmp/scgi;
     upstream conference {
-        server 127.0.0.1:$(instance_port 1) max_fails=1 fail_timeout=2s;
-        server 127.0.0.1:$(instance_port 2) max_fails=1 fail_timeout=2s;
+        server 127.0.0.1:$(instance_port 1) max_fails=1 fail_timeout=2s$(down_mark 1);
+        server 127.0.0.1:$(instance_port 2) max_fails=1 fail_timeout=2s$(down_mark 2);
     }
     server {
         listen 127.0.0.1:$lb_port;
@@ -178,6 +184,49 @@ http {
     }
 }
 EOF
+}
+
+# ` down` while instance N is taken out of the balancer (a marker file), else nothing.
+down_mark() { [ -f "$dir/instance$1.out" ] && echo " down" || true; }
+
+# The pids whose parent is `pid`, from /proc (procps may not be installed).
+children_of() {
+  local stat fields
+  for stat in /proc/[0-9]*/stat; do
+    # Field 4 is the parent's pid; field 2, the name in parentheses, holds no spaces here.
+    read -r -a fields <"$stat" 2>/dev/null || continue
+    [ "${fields[3]:-}" = "$1" ] && echo "${fields[0]}"
+  done
+  return 0
+}
+
+# Rewrites the balancer's config and has nginx load it, waiting until the workers of the old
+# config have exited: from then on no new request goes to an instance marked down, while the
+# requests it already had finish on it.
+reload_nginx() {
+  local master old i
+  alive nginx || return 0
+  write_nginx_conf
+  master=$(pid_of nginx)
+  old=$(children_of "$master")
+  kill -HUP "$master"
+  for ((i = 0; i < 100; i++)); do
+    local still=0 pid
+    for pid in $old; do kill -0 "$pid" 2>/dev/null && still=1; done
+    [ "$still" = 0 ] && return 0
+    sleep 0.1
+  done
+  die "nginx did not reload within 10 s (log: $dir/nginx/error.log)"
+}
+
+# A rolling restart's stop: closing a listener resets the connections that reached it in the
+# meantime, which a balancer cannot retry for a POST it already sent (a 502). Taking the
+# instance out of the balancer first means none arrive; then SIGTERM drains what it has.
+stop_instance() {
+  local n=$1
+  touch "$dir/instance$n.out"
+  reload_nginx
+  stop_process "instance$n" TERM "$stop_wait"
 }
 
 start_nginx() {
@@ -254,7 +303,7 @@ case "${1:-}" in
   stop) stop_all ;;
   status) status ;;
   start-instance) [ -f "$dir/instance.env" ] || die "no cluster in $dir"; start_instance "${2:?instance number}" ;;
-  stop-instance) stop_process "instance${2:?instance number}" TERM "$stop_wait" ;;
+  stop-instance) stop_instance "${2:?instance number}" ;;
   kill-instance) stop_process "instance${2:?instance number}" KILL 5 ;;
   *)
     sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2

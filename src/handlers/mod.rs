@@ -11,5 +11,6 @@ pub mod organiser;
 pub mod page_table;
 pub mod pages;
 pub mod render;
+pub mod review;
 pub mod seo;
 pub mod state;

@@ -56,7 +56,7 @@ pub fn render_sitemap(page: &PageCtx<'_>) -> Result<String, AppError> {
 pub async fn robots(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
     cached_as(&state, request.headers(), "/robots.txt", ClockUse::Year, ROBOTS, |page| {
         Ok(format!(
-            "User-agent: *\nDisallow: /api/\nDisallow: /Success\nDisallow: /Failed\nDisallow: /test-gateway\nDisallow: /organiser\nAllow: /\n\nSitemap: {}\n",
+            "User-agent: *\nDisallow: /api/\nDisallow: /Success\nDisallow: /Failed\nDisallow: /test-gateway\nDisallow: /organiser\nDisallow: /review\nAllow: /\n\nSitemap: {}\n",
             page.config.absolute("/sitemap.xml")
         ))
     })

@@ -32,9 +32,12 @@ pub fn apply(method: &Method, path: &str, response: &mut Response) {
     }
 }
 
-/// `/organiser` and below (DESIGN.md section 12): no cache keeps any of it.
-pub fn is_organiser_area(path: &str) -> bool {
-    path.strip_prefix("/organiser").is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+/// The areas behind a sign-in, `/organiser` and `/review` and below (DESIGN.md sections 12
+/// and 15): no cache keeps any of it, and its POSTs need proof of the same origin.
+pub fn is_signed_in_area(path: &str) -> bool {
+    ["/organiser", "/review"]
+        .iter()
+        .any(|area| path.strip_prefix(area).is_some_and(|rest| rest.is_empty() || rest.starts_with('/')))
 }
 
 /// An author's private status link and its withdrawal (issue 21): one person's data behind a
@@ -47,7 +50,7 @@ pub fn is_status_link(path: &str) -> bool {
 pub fn policy(method: &Method, path: &str, status: StatusCode, is_html: bool) -> Option<&'static str> {
     if path == "/api"
         || path.starts_with("/api/")
-        || is_organiser_area(path)
+        || is_signed_in_area(path)
         || is_status_link(path)
         || PRIVATE_PAGES.contains(&path)
     {

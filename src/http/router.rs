@@ -34,6 +34,7 @@ use crate::handlers::organiser::{dashboard, decide, messages, orders, records, s
 use crate::handlers::organiser::programme;
 use crate::handlers::page_table::PAGES;
 use crate::handlers::pages::{errors, newsletter as newsletter_links, submission_status, test_gateway};
+use crate::handlers::review;
 use crate::handlers::seo;
 use crate::handlers::state::AppState;
 use crate::payments::config::TEST_GATEWAY_PATH;
@@ -130,6 +131,11 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route(programme::PAPER, get(programme::paper).post(programme::edit_paper))
         .route(records::AUDIT, get(records::audit_list))
         .route("/organiser/audit.csv", get(records::audit_csv))
+        // The reviewers' area (issue 32, DESIGN.md section 15): the same sign-in, its own role.
+        .route(review::session::REVIEWER_HOME, get(review::home::home))
+        .route("/review/sign-in", post(review::home::request_link))
+        .route("/review/sign-in/{token}", get(review::home::confirm_page).post(review::home::sign_in))
+        .route("/review/sign-out", post(review::home::sign_out))
         .layer(SetResponseHeaderLayer::overriding(
             HeaderName::from_static("x-robots-tag"),
             HeaderValue::from_static("noindex"),

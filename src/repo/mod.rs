@@ -12,5 +12,6 @@ pub mod outbox;
 pub mod papers;
 pub mod programme;
 pub mod published;
+pub mod reviewers;
 pub mod submissions;
 pub mod subscribers;

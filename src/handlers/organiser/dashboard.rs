@@ -20,6 +20,7 @@ use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
 use crate::money;
+use crate::organisers::Role;
 use crate::repo::audit::{self, Entry};
 use crate::repo::dashboard::Counts;
 use crate::repo::organisers::{self as store, Session};
@@ -103,8 +104,12 @@ fn week_ago(state: &AppState) -> String {
 /// GET `/organiser`.
 pub async fn home(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
     let (parts, _) = request.into_parts();
-    let Some(organiser) = session::authenticate(&parts, &state).await? else {
-        return sign_in_page(&state, StatusCode::OK, None, None, String::new()).await;
+    let organiser = match session::authenticate(&parts, &state).await? {
+        session::Access::Organiser(organiser) => organiser,
+        session::Access::None => {
+            return sign_in_page(&state, Role::Organiser, StatusCode::OK, None, None, String::new()).await;
+        }
+        session::Access::OtherRole => return Ok(session::not_found()),
     };
     let pool = &state.pool;
     let page = DashboardPage {

@@ -23,9 +23,10 @@ use crate::client_ip::ClientIp;
 use crate::error::AppError;
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
-use crate::organisers;
+use crate::organisers::{self, Role};
 use crate::repo::audit::{self, NewEntry};
 use crate::repo::organisers as store;
+use crate::repo::reviewers::{self, Reviewer};
 
 /// Where the organiser area starts: the sign-in page, or the dashboard once signed in.
 pub const HOME: &str = "/organiser";
@@ -99,28 +100,64 @@ fn session_id(parts: &Parts, name: &str) -> Option<String> {
 /// How stale a session's `last_seen` may be before a request writes it again.
 const TOUCH_EVERY: Duration = Duration::from_secs(60);
 
-/// The organiser a request comes from, if any; ends (deletes) a session found expired or
-/// whose address left `ORGANISER_EMAIL`, and restarts the idle timer of a live one.
-pub async fn authenticate(parts: &Parts, state: &AppState) -> Result<Option<Organiser>, AppError> {
+/// Whoever a request's session cookie names, in the role the session was started for
+/// (DESIGN.md section 15: one sign-in for every role).
+#[derive(Debug, Clone)]
+pub struct Account {
+    pub email: String,
+    pub role: Role,
+    /// The session's row.
+    pub session: i64,
+    /// The client address of this request, for the audit log.
+    pub client: Option<String>,
+    /// The reviewer's row, for a reviewer's session.
+    pub reviewer: Option<Reviewer>,
+}
+
+impl Account {
+    /// An audit entry by this person, at `at`.
+    pub fn entry<'a>(&'a self, at: &'a str, action: &'a str) -> NewEntry<'a> {
+        NewEntry::new(at, &self.email, self.client.as_deref(), action)
+    }
+}
+
+/// Whether `email` still holds `role`: listed in `ORGANISER_EMAIL`, or a reviewer who
+/// accepted and was not removed (then their row).
+pub async fn holds(state: &AppState, role: Role, email: &str) -> Result<Option<Option<Reviewer>>, AppError> {
+    Ok(match role {
+        Role::Organiser => organisers::is_organiser(&state.config, email).then_some(None),
+        Role::Reviewer => reviewers::accepted(&state.pool, email).await?.map(Some),
+    })
+}
+
+/// The person a request comes from, if any, in any role; ends (deletes) a session found
+/// expired or whose address lost its role, and restarts the idle timer of a live one.
+pub async fn account(parts: &Parts, state: &AppState) -> Result<Option<Account>, AppError> {
     let Some(id) = session_id(parts, cookie_name(state)) else { return Ok(None) };
     let Some(session) = store::find_session(&state.pool, &organisers::hash(&id)).await? else { return Ok(None) };
+    let Some(role) = Role::parse(&session.role) else { return Ok(None) };
     let now = state.clock.now();
     let stamp = timestamp(now);
     let idle = Duration::from_secs(state.config.organiser_idle_minutes.max(1) * 60);
     let idle_since = timestamp(now - idle);
     let client = ClientIp::of(&parts.extensions).0.map(|ip| ip.to_string());
-    let still_organiser = organisers::is_organiser(&state.config, &session.email);
-    if !still_organiser || session.expires <= stamp || session.last_seen <= idle_since {
+    let held = holds(state, role, &session.email).await?;
+    if held.is_none() || session.expires <= stamp || session.last_seen <= idle_since {
         let mut tx = crate::db::begin_write(&state.pool).await?;
-        if still_organiser {
+        if held.is_some() {
             store::delete_session(&mut tx, session.id).await?;
         } else {
-            // Off the list: every session of the address ends now, on every instance.
-            store::delete_sessions_of(&mut tx, &session.email).await?;
+            // Off the list: every session of the address in this role ends now, on every
+            // instance.
+            store::delete_role_sessions_of(&mut tx, &session.email, role.as_str()).await?;
+            let reason = match role {
+                Role::Organiser => "not in ORGANISER_EMAIL",
+                Role::Reviewer => "not an accepted reviewer",
+            };
             let entry = NewEntry {
-                details: serde_json::json!({ "reason": "not in ORGANISER_EMAIL" }),
+                details: serde_json::json!({ "reason": reason }),
                 ..NewEntry::new(&stamp, audit::SYSTEM, client.as_deref(), "auth.access_removed")
-                    .about("organiser", &session.email)
+                    .about(role.as_str(), &session.email)
             };
             audit::record(&mut tx, &entry).await?;
         }
@@ -133,7 +170,34 @@ pub async fn authenticate(parts: &Parts, state: &AppState) -> Result<Option<Orga
     if session.last_seen <= timestamp(now - TOUCH_EVERY) {
         store::touch_session(&state.pool, session.id, &stamp).await?;
     }
-    Ok(Some(Organiser { email: session.email, session: session.id, client }))
+    let reviewer = held.flatten();
+    Ok(Some(Account { email: session.email, role, session: session.id, client, reviewer }))
+}
+
+/// What a request's session is to the organiser area.
+pub enum Access {
+    /// No live session: the sign-in page.
+    None,
+    /// An organiser's session.
+    Organiser(Organiser),
+    /// A session of another role, which answers 404 here (DESIGN.md section 15).
+    OtherRole,
+}
+
+/// The organiser a request comes from, if any (see [`account`]).
+pub async fn authenticate(parts: &Parts, state: &AppState) -> Result<Access, AppError> {
+    Ok(match account(parts, state).await? {
+        None => Access::None,
+        Some(Account { email, role: Role::Organiser, session, client, .. }) => {
+            Access::Organiser(Organiser { email, session, client })
+        }
+        Some(_) => Access::OtherRole,
+    })
+}
+
+/// 404 in the site's words: what a file, a CSV or another role's page answers.
+pub fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "Not found").into_response()
 }
 
 /// A page for organisers only: without a session, a 303 to the sign-in page.
@@ -144,8 +208,9 @@ impl FromRequestParts<AppState> for SignedIn {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         match authenticate(parts, state).await {
-            Ok(Some(organiser)) => Ok(SignedIn(organiser)),
-            Ok(None) => Err(Redirect::to(HOME).into_response()),
+            Ok(Access::Organiser(organiser)) => Ok(SignedIn(organiser)),
+            Ok(Access::None) => Err(Redirect::to(HOME).into_response()),
+            Ok(Access::OtherRole) => Err(not_found()),
             Err(err) => Err(err.into_response()),
         }
     }
@@ -160,8 +225,8 @@ impl FromRequestParts<AppState> for SignedInForFile {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         match authenticate(parts, state).await {
-            Ok(Some(organiser)) => Ok(SignedInForFile(organiser)),
-            Ok(None) => Err((StatusCode::NOT_FOUND, "Not found").into_response()),
+            Ok(Access::Organiser(organiser)) => Ok(SignedInForFile(organiser)),
+            Ok(_) => Err(not_found()),
             Err(err) => Err(err.into_response()),
         }
     }

@@ -1,5 +1,7 @@
 //! Signing in by a mailed one-time link (DESIGN.md section 12; OWASP Authentication and
-//! Forgot Password cheat sheets), and signing out.
+//! Forgot Password cheat sheets), and signing out: one mechanism for every role
+//! (DESIGN.md section 15). The routes below are the organisers'; a reviewer's are the same
+//! under `/review` (`Role::home`), and a link or session of one role works in its area only.
 //!
 //! - `GET /organiser` without a session: the sign-in page (one field, `email`).
 //! - `POST /organiser/sign-in`: the same answer, status and page for any address. A row is
@@ -28,13 +30,31 @@ use crate::handlers::render::html;
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
 use crate::mail::{self, Context};
-use crate::organisers::{self, Secret};
+use crate::organisers::{self, Role, Secret};
 use crate::repo::audit::{self, NewEntry};
 use crate::repo::organisers as store;
 use crate::validate;
 
 /// The answer to every accepted request for a link (issue 20's wording).
 pub const LINK_ON_ITS_WAY: &str = "If this address belongs to an organiser, a sign-in link is on its way.";
+/// The same answer on the reviewers' sign-in page.
+pub const REVIEWER_LINK_ON_ITS_WAY: &str = "If this address belongs to a reviewer, a sign-in link is on its way.";
+
+/// The answer to an accepted request for a `role` link.
+fn link_on_its_way(role: Role) -> &'static str {
+    match role {
+        Role::Organiser => LINK_ON_ITS_WAY,
+        Role::Reviewer => REVIEWER_LINK_ON_ITS_WAY,
+    }
+}
+
+/// The sign-in pages' title for `role`.
+fn sign_in_title(role: Role) -> &'static str {
+    match role {
+        Role::Organiser => "Organisers: sign in",
+        Role::Reviewer => "Reviewers: sign in",
+    }
+}
 /// The answer past the per-address limit, the same for any address.
 pub const TOO_MANY_LINKS: &str = "Too many sign-in links were asked for this address. Please try again in an hour.";
 /// A link that is unknown, used or expired.
@@ -44,6 +64,12 @@ pub const LINK_NOT_VALID: &str = "This sign-in link does not work any more: it w
 #[template(path = "organiser/sign_in.html")]
 pub struct SignInPage {
     pub layout: Layout,
+    /// The heading: "Organisers", "Reviewers".
+    pub heading: &'static str,
+    /// The role's home (`Role::home`).
+    pub home: &'static str,
+    /// Where the form posts (`<home>/sign-in`).
+    pub action: String,
     /// What the last request did (`role="status"`).
     pub notice: Option<String>,
     /// A problem with the field.
@@ -56,6 +82,8 @@ pub struct SignInPage {
 #[template(path = "organiser/link.html")]
 pub struct LinkPage {
     pub layout: Layout,
+    /// Where a new link is asked for (the role's home).
+    pub home: &'static str,
     /// The address the link signs in, when it still works.
     pub email: Option<String>,
     /// Where the button posts (the link itself).
@@ -76,16 +104,22 @@ fn answer(status: StatusCode, page: &impl Template) -> Result<Response, AppError
     Ok(crate::handlers::render::html_response(status, html(page)?))
 }
 
-/// The sign-in page, with `notice` or `error`.
+/// The sign-in page of `role`, with `notice` or `error`.
 pub async fn sign_in_page(
     state: &AppState,
+    role: Role,
     status: StatusCode,
     notice: Option<String>,
     error: Option<String>,
     email: String,
 ) -> Result<Response, AppError> {
-    let layout = layout(state, "Organisers: sign in", session::HOME).await?;
-    answer(status, &SignInPage { layout, notice, error, email })
+    let layout = layout(state, sign_in_title(role), role.home()).await?;
+    let heading = match role {
+        Role::Organiser => "Organisers",
+        Role::Reviewer => "Reviewers",
+    };
+    let action = format!("{}/sign-in", role.home());
+    answer(status, &SignInPage { layout, heading, home: role.home(), action, notice, error, email })
 }
 
 /// The sign-in form's fields.
@@ -101,45 +135,62 @@ pub async fn request_link(
     client: Option<axum::Extension<ClientIp>>,
     Form(form): Form<SignInForm>,
 ) -> Result<Response, AppError> {
+    request_link_as(&state, Role::Organiser, client_of(client), form).await
+}
+
+/// The client address of a request, as the audit log keeps it.
+pub fn client_of(client: Option<axum::Extension<ClientIp>>) -> Option<String> {
+    client.and_then(|axum::Extension(ClientIp(ip))| ip).map(|ip| ip.to_string())
+}
+
+/// POST `<home>/sign-in` for `role`: the same answer for any address; a mail only to one
+/// that holds the role.
+pub async fn request_link_as(
+    state: &AppState,
+    role: Role,
+    client: Option<String>,
+    form: SignInForm,
+) -> Result<Response, AppError> {
     let typed = form.email.trim().to_owned();
     if !validate::is_valid_email(&typed) {
         let error = Some("Please enter a valid email address".to_owned());
-        return sign_in_page(&state, StatusCode::UNPROCESSABLE_ENTITY, None, error, typed).await;
+        return sign_in_page(state, role, StatusCode::UNPROCESSABLE_ENTITY, None, error, typed).await;
     }
     let email = organisers::normalise(&typed);
     let now = state.clock.now();
     let created = timestamp(now);
     let hour_ago = timestamp(now - time::Duration::HOUR);
     let secret = Secret::generate();
-    let organiser = organisers::is_organiser(&state.config, &email);
-    let client = client.and_then(|axum::Extension(ClientIp(ip))| ip).map(|ip| ip.to_string());
+    let holder = session::holds(state, role, &email).await?.is_some();
     // Composed before the transaction, for every address alike.
     let ctx = Context::load(&state.pool, &state.config).await?;
-    let link = state.config.absolute(&format!("{}/sign-in/{}", session::HOME, secret.token));
-    let mail = compose_link_mail(&ctx, &email, &link)?;
+    let link = state.config.absolute(&format!("{}/sign-in/{}", role.home(), secret.token));
+    let mail = compose_link_mail(&ctx, role, &email, &link)?;
     let mut tx = crate::db::begin_write(&state.pool).await?;
     if store::links_since(&mut tx, &email, &hour_ago).await? >= organisers::LINKS_PER_HOUR {
         drop(tx);
         tracing::warn!(%email, "sign-in links: hourly limit reached");
         let notice = Some(TOO_MANY_LINKS.to_owned());
-        return sign_in_page(&state, StatusCode::TOO_MANY_REQUESTS, notice, None, String::new()).await;
+        return sign_in_page(state, role, StatusCode::TOO_MANY_REQUESTS, notice, None, String::new()).await;
     }
     let expires = timestamp(now + organisers::LINK_LIFETIME);
-    store::insert_link(&mut tx, &email, &secret.hash, &created, &expires).await?;
-    if organiser {
+    store::insert_link(&mut tx, &email, role.as_str(), &secret.hash, &created, &expires).await?;
+    if holder {
         mail::enqueue(&mut tx, &mail).await?;
-        audit::record(&mut tx, &auth_entry(&created, &email, client.as_deref(), "auth.link_requested")).await?;
+        let entry = auth_entry(&created, role, &email, client.as_deref(), "auth.link_requested");
+        audit::record(&mut tx, &entry).await?;
     } else {
-        tracing::info!("sign-in link asked for an address that is not an organiser's; no mail");
+        tracing::info!(role = role.as_str(), "sign-in link asked for an address without that role; no mail");
     }
     tx.commit().await?;
-    sign_in_page(&state, StatusCode::OK, Some(LINK_ON_ITS_WAY.to_owned()), None, String::new()).await
+    sign_in_page(state, role, StatusCode::OK, Some(link_on_its_way(role).to_owned()), None, String::new()).await
 }
 
 #[derive(Template)]
 #[template(path = "mail/organiser_link.txt")]
 struct LinkText<'a> {
     site: &'a mail::MailSite,
+    people: &'a str,
     link: &'a str,
 }
 
@@ -147,18 +198,20 @@ struct LinkText<'a> {
 #[template(path = "mail/organiser_link.html")]
 struct LinkHtml<'a> {
     site: &'a mail::MailSite,
+    people: &'a str,
     link: &'a str,
 }
 
-fn compose_link_mail(ctx: &Context, email: &str, link: &str) -> Result<mail::OutgoingMail, AppError> {
-    let site = &ctx.site;
-    mail::compose(email, ctx.subject("Your sign-in link"), &LinkText { site, link }, &LinkHtml { site, link })
+fn compose_link_mail(ctx: &Context, role: Role, email: &str, link: &str) -> Result<mail::OutgoingMail, AppError> {
+    let (site, people) = (&ctx.site, role.people());
+    let (text, html) = (LinkText { site, people, link }, LinkHtml { site, people, link });
+    mail::compose(email, ctx.subject("Your sign-in link"), &text, &html)
         .map_err(|e| AppError::internal("sign-in link mail", e))
 }
 
-/// The audit entry of `email` doing `action` (`auth.*`) to its own organiser account.
-fn auth_entry<'a>(at: &'a str, email: &'a str, client: Option<&'a str>, action: &'a str) -> NewEntry<'a> {
-    NewEntry::new(at, email, client, action).about("organiser", email)
+/// The audit entry of `email` doing `action` (`auth.*`) to its own account in `role`.
+fn auth_entry<'a>(at: &'a str, role: Role, email: &'a str, client: Option<&'a str>, action: &'a str) -> NewEntry<'a> {
+    NewEntry::new(at, email, client, action).about(role.as_str(), email)
 }
 
 /// The headers of a page whose URL holds a token: never sent on as a referrer.
@@ -169,28 +222,35 @@ fn no_referrer(mut response: Response) -> Response {
 
 async fn link_page(
     state: &AppState,
+    role: Role,
     status: StatusCode,
     token: &str,
     email: Option<String>,
 ) -> Result<Response, AppError> {
-    let action = format!("{}/sign-in/{token}", session::HOME);
-    let layout = layout(state, "Organisers: sign in", session::HOME).await?;
+    let action = format!("{}/sign-in/{token}", role.home());
+    let layout = layout(state, sign_in_title(role), role.home()).await?;
     let message = if email.is_some() { "" } else { LINK_NOT_VALID };
-    Ok(no_referrer(answer(status, &LinkPage { layout, email, action, message })?))
+    Ok(no_referrer(answer(status, &LinkPage { layout, home: role.home(), email, action, message })?))
 }
 
 /// GET `/organiser/sign-in/{token}`: the confirmation page; uses nothing up.
 pub async fn confirm_page(State(state): State<AppState>, Path(token): Path<String>) -> Result<Response, AppError> {
-    let email = if organisers::is_well_formed(&token) {
+    confirm_page_as(&state, Role::Organiser, &token).await
+}
+
+/// GET `<home>/sign-in/{token}` for `role`.
+pub async fn confirm_page_as(state: &AppState, role: Role, token: &str) -> Result<Response, AppError> {
+    let mut email = None;
+    if organisers::is_well_formed(token) {
         let now = timestamp(state.clock.now());
-        store::usable_link(&state.pool, &organisers::hash(&token), &now).await?
-    } else {
-        None
-    };
-    match email.filter(|email| organisers::is_organiser(&state.config, email)) {
-        Some(email) => link_page(&state, StatusCode::OK, &token, Some(email)).await,
-        None => link_page(&state, StatusCode::NOT_FOUND, &token, None).await,
+        if let Some(address) = store::usable_link(&state.pool, &organisers::hash(token), role.as_str(), &now).await? {
+            if session::holds(state, role, &address).await?.is_some() {
+                email = Some(address);
+            }
+        }
     }
+    let status = if email.is_some() { StatusCode::OK } else { StatusCode::NOT_FOUND };
+    link_page(state, role, status, token, email).await
 }
 
 /// POST `/organiser/sign-in/{token}`: uses the link up and starts a session.
@@ -199,27 +259,40 @@ pub async fn sign_in(
     client: Option<axum::Extension<ClientIp>>,
     Path(token): Path<String>,
 ) -> Result<Response, AppError> {
-    if !organisers::is_well_formed(&token) {
-        return link_page(&state, StatusCode::NOT_FOUND, &token, None).await;
+    sign_in_as(&state, Role::Organiser, client_of(client), &token).await
+}
+
+/// POST `<home>/sign-in/{token}` for `role`.
+pub async fn sign_in_as(
+    state: &AppState,
+    role: Role,
+    client: Option<String>,
+    token: &str,
+) -> Result<Response, AppError> {
+    if !organisers::is_well_formed(token) {
+        return link_page(state, role, StatusCode::NOT_FOUND, token, None).await;
     }
     let now = state.clock.now();
     let stamp = timestamp(now);
-    let client = client.and_then(|axum::Extension(ClientIp(ip))| ip).map(|ip| ip.to_string());
     let mut tx = crate::db::begin_write(&state.pool).await?;
-    let used = store::use_link(&mut tx, &organisers::hash(&token), &stamp).await?;
-    let Some(email) = used.filter(|email| organisers::is_organiser(&state.config, email)) else {
-        drop(tx);
-        return link_page(&state, StatusCode::NOT_FOUND, &token, None).await;
+    let used = store::use_link(&mut tx, &organisers::hash(token), role.as_str(), &stamp).await?;
+    let email = match used {
+        Some(email) if session::holds(state, role, &email).await?.is_some() => email,
+        _ => {
+            drop(tx);
+            return link_page(state, role, StatusCode::NOT_FOUND, token, None).await;
+        }
     };
     // A new id at every sign-in (OWASP: renew the session id when privileges change).
     let session_id = Secret::generate();
     let lifetime = time::Duration::hours(state.config.organiser_session_hours.max(1) as i64);
-    store::insert_session(&mut tx, &session_id.hash, &email, &stamp, &timestamp(now + lifetime), client.as_deref())
+    let expires = timestamp(now + lifetime);
+    store::insert_session(&mut tx, &session_id.hash, &email, role.as_str(), &stamp, &expires, client.as_deref())
         .await?;
-    audit::record(&mut tx, &auth_entry(&stamp, &email, client.as_deref(), "auth.signed_in")).await?;
+    audit::record(&mut tx, &auth_entry(&stamp, role, &email, client.as_deref(), "auth.signed_in")).await?;
     tx.commit().await?;
-    let mut response = Redirect::to(session::HOME).into_response();
-    response.headers_mut().insert(header::SET_COOKIE, session::session_cookie(&state, &session_id.token));
+    let mut response = Redirect::to(role.home()).into_response();
+    response.headers_mut().insert(header::SET_COOKIE, session::session_cookie(state, &session_id.token));
     Ok(no_referrer(response))
 }
 
@@ -230,7 +303,7 @@ pub async fn sign_out(State(state): State<AppState>, SignedIn(organiser): Signed
     store::delete_session(&mut tx, organiser.session).await?;
     audit::record(&mut tx, &organiser.entry(&stamp, "auth.signed_out")).await?;
     tx.commit().await?;
-    signed_out(&state)
+    signed_out(&state, Role::Organiser)
 }
 
 /// POST `/organiser/sign-out-everywhere`: every session of this address, on every device.
@@ -245,11 +318,12 @@ pub async fn sign_out_everywhere(
     entry.details = serde_json::json!({ "sessions": ended });
     audit::record(&mut tx, &entry).await?;
     tx.commit().await?;
-    signed_out(&state)
+    signed_out(&state, Role::Organiser)
 }
 
-fn signed_out(state: &AppState) -> Result<Response, AppError> {
-    let mut response = Redirect::to(session::HOME).into_response();
+/// The answer that ends a session in the browser: back to `role`'s sign-in page.
+pub fn signed_out(state: &AppState, role: Role) -> Result<Response, AppError> {
+    let mut response = Redirect::to(role.home()).into_response();
     response.headers_mut().insert(header::SET_COOKIE, session::cleared_cookie(state));
     Ok(response)
 }

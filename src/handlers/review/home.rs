@@ -1,0 +1,86 @@
+//! `/review`: the reviewers' sign-in page without a session, the reviewer's papers with one;
+//! signing in and out by the shared mechanism (`crate::handlers::organiser::sign_in`).
+
+use askama::Template;
+use axum::Form;
+use axum::extract::{Path, Request, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+
+use super::session::{self, Access, Reviewing, SignedInReviewer};
+use crate::client_ip::ClientIp;
+use crate::error::AppError;
+use crate::handlers::layout::Layout;
+use crate::handlers::organiser::sign_in::{self, SignInForm, client_of, layout};
+use crate::handlers::render::render;
+use crate::handlers::state::AppState;
+use crate::mail::outbox::timestamp;
+use crate::organisers::Role;
+use crate::repo::organisers as store;
+
+#[derive(Template)]
+#[template(path = "review/home.html")]
+pub struct HomePage {
+    pub layout: Layout,
+    pub name: String,
+    pub email: String,
+}
+
+/// GET `/review`.
+pub async fn home(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    let (parts, _) = request.into_parts();
+    let reviewing = match session::authenticate(&parts, &state).await? {
+        Access::Reviewing(reviewing) => reviewing,
+        Access::None => {
+            return sign_in::sign_in_page(&state, Role::Reviewer, StatusCode::OK, None, None, String::new()).await;
+        }
+        Access::Refused => return Ok(crate::handlers::organiser::session::not_found()),
+    };
+    page(&state, reviewing).await
+}
+
+async fn page(state: &AppState, reviewing: Reviewing) -> Result<Response, AppError> {
+    let page = HomePage {
+        layout: layout(state, "Reviewing", session::REVIEWER_HOME).await?,
+        name: reviewing.reviewer.name,
+        email: reviewing.email,
+    };
+    render(StatusCode::OK, &page)
+}
+
+/// POST `/review/sign-in`.
+pub async fn request_link(
+    State(state): State<AppState>,
+    client: Option<axum::Extension<ClientIp>>,
+    Form(form): Form<SignInForm>,
+) -> Result<Response, AppError> {
+    sign_in::request_link_as(&state, Role::Reviewer, client_of(client), form).await
+}
+
+/// GET `/review/sign-in/{token}`.
+pub async fn confirm_page(State(state): State<AppState>, Path(token): Path<String>) -> Result<Response, AppError> {
+    sign_in::confirm_page_as(&state, Role::Reviewer, &token).await
+}
+
+/// POST `/review/sign-in/{token}`.
+pub async fn sign_in(
+    State(state): State<AppState>,
+    client: Option<axum::Extension<ClientIp>>,
+    Path(token): Path<String>,
+) -> Result<Response, AppError> {
+    sign_in::sign_in_as(&state, Role::Reviewer, client_of(client), &token).await
+}
+
+/// POST `/review/sign-out`: ends this session (an organiser who reviews is signed out of
+/// both areas, as they share the session).
+pub async fn sign_out(
+    State(state): State<AppState>,
+    SignedInReviewer(reviewing): SignedInReviewer,
+) -> Result<Response, AppError> {
+    let stamp = timestamp(state.clock.now());
+    let mut tx = crate::db::begin_write(&state.pool).await?;
+    store::delete_session(&mut tx, reviewing.session).await?;
+    crate::repo::audit::record(&mut tx, &reviewing.entry(&stamp, "auth.signed_out")).await?;
+    tx.commit().await?;
+    sign_in::signed_out(&state, Role::Reviewer)
+}
