@@ -14,6 +14,7 @@ pub mod loopback;
 pub mod payer;
 pub mod payments;
 pub mod programme;
+pub mod review;
 pub mod rng;
 pub mod smtp;
 pub mod tls;
