@@ -1,7 +1,10 @@
 //! Fills a database with a conference's worth of visitors' rows for `bench/organiser.sh`
 //! (issue 20 item 6): 20,000 submissions with small paper files, 50,000 orders, 20,000
 //! messages and 20,000 subscribers, plus 20,000 sent mails and 5,000 audit entries so the
-//! outbox and audit lists have pages too. Not part of the server: a benchmark's tool.
+//! outbox and audit lists have pages too; and peer review (issue 32 item 10): 400 reviewers,
+//! two released assignments per submission and 40,000 reviews (nine in ten submitted), the
+//! first reviewer being `REVIEWER_EMAIL` (the bench's organiser, who reviews with the same
+//! session). Not part of the server: a benchmark's tool.
 //!
 //! ```sh
 //! DATABASE_URL=sqlite:///tmp/b/conference.db DATA_DIR=/tmp/b/data \
@@ -272,6 +275,9 @@ async fn main() -> Result<(), Box<dyn Error>> {
     }
     tx.commit().await?;
     println!("audit entries: {n}");
+
+    let reviews = review_rows(&pool, &mut rng, now).await?;
+    println!("reviews: {reviews}");
     if engine == Engine::Postgres {
         // What autovacuum does on a live server some time after a bulk of inserts: statistics for
         // the planner, and the visibility map that lets counts read an index alone.
@@ -279,4 +285,98 @@ async fn main() -> Result<(), Box<dyn Error>> {
     }
     pool.close().await;
     Ok(())
+}
+
+/// Reviewers, assignments and reviews over the submissions written above, with the
+/// submissions' review figures as the reviewer pages keep them; how many reviews.
+async fn review_rows(pool: &db::Pool, rng: &mut Rng, now: OffsetDateTime) -> Result<usize, Box<dyn Error>> {
+    const RECOMMENDATIONS: [&str; 6] = ["strong_accept", "accept", "weak_accept", "weak_reject", "reject", "strong_reject"];
+    let reviewers = count("REVIEWERS", 400).max(2);
+    let first = std::env::var("REVIEWER_EMAIL").unwrap_or_else(|_| "bench.chair@example.org".into());
+    let stamp = timestamp(now - Duration::days(30));
+    let mut tx = pool.begin().await?;
+    let mut ids = Vec::with_capacity(reviewers);
+    for r in 0..reviewers {
+        let email = if r == 0 { first.clone() } else { format!("reviewer{r}@review.example.net") };
+        let (id,): (i64,) = sqlx::query_as(
+            "INSERT INTO reviewers (email, name, affiliation, topics, state, invited_at, answered_at)
+             VALUES ($1, $2, $3, '', 'accepted', $4, $4) RETURNING id",
+        )
+        .bind(email)
+        .bind(name(rng))
+        .bind(format!("Institute of {}", words(rng, 2)))
+        .bind(&stamp)
+        .fetch_one(&mut *tx)
+        .await?;
+        ids.push(id);
+    }
+    let submission_ids: Vec<i64> = sqlx::query_scalar("SELECT id FROM submissions ORDER BY id").fetch_all(&mut *tx).await?;
+    let mut written = 0;
+    for (i, &submission) in submission_ids.iter().enumerate() {
+        let (mut scores, mut counts) = (Vec::new(), std::collections::BTreeMap::<&str, i64>::new());
+        for number in 1..=2i64 {
+            // Reviewer 1 (the bench's organiser) gets every 200th paper: a list of 100 papers.
+            let reviewer = if number == 1 && i % 200 == 0 { ids[0] } else { ids[1 + (i * 2 + number as usize) % (reviewers - 1)] };
+            let (assignment,): (i64,) = sqlx::query_as(
+                "INSERT INTO review_assignments (submission_id, reviewer_id, number, state, created, released_at)
+                 VALUES ($1, $2, $3, 'released', $4, $4) RETURNING id",
+            )
+            .bind(submission)
+            .bind(reviewer)
+            .bind(number)
+            .bind(&stamp)
+            .fetch_one(&mut *tx)
+            .await?;
+            let submitted = rng.below(10) != 0;
+            let (a, b) = (1 + rng.below(5) as i64, 1 + rng.below(5) as i64);
+            let score = (a * 2 + b) * 1000 / 3;
+            let recommendation = *rng.pick(&RECOMMENDATIONS);
+            let answers = format!(
+                r#"[{{"key":"originality","label":"Originality","weight":2,"score":{a},"score_label":"{a}"}},{{"key":"clarity","label":"Clarity","weight":1,"score":{b},"score_label":"{b}"}}]"#
+            );
+            sqlx::query(
+                "INSERT INTO reviews (assignment_id, submission_id, reviewer_id, state, answers, score, recommendation,
+                                      confidence, comments_to_authors, confidential_comments, created, updated,
+                                      submitted_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12)",
+            )
+            .bind(assignment)
+            .bind(submission)
+            .bind(reviewer)
+            .bind(if submitted { "submitted" } else { "draft" })
+            .bind(answers)
+            .bind(score)
+            .bind(recommendation)
+            .bind(1 + rng.below(5) as i64)
+            .bind(words(rng, 40))
+            .bind(words(rng, 10))
+            .bind(&stamp)
+            .bind(submitted.then_some(stamp.clone()))
+            .execute(&mut *tx)
+            .await?;
+            written += 1;
+            if submitted {
+                scores.push(score);
+                *counts.entry(recommendation).or_default() += 1;
+            }
+        }
+        let (mean, spread) = match (scores.iter().min(), scores.iter().max()) {
+            (Some(low), Some(high)) => (Some(scores.iter().sum::<i64>() / scores.len() as i64), Some(high - low)),
+            _ => (None, None),
+        };
+        sqlx::query(
+            "UPDATE submissions SET review_code = $1, reviews_submitted = $2, review_score = $3, review_spread = $4,
+                                    recommendations = $5 WHERE id = $6",
+        )
+        .bind(format!("R-B{i:05}"))
+        .bind(scores.len() as i64)
+        .bind(mean)
+        .bind(spread)
+        .bind(serde_json::to_string(&counts)?)
+        .bind(submission)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(written)
 }

@@ -243,10 +243,11 @@ pub async fn confirm_page_as(state: &AppState, role: Role, token: &str) -> Resul
     let mut email = None;
     if organisers::is_well_formed(token) {
         let now = timestamp(state.clock.now());
-        if let Some(address) = store::usable_link(&state.pool, &organisers::hash(token), role.as_str(), &now).await? {
-            if session::holds(state, role, &address).await?.is_some() {
-                email = Some(address);
-            }
+        let link = store::usable_link(&state.pool, &organisers::hash(token), role.as_str(), &now).await?;
+        if let Some(address) = link
+            && session::holds(state, role, &address).await?.is_some()
+        {
+            email = Some(address);
         }
     }
     let status = if email.is_some() { StatusCode::OK } else { StatusCode::NOT_FOUND };

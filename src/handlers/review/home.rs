@@ -36,7 +36,7 @@ pub async fn home(State(state): State<AppState>, request: Request) -> Result<Res
         }
         Access::Refused => return Ok(crate::handlers::organiser::session::not_found()),
     };
-    page(&state, reviewing).await
+    page(&state, *reviewing).await
 }
 
 async fn page(state: &AppState, reviewing: Reviewing) -> Result<Response, AppError> {

@@ -41,7 +41,7 @@ impl Reviewing {
 /// What a request's session is to the reviewers' area.
 pub enum Access {
     None,
-    Reviewing(Reviewing),
+    Reviewing(Box<Reviewing>),
     /// A live session that may not review: 404.
     Refused,
 }
@@ -55,7 +55,7 @@ pub async fn authenticate(parts: &Parts, state: &AppState) -> Result<Access, App
         Role::Organiser => reviewers::accepted(&state.pool, &email).await?,
     };
     Ok(match reviewer {
-        Some(reviewer) => Access::Reviewing(Reviewing { email, session, role, client, reviewer }),
+        Some(reviewer) => Access::Reviewing(Box::new(Reviewing { email, session, role, client, reviewer })),
         None => Access::Refused,
     })
 }
@@ -68,7 +68,7 @@ impl FromRequestParts<AppState> for SignedInReviewer {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         match authenticate(parts, state).await {
-            Ok(Access::Reviewing(reviewing)) => Ok(SignedInReviewer(reviewing)),
+            Ok(Access::Reviewing(reviewing)) => Ok(SignedInReviewer(*reviewing)),
             Ok(Access::None) => Err(Redirect::to(REVIEWER_HOME).into_response()),
             Ok(Access::Refused) => Err(session::not_found()),
             Err(err) => Err(err.into_response()),
@@ -84,7 +84,7 @@ impl FromRequestParts<AppState> for SignedInReviewerForFile {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         match authenticate(parts, state).await {
-            Ok(Access::Reviewing(reviewing)) => Ok(SignedInReviewerForFile(reviewing)),
+            Ok(Access::Reviewing(reviewing)) => Ok(SignedInReviewerForFile(*reviewing)),
             Ok(_) => Err(session::not_found()),
             Err(err) => Err(err.into_response()),
         }
