@@ -4,3 +4,4 @@
 
 pub mod home;
 pub mod session;
+pub mod invitation;
