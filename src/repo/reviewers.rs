@@ -117,9 +117,9 @@ pub async fn by_invitation(pool: &Pool, hash: &str) -> Result<Option<Reviewer>, 
     sqlx::query_as(sqlx::AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM reviewers WHERE invitation_hash = $1 AND state = 'invited'"
     )))
-        .bind(hash)
-        .fetch_optional(pool)
-        .await
+    .bind(hash)
+    .fetch_optional(pool)
+    .await
 }
 
 /// What an invitation stores of a reviewer.

@@ -137,16 +137,15 @@ pub fn check(
         return Err(errors);
     }
     // The seed's order, each once.
-    let topics = focus_areas
-        .iter()
-        .map(|area| area.trim())
-        .filter(|area| chosen.contains(area))
-        .fold(Vec::new(), |mut topics: Vec<String>, area| {
+    let topics = focus_areas.iter().map(|area| area.trim()).filter(|area| chosen.contains(area)).fold(
+        Vec::new(),
+        |mut topics: Vec<String>, area| {
             if !topics.iter().any(|t| t == area) {
                 topics.push(area.to_owned());
             }
             topics
-        });
+        },
+    );
     Ok(Invitee {
         name: name.to_owned(),
         email: crate::organisers::normalise(email),
@@ -201,15 +200,19 @@ pub enum ImportError {
 impl std::fmt::Display for ImportError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ImportError::Empty => {
-                f.write_str("The text has no reviewer in it. Paste one reviewer a line: name, e-mail, affiliation, topics.")
-            }
+            ImportError::Empty => f.write_str(
+                "The text has no reviewer in it. Paste one reviewer a line: name, e-mail, affiliation, topics.",
+            ),
             ImportError::TooMany(count) => write!(
                 f,
                 "The text has {count} reviewers; at most {MAX_ROWS} can be invited at a time. Please split it."
             ),
             ImportError::Rows(rows) => {
-                let (count, verb) = if rows.len() == 1 { ("1 line".to_owned(), "has") } else { (format!("{} lines", rows.len()), "have") };
+                let (count, verb) = if rows.len() == 1 {
+                    ("1 line".to_owned(), "has")
+                } else {
+                    (format!("{} lines", rows.len()), "have")
+                };
                 write!(f, "Nobody was invited: {count} {verb} a problem. Fix them and send the whole list again.")
             }
         }
@@ -251,11 +254,8 @@ impl Lines<'_> {
 /// line.
 pub fn parse(text: &str, focus_areas: &[&str]) -> Result<Vec<Row>, ImportError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
+    let mut reader =
+        csv::ReaderBuilder::new().has_headers(false).flexible(true).trim(csv::Trim::All).from_reader(text.as_bytes());
     let mut lines = Lines { bytes: text.as_bytes(), at: 0, line: 1 };
     let mut rows = Vec::new();
     let mut errors = Vec::new();
@@ -300,10 +300,7 @@ pub fn parse(text: &str, focus_areas: &[&str]) -> Result<Vec<Row>, ImportError> 
         match check(field(0), field(1), field(2), &topics, focus_areas) {
             Ok(invitee) => {
                 if let Some(earlier) = first_line.get(&invitee.email) {
-                    errors.push(RowError {
-                        line,
-                        message: format!("{} is on line {earlier} already.", invitee.email),
-                    });
+                    errors.push(RowError { line, message: format!("{} is on line {earlier} already.", invitee.email) });
                 } else {
                     first_line.insert(invitee.email.clone(), line);
                     rows.push(Row { line, invitee });
@@ -336,9 +333,14 @@ mod tests {
 
     #[test]
     fn one_reviewer_is_trimmed_lower_cased_and_takes_topics_as_the_seed_spells_them() {
-        let invitee =
-            check("  Ada Lovelace ", " Ada@Engines.EXAMPLE ", " Analytical Engines ", &["lantern studies", "TIDAL COMPUTING", "Lantern Studies"], &AREAS)
-                .unwrap();
+        let invitee = check(
+            "  Ada Lovelace ",
+            " Ada@Engines.EXAMPLE ",
+            " Analytical Engines ",
+            &["lantern studies", "TIDAL COMPUTING", "Lantern Studies"],
+            &AREAS,
+        )
+        .unwrap();
         assert_eq!(
             invitee,
             Invitee {

@@ -189,9 +189,7 @@ async fn notice(state: &AppState, raw: Option<&str>) -> Result<Option<String>, A
                 1 => "1 unfinished assignment was".to_owned(),
                 n => format!("{n} unfinished assignments were"),
             };
-            format!(
-                "{who} is removed: their sessions ended, and {papers} handed back. Reviews they submitted stay."
-            )
+            format!("{who} is removed: their sessions ended, and {papers} handed back. Reviews they submitted stay.")
         }
         other => {
             return Err(AppError::BadRequest(format!(
@@ -378,7 +376,10 @@ fn taken_on_race(err: sqlx::Error, email: &str) -> AppError {
     match &err {
         sqlx::Error::Database(db) if db.is_unique_violation() => AppError::Unprocessable {
             message: format!("{email} was invited a moment ago, by another request."),
-            errors: BTreeMap::from([("email".to_owned(), format!("{email} has just been invited by another request."))]),
+            errors: BTreeMap::from([(
+                "email".to_owned(),
+                format!("{email} has just been invited by another request."),
+            )]),
         },
         _ => err.into(),
     }
@@ -427,7 +428,7 @@ pub async fn invite(
         Ok(id) => id,
         Err(AppError::Unprocessable { errors, .. }) => {
             drop(tx);
-            typed.errors.extend(errors.into_iter().map(|(_, message)| ("email", message)));
+            typed.errors.extend(errors.into_values().map(|message| ("email", message)));
             return refused(&state, typed).await;
         }
         Err(other) => return Err(other),

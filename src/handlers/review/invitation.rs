@@ -84,9 +84,16 @@ impl Answer {
 /// What the page shows.
 enum Shown {
     /// The open invitation, with the button the mail's link chose first.
-    Open { reviewer: Reviewer, topics: Vec<String>, chosen: Option<Answer>, problem: Option<&'static str> },
+    Open {
+        reviewer: Box<Reviewer>,
+        topics: Vec<String>,
+        chosen: Option<Answer>,
+        problem: Option<&'static str>,
+    },
     /// Just answered.
-    Accepted { email: String },
+    Accepted {
+        email: String,
+    },
     Declined,
     /// A link that opens nothing.
     NotValid,
@@ -151,7 +158,7 @@ async fn find(state: &AppState, token: &str) -> Result<Option<Reviewer>, AppErro
 
 fn open(reviewer: Reviewer, chosen: Option<Answer>, problem: Option<&'static str>) -> Shown {
     let topics = lines(&reviewer.topics).into_iter().map(str::to_owned).collect();
-    Shown::Open { reviewer, topics, chosen, problem }
+    Shown::Open { reviewer: Box::new(reviewer), topics, chosen, problem }
 }
 
 /// GET `/review/invitation/{token}` (`?answer=accept|decline` puts that button first; any
@@ -188,7 +195,8 @@ pub async fn answer(
         [one] => Answer::parse(one.trim()),
         _ => None,
     }) else {
-        let problem = Some("Your answer was not understood, so nothing was changed. Please press “Accept” or “Decline”.");
+        let problem =
+            Some("Your answer was not understood, so nothing was changed. Please press “Accept” or “Decline”.");
         return page(&state, StatusCode::BAD_REQUEST, &token, open(reviewer, None, problem)).await;
     };
     let at = timestamp(state.clock.now());
