@@ -161,6 +161,32 @@ organiser_page "organiser programme with a talk" "/organiser/programme?done=plac
 grep -q "Validated tides" "$work/pages/$n.html" || { echo "validate: the programme page lists no talk" >&2; exit 1; }
 organiser_page "organiser public abstract and presenter of a paper" "/organiser/programme/papers/$reference"
 
+# Reviewers (issue 32 item 1): the list with an invited reviewer, the forms refused (422, with
+# the field's errors and the pasted list's bad lines), the invitation page from its mail, the
+# page after accepting and the used link's 404.
+organiser_answer() { # NAME STATUS PATH [curl args...]: saves the answer (must be STATUS) as the next page
+  local name=$1 expected=$2 path=$3 code
+  shift 3
+  n=$((n + 1))
+  code=$(curl -s -o "$work/pages/$n.html" -w '%{http_code}' -b "$work/cookies" -c "$work/cookies" "$@" "$base$path")
+  echo "$name ($path)" >"$work/pages/$n.path"
+  [ "$code" = "$expected" ] || { echo "validate: $name answered $code, not $expected" >&2; exit 1; }
+}
+invited=$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' -b "$work/cookies" -H "Origin: $base" \
+  --data 'name=Ada+Lovelace&email=validate.reviewer%40example.org&affiliation=Analytical+Engines' \
+  "$base/organiser/reviewers/invite")
+case "$invited" in "303 $base/organiser/reviewers?done=invited&id="*) ;; *) echo "validate: inviting a reviewer answered $invited" >&2; exit 1 ;; esac
+organiser_page "organiser reviewers with an invited reviewer" "${invited#"303 $base"}"
+organiser_answer "organiser reviewers, a refused invitation" 422 /organiser/reviewers/invite -H "Origin: $base" \
+  --data 'name=&email=not-mail&topics=Astrology'
+organiser_answer "organiser reviewers, a refused list" 422 /organiser/reviewers/import -H "Origin: $base" \
+  --data-urlencode "reviewers=$(printf 'name,email\nBen Uy,not-mail\nCy Lim,cy@example.org,,Astrology')"
+invitation=$(mailed_link "$work/data/mail" '/review/invitation/[A-Za-z0-9_-]\{43\}') ||
+  { echo "validate: no invitation mail within 30 s" >&2; exit 1; }
+organiser_page "reviewer's invitation" "$invitation?answer=accept"
+organiser_answer "reviewer's invitation, accepted" 200 "$invitation" -H "Origin: $base" --data answer=accept
+organiser_answer "reviewer's invitation link, used" 404 "$invitation"
+
 # Every stylesheet any page links: the site-wide one and the page-group sheets.
 css=$(cat "$work/pages/"*.html | grep -o '/assets/[^"]*\.css' | sort -u)
 for href in $css; do

@@ -32,6 +32,7 @@ use crate::handlers::exports;
 use crate::handlers::organiser::{dashboard, decide, messages, orders, records, session, sign_in, submissions};
 // The organisers' programme page (not the `crate::programme` domain it drives).
 use crate::handlers::organiser::programme;
+use crate::handlers::organiser::reviewers;
 use crate::handlers::page_table::PAGES;
 use crate::handlers::pages::{errors, newsletter as newsletter_links, submission_status, test_gateway};
 use crate::handlers::review;
@@ -136,6 +137,13 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route("/review/sign-in", post(review::home::request_link))
         .route("/review/sign-in/{token}", get(review::home::confirm_page).post(review::home::sign_in))
         .route("/review/sign-out", post(review::home::sign_out))
+        // Reviewers (issue 32 item 1): organisers invite and remove them; the invitation's link.
+        .route("/organiser/reviewers", get(reviewers::list))
+        .route("/organiser/reviewers/invite", post(reviewers::invite))
+        .route("/organiser/reviewers/import", post(reviewers::import))
+        .route("/organiser/reviewers/{id}/resend", post(reviewers::resend))
+        .route("/organiser/reviewers/{id}/remove", post(reviewers::remove))
+        .route("/review/invitation/{token}", get(review::invitation::show).post(review::invitation::answer))
         .layer(SetResponseHeaderLayer::overriding(
             HeaderName::from_static("x-robots-tag"),
             HeaderValue::from_static("noindex"),

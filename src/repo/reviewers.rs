@@ -2,7 +2,7 @@
 
 use sqlx::FromRow;
 
-use crate::db::Pool;
+use crate::db::{Connection, Pool};
 
 /// One invited reviewer. `email` is trimmed and lower-cased; `topics` holds focus areas,
 /// newline-separated; `state` is `invited`, `accepted`, `declined` or `removed`.
@@ -63,4 +63,173 @@ pub async fn settings(pool: &Pool) -> Result<ReviewSettings, sqlx::Error> {
     )
     .fetch_one(pool)
     .await
+}
+
+const COLUMNS: &str = "id, email, name, affiliation, topics, state, invited_at, answered_at, removed_at";
+
+/// A reviewer as the organisers' list shows it: the row, the papers assigned and not
+/// withdrawn (`live_papers`), and the assignments withdrawn with no submitted review
+/// (`handed_back`: at a removal, a declared conflict or by organisers).
+#[derive(Debug, Clone, FromRow, PartialEq, Eq)]
+pub struct Listed {
+    pub id: i64,
+    pub email: String,
+    pub name: String,
+    pub affiliation: String,
+    pub topics: String,
+    pub state: String,
+    pub invited_at: String,
+    pub answered_at: Option<String>,
+    pub removed_at: Option<String>,
+    pub live_papers: i64,
+    pub handed_back: i64,
+}
+
+/// Every reviewer, removed ones last, by name.
+pub async fn list(pool: &Pool) -> Result<Vec<Listed>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT r.id, r.email, r.name, r.affiliation, r.topics, r.state, r.invited_at, r.answered_at, r.removed_at, \
+           (SELECT COUNT(*) FROM review_assignments a WHERE a.reviewer_id = r.id AND a.state <> 'withdrawn') AS live_papers, \
+           (SELECT COUNT(*) FROM review_assignments a WHERE a.reviewer_id = r.id AND a.state = 'withdrawn' \
+              AND NOT EXISTS (SELECT 1 FROM reviews v WHERE v.assignment_id = a.id AND v.state = 'submitted')) AS handed_back \
+         FROM reviewers r \
+         ORDER BY CASE r.state WHEN 'removed' THEN 1 ELSE 0 END, LOWER(r.name), r.id",
+    )
+    .fetch_all(pool)
+    .await
+}
+
+/// Reviewer `id`, read on `conn` (a transaction's view).
+pub async fn by_id(conn: &mut Connection, id: i64) -> Result<Option<Reviewer>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM reviewers WHERE id = $1")))
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+}
+
+/// The state of every stored address (normalised), for checking invitations against.
+pub async fn states(conn: &mut Connection) -> Result<Vec<(String, String)>, sqlx::Error> {
+    sqlx::query_as("SELECT email, state FROM reviewers").fetch_all(conn).await
+}
+
+/// The reviewer whose open invitation's token hashes to `hash` (not answered, not removed).
+pub async fn by_invitation(pool: &Pool, hash: &str) -> Result<Option<Reviewer>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM reviewers WHERE invitation_hash = $1 AND state = 'invited'"
+    )))
+    .bind(hash)
+    .fetch_optional(pool)
+    .await
+}
+
+/// What an invitation stores of a reviewer.
+#[derive(Debug, Clone, Copy)]
+pub struct Invitation<'a> {
+    pub email: &'a str,
+    pub name: &'a str,
+    pub affiliation: &'a str,
+    /// Newline-separated focus areas.
+    pub topics: &'a str,
+    /// SHA-256 of the invitation's token (`crate::organisers::Secret`).
+    pub hash: &'a str,
+    /// RFC 3339 UTC.
+    pub at: &'a str,
+}
+
+/// Stores a new invited reviewer; its id.
+pub async fn insert_invited(conn: &mut Connection, invitation: &Invitation<'_>) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO reviewers (email, name, affiliation, topics, state, invitation_hash, invited_at) \
+         VALUES ($1, $2, $3, $4, 'invited', $5, $6) RETURNING id",
+    )
+    .bind(invitation.email)
+    .bind(invitation.name)
+    .bind(invitation.affiliation)
+    .bind(invitation.topics)
+    .bind(invitation.hash)
+    .bind(invitation.at)
+    .fetch_one(conn)
+    .await
+}
+
+/// Invites a removed reviewer again (their row, so their history stays theirs): invited,
+/// with the new name, affiliation, topics and token, and no answer or removal. Returns the
+/// reviewer's id, `None` when the address is not a removed reviewer.
+pub async fn reinvite(conn: &mut Connection, invitation: &Invitation<'_>) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "UPDATE reviewers SET name = $2, affiliation = $3, topics = $4, state = 'invited', invitation_hash = $5, \
+           invited_at = $6, answered_at = NULL, removed_at = NULL \
+         WHERE email = $1 AND state = 'removed' RETURNING id",
+    )
+    .bind(invitation.email)
+    .bind(invitation.name)
+    .bind(invitation.affiliation)
+    .bind(invitation.topics)
+    .bind(invitation.hash)
+    .bind(invitation.at)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Gives invited reviewer `id` a new invitation token (the old link stops working) sent
+/// `at`; `false` when the reviewer is not waiting on an invitation.
+pub async fn renew_invitation(conn: &mut Connection, id: i64, hash: &str, at: &str) -> Result<bool, sqlx::Error> {
+    Ok(sqlx::query("UPDATE reviewers SET invitation_hash = $2, invited_at = $3 WHERE id = $1 AND state = 'invited'")
+        .bind(id)
+        .bind(hash)
+        .bind(at)
+        .execute(conn)
+        .await?
+        .rows_affected()
+        == 1)
+}
+
+/// Answers the open invitation whose token hashes to `hash`: `state` is `accepted` or
+/// `declined` (the table's CHECK refuses anything else), at `at`; the token is used up. One atomic `UPDATE`, so two answers racing count once.
+/// Returns the reviewer as answered, `None` when no open invitation has that token.
+pub async fn answer_invitation(
+    conn: &mut Connection,
+    hash: &str,
+    state: &str,
+    at: &str,
+) -> Result<Option<Reviewer>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "UPDATE reviewers SET state = $2, answered_at = $3, invitation_hash = NULL \
+         WHERE invitation_hash = $1 AND state = 'invited' RETURNING {COLUMNS}"
+    )))
+    .bind(hash)
+    .bind(state)
+    .bind(at)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Removes reviewer `id` at `at` (an open invitation stops working); `false` when it was
+/// removed already or does not exist.
+pub async fn remove(conn: &mut Connection, id: i64, at: &str) -> Result<bool, sqlx::Error> {
+    Ok(sqlx::query(
+        "UPDATE reviewers SET state = 'removed', removed_at = $2, invitation_hash = NULL \
+         WHERE id = $1 AND state <> 'removed'",
+    )
+    .bind(id)
+    .bind(at)
+    .execute(conn)
+    .await?
+    .rows_affected()
+        == 1)
+}
+
+/// Hands back reviewer `id`'s unfinished assignments (issue 32 item 1): staged or released
+/// ones whose review is not submitted become `withdrawn` (a draft stays stored, unreachable);
+/// those with a submitted review stay. Returns how many were handed back.
+pub async fn hand_back_assignments(conn: &mut Connection, id: i64) -> Result<u64, sqlx::Error> {
+    Ok(sqlx::query(
+        "UPDATE review_assignments SET state = 'withdrawn' \
+         WHERE reviewer_id = $1 AND state IN ('staged', 'released') \
+           AND NOT EXISTS (SELECT 1 FROM reviews v WHERE v.assignment_id = review_assignments.id AND v.state = 'submitted')",
+    )
+    .bind(id)
+    .execute(conn)
+    .await?
+    .rows_affected())
 }

@@ -2,3 +2,4 @@
 //! reviewer away from a paper ([`conflicts`]), applied before any assignment.
 
 pub mod conflicts;
+pub mod roster;

@@ -12,6 +12,7 @@ pub mod orders;
 pub mod programme;
 pub mod query;
 pub mod records;
+pub mod reviewers;
 pub mod session;
 pub mod sign_in;
 pub mod submissions;

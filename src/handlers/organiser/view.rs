@@ -122,10 +122,11 @@ pub struct ActionForm {
 }
 
 /// The organiser area's header links (`templates/organiser/page.html`): (address, name).
-pub const AREA_LINKS: [(&str, &str); 8] = [
+pub const AREA_LINKS: [(&str, &str); 9] = [
     ("/organiser", "Dashboard"),
     ("/organiser/submissions", "Submissions"),
     ("/organiser/programme", "Programme"),
+    ("/organiser/reviewers", "Reviewers"),
     ("/organiser/messages", "Messages"),
     ("/organiser/orders", "Orders"),
     ("/organiser/subscribers", "Subscribers"),
@@ -164,6 +165,11 @@ pub fn action_label(action: &str) -> &str {
         "programme.unlocked" => "Authors' edits unlocked",
         "programme.paper_edited" => "Public abstract and presenter edited",
         "programme.published" => "Programme version published",
+        "reviewer.invited" => "Reviewer invited",
+        "reviewer.invitation_resent" => "Reviewer's invitation sent again",
+        "reviewer.removed" => "Reviewer removed",
+        "reviewer.accepted" => "Invitation to review accepted",
+        "reviewer.declined" => "Invitation to review declined",
         "auth.link_requested" => "Sign-in link asked for",
         "auth.signed_in" => "Signed in",
         "auth.signed_out" => "Signed out",

@@ -3,4 +3,5 @@
 //! extractors every reviewer route takes (`session`) and the reviewer's home (`home`).
 
 pub mod home;
+pub mod invitation;
 pub mod session;

@@ -1,0 +1,224 @@
+//! A reviewer's invitation (issue 32 item 1): the private link of the invitation mail,
+//! `/review/invitation/<token>`, and the answer to it.
+//!
+//! - The token is 32 random bytes, base64url, stored only as its SHA-256
+//!   (`reviewers.invitation_hash`, `crate::organisers::Secret`); it opens the invitation while
+//!   it is open (not answered, not replaced by a newer one, the reviewer not removed).
+//! - `GET` shows who invites, for which topics, and two buttons, "Accept" and "Decline", each a
+//!   same-origin POST form to the same address with `answer=accept|decline`. The mail's two
+//!   links add `?answer=accept` or `?answer=decline`, which only says which button the page
+//!   puts first: mail scanners open links, so a GET never changes anything.
+//! - `POST` answers once: one atomic `UPDATE` sets the state (`accepted` or `declined`) and
+//!   the time, and clears the token; the audit entry (`reviewer.accepted`,
+//!   `reviewer.declined`, by the reviewer's address) is in the same transaction. After
+//!   accepting, the page says how to sign in at `/review`.
+//! - An unknown, used, replaced or malformed token is 404 with the site's words and nothing
+//!   about anyone. Every answer is `Referrer-Policy: no-referrer` (the token never leaves in a
+//!   `Referer`), `noindex` and `no-store` (under `/review`, `crate::http::cache_control`).
+
+use askama::Template;
+use axum::body::Bytes;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::Response;
+use serde_json::json;
+
+use crate::client_ip::ClientIp;
+use crate::config::Config;
+use crate::error::AppError;
+use crate::handlers::layout::Layout;
+use crate::handlers::organiser::sign_in::{client_of, layout};
+use crate::handlers::render::render;
+use crate::handlers::state::AppState;
+use crate::mail::outbox::timestamp;
+use crate::organisers;
+use crate::repo::audit::{self, NewEntry};
+use crate::repo::content::lines;
+use crate::repo::reviewers::{self, Reviewer};
+
+use super::session::REVIEWER_HOME;
+
+/// The route of the invitation page and its answer.
+pub const PATH: &str = "/review/invitation/{token}";
+
+/// The invitation link mailed for `token`: `PUBLIC_URL/review/invitation/<token>`.
+pub fn link(config: &Config, token: &str) -> String {
+    config.absolute(&format!("/review/invitation/{token}"))
+}
+
+/// What the page says of a link that opens nothing.
+pub const NOT_VALID: &str = "This invitation link does not work: it was answered already, a newer invitation replaced it, or it is not one we sent. If you were invited, please use the links of the latest invitation mail.";
+
+/// An answer to the invitation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    Accept,
+    Decline,
+}
+
+impl Answer {
+    fn parse(value: &str) -> Option<Answer> {
+        match value {
+            "accept" => Some(Answer::Accept),
+            "decline" => Some(Answer::Decline),
+            _ => None,
+        }
+    }
+
+    /// The state it stores, and the audit log's action.
+    fn state(self) -> &'static str {
+        match self {
+            Answer::Accept => "accepted",
+            Answer::Decline => "declined",
+        }
+    }
+
+    fn action(self) -> &'static str {
+        match self {
+            Answer::Accept => "reviewer.accepted",
+            Answer::Decline => "reviewer.declined",
+        }
+    }
+}
+
+/// What the page shows.
+enum Shown {
+    /// The open invitation, with the button the mail's link chose first.
+    Open {
+        reviewer: Box<Reviewer>,
+        topics: Vec<String>,
+        chosen: Option<Answer>,
+        problem: Option<&'static str>,
+    },
+    /// Just answered.
+    Accepted {
+        email: String,
+    },
+    Declined,
+    /// A link that opens nothing.
+    NotValid,
+}
+
+#[derive(Template)]
+#[template(path = "review/invitation.html")]
+struct InvitationPage {
+    layout: Layout,
+    heading: String,
+    /// The conference's full name.
+    conference: String,
+    contact: String,
+    /// Where the buttons post (the link itself, without its query).
+    action: String,
+    sign_in: &'static str,
+    shown: Shown,
+}
+
+impl InvitationPage {
+    /// Whether the page puts "Decline" first (the mail's decline link).
+    fn decline_first(&self) -> bool {
+        matches!(self.shown, Shown::Open { chosen: Some(Answer::Decline), .. })
+    }
+
+    fn chosen_accept(&self) -> bool {
+        matches!(self.shown, Shown::Open { chosen: Some(Answer::Accept), .. })
+    }
+}
+
+async fn page(state: &AppState, status: StatusCode, token: &str, shown: Shown) -> Result<Response, AppError> {
+    let snapshot = state.content.snapshot().await;
+    let site = snapshot.site()?;
+    let (conference, contact, short) = (site.name.clone(), site.contact_email.clone(), site.short_name.clone());
+    let heading = match &shown {
+        Shown::Open { .. } => format!("Invitation to review for {short}"),
+        Shown::Accepted { .. } => "Thank you: you are a reviewer".to_owned(),
+        Shown::Declined => "You declined the invitation".to_owned(),
+        Shown::NotValid => "This invitation link does not work".to_owned(),
+    };
+    let view = InvitationPage {
+        layout: layout(state, "Invitation to review", REVIEWER_HOME).await?,
+        heading,
+        conference,
+        contact,
+        action: format!("/review/invitation/{token}"),
+        sign_in: REVIEWER_HOME,
+        shown,
+    };
+    let mut response = render(status, &view)?;
+    response.headers_mut().insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    Ok(response)
+}
+
+/// The open invitation `token` opens, if any.
+async fn find(state: &AppState, token: &str) -> Result<Option<Reviewer>, AppError> {
+    if !organisers::is_well_formed(token) {
+        return Ok(None);
+    }
+    Ok(reviewers::by_invitation(&state.pool, &organisers::hash(token)).await?)
+}
+
+fn open(reviewer: Reviewer, chosen: Option<Answer>, problem: Option<&'static str>) -> Shown {
+    let topics = lines(&reviewer.topics).into_iter().map(str::to_owned).collect();
+    Shown::Open { reviewer: Box::new(reviewer), topics, chosen, problem }
+}
+
+/// GET `/review/invitation/{token}` (`?answer=accept|decline` puts that button first; any
+/// other query is ignored): changes nothing.
+pub async fn show(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, AppError> {
+    let Some(reviewer) = find(&state, &token).await? else {
+        return page(&state, StatusCode::NOT_FOUND, &token, Shown::NotValid).await;
+    };
+    let chosen = url::form_urlencoded::parse(query.unwrap_or_default().as_bytes())
+        .find(|(name, _)| name == "answer")
+        .and_then(|(_, value)| Answer::parse(&value));
+    page(&state, StatusCode::OK, &token, open(reviewer, chosen, None)).await
+}
+
+/// POST `/review/invitation/{token}` with `answer=accept|decline`: answers the invitation
+/// once. 404 for a link that opens nothing; 400 (the page again, nothing changed) for any
+/// other answer.
+pub async fn answer(
+    State(state): State<AppState>,
+    client: Option<axum::Extension<ClientIp>>,
+    Path(token): Path<String>,
+    body: Bytes,
+) -> Result<Response, AppError> {
+    let Some(reviewer) = find(&state, &token).await? else {
+        return page(&state, StatusCode::NOT_FOUND, &token, Shown::NotValid).await;
+    };
+    let answers: Vec<String> =
+        url::form_urlencoded::parse(&body).filter(|(name, _)| name == "answer").map(|(_, v)| v.into_owned()).collect();
+    let Some(answer) = (match answers.as_slice() {
+        [one] => Answer::parse(one.trim()),
+        _ => None,
+    }) else {
+        let problem =
+            Some("Your answer was not understood, so nothing was changed. Please press “Accept” or “Decline”.");
+        return page(&state, StatusCode::BAD_REQUEST, &token, open(reviewer, None, problem)).await;
+    };
+    let at = timestamp(state.clock.now());
+    let client = client_of(client);
+    let mut tx = crate::db::begin_write(&state.pool).await?;
+    let Some(answered) = reviewers::answer_invitation(&mut tx, &organisers::hash(&token), answer.state(), &at).await?
+    else {
+        // Answered or replaced between the read and now.
+        drop(tx);
+        return page(&state, StatusCode::NOT_FOUND, &token, Shown::NotValid).await;
+    };
+    let id = answered.id.to_string();
+    let entry = NewEntry {
+        details: json!({ "state": { "before": "invited", "after": answer.state() } }),
+        ..NewEntry::new(&at, &answered.email, client.as_deref(), answer.action()).about("reviewer", &id)
+    };
+    audit::record(&mut tx, &entry).await?;
+    tx.commit().await?;
+    tracing::info!(reviewer = answered.id, answer = answer.state(), "reviewer answered the invitation");
+    let shown = match answer {
+        Answer::Accept => Shown::Accepted { email: answered.email },
+        Answer::Decline => Shown::Declined,
+    };
+    page(&state, StatusCode::OK, &token, shown).await
+}
