@@ -2,3 +2,6 @@
 //! reviewer away from a paper ([`conflicts`]), applied before any assignment.
 
 pub mod conflicts;
+pub mod figures;
+pub mod for_authors;
+pub mod reminders;

@@ -12,6 +12,8 @@ pub mod orders;
 pub mod programme;
 pub mod query;
 pub mod records;
+pub mod review_progress;
+pub mod reviews_csv;
 pub mod session;
 pub mod sign_in;
 pub mod submissions;

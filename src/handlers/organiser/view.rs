@@ -122,9 +122,10 @@ pub struct ActionForm {
 }
 
 /// The organiser area's header links (`templates/organiser/page.html`): (address, name).
-pub const AREA_LINKS: [(&str, &str); 8] = [
+pub const AREA_LINKS: &[(&str, &str)] = &[
     ("/organiser", "Dashboard"),
     ("/organiser/submissions", "Submissions"),
+    ("/organiser/review", "Review"),
     ("/organiser/programme", "Programme"),
     ("/organiser/messages", "Messages"),
     ("/organiser/orders", "Orders"),
@@ -164,6 +165,8 @@ pub fn action_label(action: &str) -> &str {
         "programme.unlocked" => "Authors' edits unlocked",
         "programme.paper_edited" => "Public abstract and presenter edited",
         "programme.published" => "Programme version published",
+        "review.reminded" => "Reminder sent now",
+        "review.reminder_sent" => "Deadline reminder sent",
         "auth.link_requested" => "Sign-in link asked for",
         "auth.signed_in" => "Signed in",
         "auth.signed_out" => "Signed out",
