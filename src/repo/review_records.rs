@@ -255,11 +255,11 @@ pub fn records(pool: &Pool) -> BoxStream<'_, Result<Record, sqlx::Error>> {
     .fetch(pool)
 }
 
-/// The `answers` of every review that counts (for the records' criteria columns).
+/// The `answers` of every review that counts, oldest first (for the records' criteria columns).
 pub fn answers(pool: &Pool) -> BoxStream<'_, Result<String, sqlx::Error>> {
     sqlx::query_scalar(
         "SELECT v.answers FROM reviews v JOIN review_assignments a ON a.id = v.assignment_id
-         WHERE v.state = 'submitted' AND a.state = 'released'",
+         WHERE v.state = 'submitted' AND a.state = 'released' ORDER BY v.id",
     )
     .fetch(pool)
 }
