@@ -198,7 +198,10 @@ async fn reminders_go_once_at_7_days_2_days_and_the_day_after_to_reviewers_with_
     assert_eq!(to, "rita@reviewers.example");
     assert_eq!(subject, "[FIXCON 2025] Reminder: 2 reviews due on 28 February 2025");
     assert!(body.starts_with("Dear Rita Reviewer,"), "{body}");
-    assert!(body.contains("The review deadline is Friday, 28 February 2025, 17:00 Singapore time (UTC+08:00), in 7 days."), "{body}");
+    assert!(
+        body.contains("The review deadline is Friday, 28 February 2025, 17:00 Singapore time (UTC+08:00), in 7 days."),
+        "{body}"
+    );
     assert!(body.contains("- R-AAAAA1: Tidal lanterns at dusk\n- R-BBBBB2: Harbour lights and tides"), "{body}");
     assert!(body.contains(&format!("{BASE}/review")), "{body}");
     for author in ["Ana Cruz", "Ben Reyes", "Carla Santos", "ana.cruz@example.org", "P-2025-"] {
@@ -207,14 +210,24 @@ async fn reminders_go_once_at_7_days_2_days_and_the_day_after_to_reviewers_with_
     assert!(!mails[1].3.contains("R-AAAAA1"), "Tom's mail lists his paper only");
 
     // Tom submits; at the 2-day moment only Rita is reminded.
-    let tom_assignment: i64 =
-        sqlx::query_scalar("SELECT id FROM review_assignments WHERE reviewer_id = $1").bind(tom).fetch_one(&app.pool).await.unwrap();
+    let tom_assignment: i64 = sqlx::query_scalar("SELECT id FROM review_assignments WHERE reviewer_id = $1")
+        .bind(tom)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     let p3: i64 = sqlx::query_scalar("SELECT submission_id FROM review_assignments WHERE id = $1")
         .bind(tom_assignment)
         .fetch_one(&app.pool)
         .await
         .unwrap();
-    let toms = Review { state: "submitted", scores: (4, 4), recommendation: "accept", confidence: 4, to_authors: "", confidential: "" };
+    let toms = Review {
+        state: "submitted",
+        scores: (4, 4),
+        recommendation: "accept",
+        confidence: 4,
+        to_authors: "",
+        confidential: "",
+    };
     write_review(&app, tom_assignment, p3, tom, &toms).await;
     clock.set(datetime!(2025-02-26 09:05 UTC));
     sweeper.run_once().await;
@@ -306,7 +319,10 @@ async fn the_progress_page_lists_papers_below_their_reviews_and_overdue_reviewer
     set_deadline(&app, DEADLINE).await;
     let (rita, sam, tom) = reviewing_under_way(&app).await;
     // Paper 1 has Sam's submitted review: 1 of the 2 it needs.
-    let p1: i64 = sqlx::query_scalar("SELECT id FROM submissions WHERE review_code = 'R-AAAAA1'").fetch_one(&app.pool).await.unwrap();
+    let p1: i64 = sqlx::query_scalar("SELECT id FROM submissions WHERE review_code = 'R-AAAAA1'")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
     figures(&app, p1, 1, Some(3000), Some(0), r#"{"accept":1}"#).await;
     let cookie = sign_in(&app, CHAIR).await;
 
@@ -321,7 +337,8 @@ async fn the_progress_page_lists_papers_below_their_reviews_and_overdue_reviewer
         text(select(&html, "#review-deadline")[0]),
         "Review deadline: Friday, 28 February 2025, 17:00 Singapore time (UTC+08:00) (in 3 days)."
     );
-    let rows: Vec<String> = select(&html, "[aria-label='Papers below their reviews'] tbody tr").into_iter().map(text).collect();
+    let rows: Vec<String> =
+        select(&html, "[aria-label='Papers below their reviews'] tbody tr").into_iter().map(text).collect();
     assert_eq!(rows.len(), 3);
     assert!(rows[2].ends_with("Tidal lanterns at dusk 1/2"), "fewest reviews first: {rows:?}");
     let link = select(&html, "[aria-label='Papers below their reviews'] tbody a")[2].attr("href").unwrap().to_owned();
@@ -335,9 +352,14 @@ async fn the_progress_page_lists_papers_below_their_reviews_and_overdue_reviewer
     let cookie = sign_in(&app, CHAIR).await;
     let page = get(&app, &cookie, "/organiser/review").await;
     let html = parse(&page.text());
-    let overdue: Vec<String> = select(&html, "[aria-label='Reviewers with overdue reviews'] tbody tr").into_iter().map(text).collect();
-    assert_eq!(overdue, ["Rita Reviewer rita@reviewers.example 2 Remind now", "Tom Third tom@reviewers.example 1 Remind now"]);
-    let forms: Vec<&str> = select(&html, "form[action^='/organiser/review/remind/']").iter().map(|f| f.attr("action").unwrap()).collect();
+    let overdue: Vec<String> =
+        select(&html, "[aria-label='Reviewers with overdue reviews'] tbody tr").into_iter().map(text).collect();
+    assert_eq!(
+        overdue,
+        ["Rita Reviewer rita@reviewers.example 2 Remind now", "Tom Third tom@reviewers.example 1 Remind now"]
+    );
+    let forms: Vec<&str> =
+        select(&html, "form[action^='/organiser/review/remind/']").iter().map(|f| f.attr("action").unwrap()).collect();
     assert_eq!(forms, [format!("/organiser/review/remind/{rita}"), format!("/organiser/review/remind/{tom}")]);
 
     // Remind now: one mail, audited, and the page says so.
@@ -347,7 +369,10 @@ async fn the_progress_page_lists_papers_below_their_reviews_and_overdue_reviewer
     let back = reminded.header("location").unwrap().to_owned();
     assert_eq!(back, format!("/organiser/review?reminded={rita}&sent=1"));
     let page = get(&app, &cookie, &back).await;
-    assert_eq!(text(select(&parse(&page.text()), "#notice")[0]), "A reminder to Rita Reviewer (rita@reviewers.example) is in the outbox.");
+    assert_eq!(
+        text(select(&parse(&page.text()), "#notice")[0]),
+        "A reminder to Rita Reviewer (rita@reviewers.example) is in the outbox."
+    );
     let mails = reminders(&app).await;
     assert_eq!(keys(&mails), [format!("review-reminder:now:{rita}:2025-02-28T09:00")]);
     assert_eq!(mails[0].1, "rita@reviewers.example");
@@ -360,12 +385,11 @@ async fn the_progress_page_lists_papers_below_their_reviews_and_overdue_reviewer
     app.state.clock.set(datetime!(2025-02-28 09:01 UTC));
     post(&app, &cookie, &remind, "").await;
     assert_eq!(reminders(&app).await.len(), 2);
-    let audited: Vec<(String, String)> = sqlx::query_as(
-        "SELECT actor, object_id FROM audit_log WHERE action = 'review.reminded' ORDER BY id",
-    )
-    .fetch_all(&app.pool)
-    .await
-    .unwrap();
+    let audited: Vec<(String, String)> =
+        sqlx::query_as("SELECT actor, object_id FROM audit_log WHERE action = 'review.reminded' ORDER BY id")
+            .fetch_all(&app.pool)
+            .await
+            .unwrap();
     assert_eq!(audited, vec![(CHAIR.to_owned(), rita.to_string()); 3], "every press is in the log");
 
     // Bad input: an unknown or malformed reviewer is 404, one with nothing to review 409.
@@ -374,7 +398,9 @@ async fn the_progress_page_lists_papers_below_their_reviews_and_overdue_reviewer
     }
     let nothing = post(&app, &cookie, &format!("/organiser/review/remind/{sam}"), "").await;
     assert_eq!(nothing.status, StatusCode::CONFLICT);
-    assert!(nothing.text().contains("Sam Second (sam@reviewers.example) has no unsubmitted review, so nobody was mailed."));
+    assert!(
+        nothing.text().contains("Sam Second (sam@reviewers.example) has no unsubmitted review, so nobody was mailed.")
+    );
     assert_eq!(reminders(&app).await.len(), 2);
     assert_eq!(get(&app, &cookie, "/organiser/review?reminded=1").await.status, StatusCode::BAD_REQUEST);
 
@@ -407,7 +433,8 @@ async fn the_submissions_list_shows_review_figures_sorts_by_score_filters_and_wr
     assert_eq!(list.status, StatusCode::OK, "{}", list.text());
     let html = parse(&list.text());
     let header = texts(&html, "thead th");
-    let at = |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("a column {name}: {header:?}"));
+    let at =
+        |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("a column {name}: {header:?}"));
     let rows: Vec<Vec<String>> =
         select(&html, "tbody tr").into_iter().map(|tr| select(tr, "td").into_iter().map(text).collect()).collect();
     let column = |name: &str| rows.iter().map(|r| r[at(name)].clone()).collect::<Vec<_>>();
@@ -427,11 +454,11 @@ async fn the_submissions_list_shows_review_figures_sorts_by_score_filters_and_wr
     // Filters: the disagreement, and fewer than N reviews.
     let list = get(&app, &cookie, "/organiser/submissions?disagreement=yes").await;
     let refs: Vec<String> = select(&parse(&list.text()), "tbody tr td:first-child a").into_iter().map(text).collect();
-    assert_eq!(refs, [split.1.clone()]);
+    assert_eq!(refs, std::slice::from_ref(&split.1));
     let list = get(&app, &cookie, "/organiser/submissions?reviews_below=2").await;
     let html = parse(&list.text());
     let refs: Vec<String> = select(&html, "tbody tr td:first-child a").into_iter().map(text).collect();
-    assert_eq!(refs, [none.1.clone()]);
+    assert_eq!(refs, std::slice::from_ref(&none.1));
     let csv_link = select(&html, ".organiser__count a")[0].attr("href").unwrap().to_owned();
     assert_eq!(csv_link, "/organiser/submissions.csv?reviews_below=2");
     for bad in ["reviews_below=0", "reviews_below=eleven", "disagreement=maybe", "sort=popularity"] {
@@ -539,8 +566,7 @@ async fn a_submission_page_shows_every_review_with_its_reviewer_and_the_discussi
     assert_eq!(text(select(&html, "#reviews-needed")[0]), "1 of 2 reviews: below the required 2");
     assert_eq!(texts(&html, ".organiser__review h3"), ["Reviewer 1: Rita Reviewer", "Reviewer 2: Sam Second (draft)"]);
     let first = select(&html, ".organiser__review")[0];
-    let fields: Vec<(String, String)> =
-        texts(first, "dt").into_iter().zip(texts(first, "dd")).collect();
+    let fields: Vec<(String, String)> = texts(first, "dt").into_iter().zip(texts(first, "dd")).collect();
     let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).unwrap_or_default();
     assert_eq!(field("Reviewer"), "Rita Reviewer (rita@reviewers.example)");
     assert_eq!(field("State"), "Submitted 2025-02-25T10:00:00.000000Z");
@@ -557,7 +583,8 @@ async fn a_submission_page_shows_every_review_with_its_reviewer_and_the_discussi
         texts(&html, ".organiser__discussion li"),
         [
             "Rita Reviewer wrote on 2025-02-26T08:00:00.000000Z (UTC): Shall we ask for the data?",
-            format!("{CHAIR} (organiser) wrote on 2025-02-26T09:00:00.000000Z (UTC): Yes, in the decision mail.").as_str()
+            format!("{CHAIR} (organiser) wrote on 2025-02-26T09:00:00.000000Z (UTC): Yes, in the decision mail.")
+                .as_str()
         ]
     );
     // The reviews come before the decision form.
@@ -608,10 +635,18 @@ async fn the_decision_mail_carries_the_reviews_numbered_and_the_status_page_show
     let before = app.page(&status).await;
     assert!(select(&parse(&before), "#reviews").is_empty());
 
-    let version: i64 =
-        sqlx::query_scalar("SELECT version FROM submissions WHERE id = $1").bind(id).fetch_one(&app.pool).await.unwrap();
-    let staged =
-        post(&app, &cookie, &format!("/organiser/submissions/{reference}/decision"), &format!("version={version}&decision=accepted&note=")).await;
+    let version: i64 = sqlx::query_scalar("SELECT version FROM submissions WHERE id = $1")
+        .bind(id)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    let staged = post(
+        &app,
+        &cookie,
+        &format!("/organiser/submissions/{reference}/decision"),
+        &format!("version={version}&decision=accepted&note="),
+    )
+    .await;
     assert_eq!(staged.status, StatusCode::SEE_OTHER);
     // Still nothing for the author while the decision is only pending.
     assert!(select(&parse(&app.page(&status).await), "#reviews").is_empty());
@@ -626,13 +661,24 @@ async fn the_decision_mail_carries_the_reviews_numbered_and_the_status_page_show
         body.contains("The reviewers' comments:\n\nReviewer 1:\nA clear study.\nPlease add the tide tables.\n\nReviewer 2:\nWell argued.\n\nStatus:"),
         "{body}"
     );
-    for hidden in ["Rita Reviewer", "Sam Second", "Tom Third", "reviewers.example", "Only for the committee", "Confidential note", "Unfinished thoughts", "Reviewer 3"] {
+    for hidden in [
+        "Rita Reviewer",
+        "Sam Second",
+        "Tom Third",
+        "reviewers.example",
+        "Only for the committee",
+        "Confidential note",
+        "Unfinished thoughts",
+        "Reviewer 3",
+    ] {
         assert!(!body.contains(hidden), "the mail never carries {hidden:?}: {body}");
     }
-    let html: String = sqlx::query_scalar("SELECT html_body FROM outbox WHERE to_address = 'ana.cruz@example.org' ORDER BY id DESC LIMIT 1")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let html: String = sqlx::query_scalar(
+        "SELECT html_body FROM outbox WHERE to_address = 'ana.cruz@example.org' ORDER BY id DESC LIMIT 1",
+    )
+    .fetch_one(&app.pool)
+    .await
+    .unwrap();
     assert!(html.contains("Reviewer 2:\nWell argued."), "{html}");
     assert!(!html.contains("Rita") && !html.contains("Only for the committee"));
 
@@ -645,7 +691,8 @@ async fn the_decision_mail_carries_the_reviews_numbered_and_the_status_page_show
         text(section[0]),
         "The reviewers' comments Reviewer 1 A clear study. Please add the tide tables. Reviewer 2 Well argued."
     );
-    for hidden in ["Rita Reviewer", "Sam Second", "Only for the committee", "Confidential note", "Unfinished thoughts"] {
+    for hidden in ["Rita Reviewer", "Sam Second", "Only for the committee", "Confidential note", "Unfinished thoughts"]
+    {
         assert!(!after.contains(hidden), "the status page never shows {hidden:?}");
     }
 
@@ -654,12 +701,20 @@ async fn the_decision_mail_carries_the_reviews_numbered_and_the_status_page_show
     let other_status = status_path(&app, "ben@example.org").await;
     let a = assign(&app, other, rita, 1, "released").await;
     write_review(&app, a, other, rita, &first).await;
-    let withdrawn = app.post(&format!("{other_status}/withdraw"), "application/x-www-form-urlencoded", "confirm=yes", &[("origin", BASE)]).await;
+    let withdrawn = app
+        .post(
+            &format!("{other_status}/withdraw"),
+            "application/x-www-form-urlencoded",
+            "confirm=yes",
+            &[("origin", BASE)],
+        )
+        .await;
     assert_eq!(withdrawn.status, StatusCode::SEE_OTHER);
     assert!(select(&parse(&app.page(&other_status).await), "#reviews").is_empty());
     let (_, bare_ref) = paper(&app, "carla@example.org", "Quiet quills", "R-CCCCC3").await;
     let bare_status = status_path(&app, "carla@example.org").await;
-    post(&app, &cookie, &format!("/organiser/submissions/{bare_ref}/decision"), "version=1&decision=rejected&note=").await;
+    post(&app, &cookie, &format!("/organiser/submissions/{bare_ref}/decision"), "version=1&decision=rejected&note=")
+        .await;
     let preview = get(&app, &cookie, "/organiser/decisions").await;
     post(&app, &cookie, "/organiser/decisions/apply", &preview_items(&preview.text())).await;
     let (_, bare_body) = mails_to(&app, "carla@example.org").await.pop().unwrap();
@@ -819,8 +874,11 @@ async fn a_review_survives_backup_and_restore() {
 
     let backups = tempfile::tempdir().unwrap();
     let archive = backups.path().join("site.tar.gz");
-    let manifest = take::backup(&app.database_url(), app.dir.path(), &archive, OffsetDateTime::now_utc()).await.unwrap();
-    for table in ["reviewers", "review_assignments", "reviews", "review_comments", "review_conflicts", "review_criteria"] {
+    let manifest =
+        take::backup(&app.database_url(), app.dir.path(), &archive, OffsetDateTime::now_utc()).await.unwrap();
+    for table in
+        ["reviewers", "review_assignments", "reviews", "review_comments", "review_conflicts", "review_criteria"]
+    {
         assert!(manifest.tables.contains_key(table), "{table} is in the backup");
     }
     assert_eq!(manifest.tables["reviews"], 1);
@@ -835,7 +893,10 @@ async fn a_review_survives_backup_and_restore() {
     .fetch_one(&restored)
     .await
     .unwrap();
-    assert_eq!((row.0.as_str(), row.1.as_str(), row.2.as_str(), row.3), (reference.as_str(), "Rita Reviewer", "submitted", 3666));
+    assert_eq!(
+        (row.0.as_str(), row.1.as_str(), row.2.as_str(), row.3),
+        (reference.as_str(), "Rita Reviewer", "submitted", 3666)
+    );
     assert_eq!(row.4, "Kept for the publisher.");
     assert!(row.5.contains("\"originality\""));
     let figures: (i64, Option<i64>, String) =
@@ -846,7 +907,10 @@ async fn a_review_survives_backup_and_restore() {
             .unwrap();
     assert_eq!(figures, (1, Some(3667), r#"{"accept":1}"#.to_owned()));
     for table in ["review_comments", "review_conflicts", "review_assignments"] {
-        let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}"))).fetch_one(&restored).await.unwrap();
+        let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) FROM {table}")))
+            .fetch_one(&restored)
+            .await
+            .unwrap();
         assert_eq!(n, 1, "{table}");
     }
     // The restored site's CSV of reviews has the row.

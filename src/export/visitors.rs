@@ -88,7 +88,9 @@ const SUBMISSION_COLUMNS: [Column; SUBMISSION_COLUMN_COUNT] = [
     ("reviews", |s| s.review.reviews_submitted.to_string().into()),
     ("score", |s| figures::score(s.review.review_score).into()),
     ("spread", |s| figures::score(s.review.review_spread).into()),
-    ("disagreement", |s| if s.review.review_spread.is_some_and(|v| v >= figures::DISAGREEMENT) { "yes" } else { "" }.into()),
+    ("disagreement", |s| {
+        if s.review.review_spread.is_some_and(|v| v >= figures::DISAGREEMENT) { "yes" } else { "" }.into()
+    }),
     ("recommendations", |s| figures::recommendation_counts(&s.review.recommendations).into()),
 ];
 

@@ -52,7 +52,8 @@ pub fn recommendation(value: &str) -> &str {
 pub fn recommendation_counts(json: &str) -> String {
     let counts: serde_json::Map<String, serde_json::Value> = serde_json::from_str(json).unwrap_or_default();
     let count = |key: &str| counts.get(key).and_then(serde_json::Value::as_i64).filter(|n| *n > 0);
-    let known = RECOMMENDATIONS.iter().filter_map(|(value, label)| Some(format!("{} {}", count(value)?, label.to_lowercase())));
+    let known =
+        RECOMMENDATIONS.iter().filter_map(|(value, label)| Some(format!("{} {}", count(value)?, label.to_lowercase())));
     let unknown = counts
         .keys()
         .filter(|key| !RECOMMENDATIONS.iter().any(|(v, _)| v == key))

@@ -257,10 +257,12 @@ pub fn compose(
         review_url: format!("{}/review", ctx.site.url),
     };
     let site = &ctx.site;
-    Ok(mail::compose(pending.email.clone(), subject.clone(), &ReminderText { site, m: &shown }, &ReminderHtml {
-        site,
-        m: &shown,
-    })?
+    Ok(mail::compose(
+        pending.email.clone(),
+        subject.clone(),
+        &ReminderText { site, m: &shown },
+        &ReminderHtml { site, m: &shown },
+    )?
     .reply_to(ctx.addresses.organisers.clone())
     .dedupe_key(key))
 }
@@ -351,7 +353,10 @@ mod tests {
 
     #[test]
     fn keys_name_the_reminder_the_reviewer_and_the_deadline_or_the_minute() {
-        assert_eq!(scheduled_key(Reminder::TwoDaysBefore, 7, "2025-02-28 17:00"), "review-reminder:2-days:7:2025-02-28 17:00");
+        assert_eq!(
+            scheduled_key(Reminder::TwoDaysBefore, 7, "2025-02-28 17:00"),
+            "review-reminder:2-days:7:2025-02-28 17:00"
+        );
         assert_eq!(now_key(7, datetime!(2025-03-02 09:15:59 +08:00)), "review-reminder:now:7:2025-03-02T01:15");
     }
 

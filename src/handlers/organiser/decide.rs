@@ -43,8 +43,8 @@ use crate::organisers::Secret;
 use crate::repo::content;
 use crate::repo::decisions as store;
 use crate::repo::review_records;
-use crate::review::for_authors::{self, AuthorComments};
 use crate::repo::submissions::{self as rows, Submission};
+use crate::review::for_authors::{self, AuthorComments};
 
 /// The review of a selection (where the list's selection form posts).
 pub use super::submissions::REVIEW;

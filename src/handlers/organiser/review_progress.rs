@@ -74,7 +74,11 @@ struct ProgressPage {
 }
 
 /// The page, with `notice`, answered with `status`.
-async fn page(state: &AppState, status: StatusCode, notice: Option<(String, &'static str)>) -> Result<Response, AppError> {
+async fn page(
+    state: &AppState,
+    status: StatusCode,
+    notice: Option<(String, &'static str)>,
+) -> Result<Response, AppError> {
     let now = state.clock.now();
     let needed = reviewers::settings(&state.pool).await?.reviewers_per_paper;
     let deadline = reminders::deadline(&state.pool).await?;
@@ -95,7 +99,12 @@ async fn page(state: &AppState, status: StatusCode, notice: Option<(String, &'st
         review_records::behind(&state.pool)
             .await?
             .into_iter()
-            .map(|r| Overdue { remind: REMIND.replace("{id}", &r.id.to_string()), name: r.name, email: r.email, count: r.unsubmitted })
+            .map(|r| Overdue {
+                remind: REMIND.replace("{id}", &r.id.to_string()),
+                name: r.name,
+                email: r.email,
+                count: r.unsubmitted,
+            })
             .collect()
     } else {
         Vec::new()

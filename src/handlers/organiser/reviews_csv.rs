@@ -25,7 +25,10 @@ const ROWS_PER_CHUNK: usize = 200;
 
 /// GET `/organiser/reviews.csv`: an attachment `reviews.csv`, audited as `export.csv` of the
 /// list `reviews`.
-pub async fn csv(State(state): State<AppState>, SignedInForFile(organiser): SignedInForFile) -> Result<Response, AppError> {
+pub async fn csv(
+    State(state): State<AppState>,
+    SignedInForFile(organiser): SignedInForFile,
+) -> Result<Response, AppError> {
     let at = timestamp(state.clock.now());
     let entry = NewEntry {
         details: serde_json::json!({ "filter": {} }),

@@ -485,7 +485,11 @@ async fn reviewing(state: &AppState, s: &Submission) -> Result<Reviewing, AppErr
                 draft,
                 answers,
                 score: r.score.map(figures::points).unwrap_or_else(none),
-                recommendation: r.recommendation.as_deref().map(figures::recommendation).map_or_else(none, str::to_owned),
+                recommendation: r
+                    .recommendation
+                    .as_deref()
+                    .map(figures::recommendation)
+                    .map_or_else(none, str::to_owned),
                 confidence: r.confidence.map(|c| format!("{c} of 5")).unwrap_or_else(none),
                 to_authors: r.comments_to_authors,
                 confidential: r.confidential_comments,

@@ -50,8 +50,8 @@ use crate::repo::audit::{self, NewEntry};
 use crate::repo::decisions as store;
 use crate::repo::programme as programme_store;
 use crate::repo::review_records;
-use crate::review::for_authors::{self, AuthorComments};
 use crate::repo::submissions::Submission;
+use crate::review::for_authors::{self, AuthorComments};
 
 use super::schedule::ProgrammeIslands;
 
