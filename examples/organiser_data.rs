@@ -290,7 +290,8 @@ async fn main() -> Result<(), Box<dyn Error>> {
 /// Reviewers, assignments and reviews over the submissions written above, with the
 /// submissions' review figures as the reviewer pages keep them; how many reviews.
 async fn review_rows(pool: &db::Pool, rng: &mut Rng, now: OffsetDateTime) -> Result<usize, Box<dyn Error>> {
-    const RECOMMENDATIONS: [&str; 6] = ["strong_accept", "accept", "weak_accept", "weak_reject", "reject", "strong_reject"];
+    const RECOMMENDATIONS: [&str; 6] =
+        ["strong_accept", "accept", "weak_accept", "weak_reject", "reject", "strong_reject"];
     let reviewers = count("REVIEWERS", 400).max(2);
     let first = std::env::var("REVIEWER_EMAIL").unwrap_or_else(|_| "bench.chair@example.org".into());
     let stamp = timestamp(now - Duration::days(30));
@@ -310,13 +311,15 @@ async fn review_rows(pool: &db::Pool, rng: &mut Rng, now: OffsetDateTime) -> Res
         .await?;
         ids.push(id);
     }
-    let submission_ids: Vec<i64> = sqlx::query_scalar("SELECT id FROM submissions ORDER BY id").fetch_all(&mut *tx).await?;
+    let submission_ids: Vec<i64> =
+        sqlx::query_scalar("SELECT id FROM submissions ORDER BY id").fetch_all(&mut *tx).await?;
     let mut written = 0;
     for (i, &submission) in submission_ids.iter().enumerate() {
         let (mut scores, mut counts) = (Vec::new(), std::collections::BTreeMap::<&str, i64>::new());
         for number in 1..=2i64 {
             // Reviewer 1 (the bench's organiser) gets every 200th paper: a list of 100 papers.
-            let reviewer = if number == 1 && i % 200 == 0 { ids[0] } else { ids[1 + (i * 2 + number as usize) % (reviewers - 1)] };
+            let reviewer =
+                if number == 1 && i % 200 == 0 { ids[0] } else { ids[1 + (i * 2 + number as usize) % (reviewers - 1)] };
             let (assignment,): (i64,) = sqlx::query_as(
                 "INSERT INTO review_assignments (submission_id, reviewer_id, number, state, created, released_at)
                  VALUES ($1, $2, $3, 'released', $4, $4) RETURNING id",

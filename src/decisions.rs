@@ -107,14 +107,16 @@ pub struct DecisionMail {
 
 /// Fills `template` (subject, body) for `s`'s `decision` and composes the mail to the
 /// submission's address, replies to the organisers. `status_link` is the author's private
-/// link (the preview passes a stand-in). Queued once per applied decision: the outbox key is
-/// `decision:<reference>:<number of decisions applied>`.
+/// link (the preview passes a stand-in); `reviews` what `{reviews}` stands for
+/// (`crate::review::for_authors::placeholder`). Queued once per applied decision: the outbox
+/// key is `decision:<reference>:<number of decisions applied>`.
 pub fn compose(
     ctx: &mail::Context,
     template: &(String, String),
     s: &Submission,
     note: &str,
     status_link: &str,
+    reviews: &str,
     number: i64,
 ) -> Result<DecisionMail, askama::Error> {
     let n = &s.submitted;
@@ -127,6 +129,7 @@ pub fn compose(
         ("conference", ctx.site.name.as_str()),
         ("status_link", status_link),
         ("organiser_note", note.trim()),
+        ("reviews", reviews),
     ];
     let subject = placeholders::fill(&template.0, &values).replace(['\r', '\n'], " ");
     let body = tidy(&placeholders::fill(&template.1, &values));

@@ -6,8 +6,10 @@
 //! Braces around anything that is not a lower-case name (`{ }`, `{Title Case}`) are text.
 
 /// Every placeholder a decision mail's template may use, as written between braces.
-pub const KNOWN: [&str; 7] =
-    ["title", "reference", "authors", "paper_type", "conference", "status_link", "organiser_note"];
+/// `reviews` (issue 32) is the submitted reviews' comments to authors, reviewers numbered,
+/// never named (`crate::review::for_authors`).
+pub const KNOWN: [&str; 8] =
+    ["title", "reference", "authors", "paper_type", "conference", "status_link", "organiser_note", "reviews"];
 
 /// The placeholders of `text` in order of appearance, by name (without braces): each
 /// `{name}` whose name is lower-case ASCII letters and underscores.

@@ -868,7 +868,12 @@ async fn the_export_lists_submissions_with_their_stored_file() {
             "fileType",
             "fileSize",
             "state",
-            "decidedAt"
+            "decidedAt",
+            "reviews",
+            "score",
+            "spread",
+            "disagreement",
+            "recommendations"
         ]
     );
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();

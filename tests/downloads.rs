@@ -221,6 +221,11 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         // The audit log grows with every download: these ask for what does not.
         get("/organiser/audit", "/organiser/audit?q=signed_in", Organiser),
         get("/organiser/audit.csv", "/organiser/audit.csv?q=signed_in", Organiser),
+        // Deciding from the reviews (issue 32): the progress, "remind now" (no session: the
+        // sign-in page) and the reviews' CSV.
+        get("/organiser/review", "/organiser/review", Organiser),
+        post("/organiser/review/remind/{id}", "/organiser/review/remind/1"),
+        get("/organiser/reviews.csv", "/organiser/reviews.csv", Organiser),
         get("/api/health", "/api/health", Visitor),
         get("/api/collections/{name}/records", "/api/collections/speakers/records", Visitor),
         get(

@@ -125,6 +125,8 @@ organiser_page "organiser submissions list, filtered and sorted" "/organiser/sub
 organiser_page "organiser messages list, unread" "/organiser/messages?status=unread"
 organiser_page "organiser orders list, filtered" "/organiser/orders?status=initiated&kind=plan&payments_mode=test"
 organiser_page "organiser subscribers list, pending" "/organiser/subscribers?status=pending"
+organiser_page "organiser review progress" /organiser/review
+organiser_page "organiser submissions list, sorted by review score, disagreement" "/organiser/submissions?sort=score&dir=desc&disagreement=yes&reviews_below=2"
 
 # Decisions (issue 21): a paper sent through the API, a staged decision, then the list with its
 # selection form, the submission's page with its decision form and history, the preview of the

@@ -610,6 +610,8 @@ We are pleased to tell you that your paper "{title}" ({paper_type}, reference {r
 
 {organiser_note}
 
+{reviews}
+
 You can see the status of your submission at any time at {status_link}
 
 Please quote the reference {reference} in any message about this paper; you can reply to this mail to reach the organisers.
@@ -621,6 +623,8 @@ The organising committee'),
 Thank you for submitting your paper "{title}" ({paper_type}, reference {reference}) to {conference}. We regret to tell you that it was not accepted this time.
 
 {organiser_note}
+
+{reviews}
 
 You can see the status of your submission at any time at {status_link}
 

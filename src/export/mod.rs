@@ -9,6 +9,7 @@ pub mod csv;
 pub mod outbox;
 pub mod papers;
 pub mod registrations;
+pub mod reviews;
 pub mod visitors;
 
 use std::io::Write;
@@ -25,6 +26,8 @@ pub enum ExportKind {
     Subscribers,
     /// The organisers' audit log (DESIGN.md section 12).
     Audit,
+    /// Every submitted review, one row each (DESIGN.md section 15).
+    Reviews,
     /// The paper files, into `--out DIR` (not CSV).
     Papers,
 }
@@ -38,6 +41,7 @@ pub async fn export(pool: &Pool, kind: ExportKind, out: impl Write) -> Result<()
         ExportKind::Messages => visitors::write_messages(pool, &mut writer).await?,
         ExportKind::Subscribers => visitors::write_subscribers(pool, &mut writer).await?,
         ExportKind::Audit => audit::write(pool, &mut writer).await?,
+        ExportKind::Reviews => reviews::write(pool, &mut writer).await?,
         ExportKind::Papers => return Err("papers are files: use `export papers --out DIR`".into()),
     }
     writer.0.flush()?;
@@ -53,6 +57,7 @@ impl ExportKind {
             ExportKind::Messages => "messages",
             ExportKind::Subscribers => "subscribers",
             ExportKind::Audit => "audit",
+            ExportKind::Reviews => "reviews",
             ExportKind::Papers => "papers",
         }
     }

@@ -9,6 +9,7 @@ use crate::db::Pool;
 use crate::repo::messages::{self, Message};
 use crate::repo::submissions::{self, Submission};
 use crate::repo::subscribers::{self, Subscriber};
+use crate::review::figures;
 
 /// Contact messages, oldest first: `id,created,name,number,email,country,message` (the
 /// spec's field names, section 3).
@@ -49,12 +50,15 @@ pub fn write_subscriber<W: Write>(out: &mut SafeWriter<W>, s: &Subscriber) -> cs
     out.write_record([&s.id, &s.created, &s.email, &s.status, s.confirmed.as_deref().unwrap_or("")])
 }
 
+/// How many columns the submissions export has.
+pub const SUBMISSION_COLUMN_COUNT: usize = 27;
+
 /// One column of the submissions export: its header and the cell of a row.
 type Column = (&'static str, fn(&Submission) -> Cow<'_, str>);
 
 /// The submissions export, column by column (every cell is made spreadsheet-safe by
 /// [`SafeWriter`]).
-const SUBMISSION_COLUMNS: [Column; 22] = [
+const SUBMISSION_COLUMNS: [Column; SUBMISSION_COLUMN_COUNT] = [
     ("id", |s| s.id.to_string().into()),
     ("reference", |s| s.submitted.reference.as_str().into()),
     ("created", |s| s.created.as_str().into()),
@@ -78,12 +82,23 @@ const SUBMISSION_COLUMNS: [Column; 22] = [
     // Issue 21: the state and when the latest decision was applied (empty before one).
     ("state", |s| s.state.as_str().into()),
     ("decidedAt", |s| s.decided_at.as_deref().unwrap_or("").into()),
+    // Issue 32: the submitted reviews' figures (empty without a review): how many, the mean
+    // weighted score and the spread with two decimals, whether the reviewers disagree (a
+    // spread of 2 points or more), and the recommendations counted.
+    ("reviews", |s| s.review.reviews_submitted.to_string().into()),
+    ("score", |s| figures::score(s.review.review_score).into()),
+    ("spread", |s| figures::score(s.review.review_spread).into()),
+    ("disagreement", |s| {
+        if s.review.review_spread.is_some_and(|v| v >= figures::DISAGREEMENT) { "yes" } else { "" }.into()
+    }),
+    ("recommendations", |s| figures::recommendation_counts(&s.review.recommendations).into()),
 ];
 
 /// Paper submissions, oldest first: `id,reference,created`, the spec's submission fields
 /// (section 3), then the stored paper: `filePath` (the spec's `pdfUrl`, relative to
 /// `DATA_DIR`), `fileName` (as uploaded), `fileType` and `fileSize` (bytes), then `state`
-/// and `decidedAt` (issue 21).
+/// and `decidedAt` (issue 21), then `reviews`, `score`, `spread`, `disagreement` and
+/// `recommendations` (issue 32).
 pub async fn write_submissions<W: Write>(
     pool: &Pool,
     out: &mut SafeWriter<W>,
@@ -96,7 +111,7 @@ pub async fn write_submissions<W: Write>(
 }
 
 /// The header of the submissions export.
-pub fn submission_header() -> [&'static str; 22] {
+pub fn submission_header() -> [&'static str; SUBMISSION_COLUMN_COUNT] {
     SUBMISSION_COLUMNS.map(|(header, _)| header)
 }
 

@@ -33,6 +33,7 @@ use crate::handlers::organiser::{dashboard, decide, messages, orders, records, s
 // The organisers' programme page (not the `crate::programme` domain it drives).
 use crate::handlers::organiser::programme;
 use crate::handlers::organiser::reviewers;
+use crate::handlers::organiser::{review_progress, reviews_csv};
 use crate::handlers::page_table::PAGES;
 use crate::handlers::pages::{errors, newsletter as newsletter_links, submission_status, test_gateway};
 use crate::handlers::review;
@@ -130,6 +131,10 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route(programme::LOCK, post(programme::lock))
         .route(programme::PUBLISH, post(programme::publish_version))
         .route(programme::PAPER, get(programme::paper).post(programme::edit_paper))
+        // Deciding from the reviews and their records (issue 32 items 7 to 9).
+        .route(review_progress::PATH, get(review_progress::show))
+        .route(review_progress::REMIND, post(review_progress::remind))
+        .route(reviews_csv::PATH, get(reviews_csv::csv))
         .route(records::AUDIT, get(records::audit_list))
         .route("/organiser/audit.csv", get(records::audit_csv))
         // The reviewers' area (issue 32, DESIGN.md section 15): the same sign-in, its own role.

@@ -124,6 +124,10 @@ pub struct Where {
 enum Condition {
     /// `column <operator> value`.
     Compare { column: &'static str, operator: &'static str, value: String },
+    /// `column <operator> number`: the number is written into the SQL (an integer this crate
+    /// parsed, never text), since a bound text would not compare with an integer column on
+    /// PostgreSQL.
+    CompareNumber { column: &'static str, operator: &'static str, value: i64 },
     /// `column IS [NOT] NULL`.
     IsNull { column: &'static str, null: bool },
     /// Any of `columns` contains `text`, ignoring letter case; `index` is the table's SQLite
@@ -166,6 +170,9 @@ impl Condition {
             Condition::Compare { column, operator, value } => {
                 let at = out.bind(value.clone());
                 format!("{}{column} {operator} {at}", if out.walk { "+" } else { "" })
+            }
+            Condition::CompareNumber { column, operator, value } => {
+                format!("{}{column} {operator} {value}", if out.walk { "+" } else { "" })
             }
             Condition::IsNull { column, null } => {
                 format!("{}{column} IS {}NULL", if out.walk { "+" } else { "" }, if *null { "" } else { "NOT " })
@@ -212,6 +219,16 @@ impl Where {
     /// `column = value`.
     pub fn equals(&mut self, column: &'static str, value: &str) {
         self.conditions.push(Condition::Compare { column, operator: "=", value: value.to_owned() });
+    }
+
+    /// `column < number` (an integer column).
+    pub fn number_below(&mut self, column: &'static str, value: i64) {
+        self.conditions.push(Condition::CompareNumber { column, operator: "<", value });
+    }
+
+    /// `column >= number` (an integer column; NULL never matches).
+    pub fn number_at_least(&mut self, column: &'static str, value: i64) {
+        self.conditions.push(Condition::CompareNumber { column, operator: ">=", value });
     }
 
     /// `column IS NULL` or `column IS NOT NULL`.

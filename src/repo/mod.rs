@@ -12,6 +12,7 @@ pub mod outbox;
 pub mod papers;
 pub mod programme;
 pub mod published;
+pub mod review_records;
 pub mod reviewers;
 pub mod submissions;
 pub mod subscribers;

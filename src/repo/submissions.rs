@@ -58,6 +58,22 @@ pub struct Submission {
     pub decided_at: Option<String>,
     /// Decisions applied so far (the decision mail's outbox key).
     pub decisions: i64,
+    /// The submitted reviews' figures (issue 32, migration 0019).
+    #[sqlx(flatten)]
+    #[serde(skip)]
+    pub review: ReviewFigures,
+}
+
+/// The figures of a submission's submitted reviews, which the reviewers' submits keep up to
+/// date (migration 0019): how many, the mean of their weighted scores and the spread between
+/// the highest and the lowest (thousandths of a point, `None` without a review), and the
+/// recommendations counted (JSON object, `{"accept":2}`).
+#[derive(Debug, Clone, Default, FromRow, PartialEq, Eq)]
+pub struct ReviewFigures {
+    pub reviews_submitted: i64,
+    pub review_score: Option<i64>,
+    pub review_spread: Option<i64>,
+    pub recommendations: String,
 }
 
 /// Now as stored in `created`: RFC 3339 UTC to the second, e.g. `2025-03-01T09:30:00Z`.
@@ -113,7 +129,8 @@ pub fn is_reference_taken(err: &sqlx::Error) -> bool {
 pub const COLUMNS: &str = "id, reference, name, number, email, country, author_name, co_author_name, paper_title, \
                        department, university_organization, paper_type, presentation_type, message, \
                        conference_source, file_path, file_name, file_type, file_size, created, state, \
-                       pending_decision, decision_note, version, decided_at, decisions";
+                       pending_decision, decision_note, version, decided_at, decisions, \
+                       reviews_submitted, review_score, review_spread, recommendations";
 
 /// Every submission, oldest first (for the organisers' export).
 pub async fn all(pool: &Pool) -> Result<Vec<Submission>, sqlx::Error> {
@@ -148,6 +165,10 @@ pub enum Sort {
     Reference,
     /// By `paper_title`, ignoring letter case.
     Title,
+    /// By the reviews' weighted mean score; papers without one last either way.
+    Score,
+    /// By how many reviews were submitted.
+    Reviews,
 }
 
 /// The organisers' view of submissions: every field is optional, `None` matches all.
@@ -165,6 +186,11 @@ pub struct Filter {
     pub state: Option<String>,
     /// `Some(None)`: any pending decision; `Some(Some(d))`: pending decision `d`.
     pub pending: Option<Option<String>>,
+    /// Fewer than this many submitted reviews.
+    pub reviews_below: Option<i64>,
+    /// Only papers whose reviews' scores spread over at least this many thousandths of a
+    /// point (disagreement: `crate::review::figures::DISAGREEMENT`).
+    pub spread_at_least: Option<i64>,
     pub sort: Sort,
     pub descending: bool,
 }
@@ -173,7 +199,13 @@ impl Filter {
     /// How many submissions match, from `counts` (by paper type, by state): `None` for a
     /// filter they do not count.
     fn counted(&self, counts: &Counts) -> Option<i64> {
-        if self.search.is_some() || self.from.is_some() || self.before.is_some() || self.pending.is_some() {
+        if self.search.is_some()
+            || self.from.is_some()
+            || self.before.is_some()
+            || self.pending.is_some()
+            || self.reviews_below.is_some()
+            || self.spread_at_least.is_some()
+        {
             return None;
         }
         match (&self.paper_type, &self.state) {
@@ -205,6 +237,12 @@ impl Filter {
             Some(None) => filter.is_null("pending_decision", false),
             None => {}
         }
+        if let Some(below) = self.reviews_below {
+            filter.number_below("reviews_submitted", below);
+        }
+        if let Some(spread) = self.spread_at_least {
+            filter.number_at_least("review_spread", spread);
+        }
         if let Some(text) = &self.search {
             filter.contains(
                 "submissions_search",
@@ -220,6 +258,13 @@ impl Filter {
             (Sort::Reference, true) => "reference DESC",
             (Sort::Title, false) => "lower(paper_title), id",
             (Sort::Title, true) => "lower(paper_title) DESC, id DESC",
+            // Both engines read `NULLS LAST` (SQLite 3.30 on), and SQLite serves either
+            // direction from the index on (review_score, id): a paper without reviews is
+            // never taken for the best or the worst.
+            (Sort::Score, false) => "review_score NULLS LAST, id",
+            (Sort::Score, true) => "review_score DESC NULLS LAST, id DESC",
+            (Sort::Reviews, false) => "reviews_submitted, id",
+            (Sort::Reviews, true) => "reviews_submitted DESC, id DESC",
         };
         (filter, order)
     }

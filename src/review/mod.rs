@@ -1,5 +1,11 @@
-//! Peer review (issue 32, DESIGN.md section 15). So far: the conflict rules that keep a
-//! reviewer away from a paper ([`conflicts`]), applied before any assignment.
+//! Peer review (issue 32, DESIGN.md section 15): the conflict rules that keep a reviewer
+//! away from a paper ([`conflicts`]), applied before any assignment; a pasted list of
+//! reviewers to invite ([`roster`]); deciding from the reviews: their figures in words
+//! ([`figures`]), what authors read of them ([`for_authors`]) and the reminders to
+//! reviewers ([`reminders`]).
 
 pub mod conflicts;
+pub mod figures;
+pub mod for_authors;
+pub mod reminders;
 pub mod roster;

@@ -8,6 +8,10 @@
 //! that arrives, so one untouched for longer than the body timeout belongs to a request that
 //! has ended; a paper is renamed into place a moment before its row commits, so only papers
 //! older than `ORPHAN_GRACE_SECS` without a row are orphans.
+//!
+//! Each run also sends the reviewers' reminder that is due (issue 32 item 7,
+//! `crate::review::reminders`), by the sweeper's clock: every instance sweeps, and the outbox
+//! takes each reminder's key once, so a reviewer gets each reminder once.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -17,6 +21,7 @@ use crate::db::Pool;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use crate::clock::Clock;
 use crate::config::Config;
 use crate::mail::transport::{EML_TEMP_PREFIX, EML_TEMP_SUFFIX};
 use crate::papers::files::{PAPERS_DIR, UPLOAD_TEMP_PREFIX, UPLOAD_TEMP_SUFFIX};
@@ -40,6 +45,10 @@ pub struct Sweeper {
     data_dir: PathBuf,
     temp_age: Duration,
     orphan_grace: Duration,
+    /// Mail addresses and `PUBLIC_URL`, for the reminders.
+    config: Config,
+    /// "Now" of the reminders; the system clock unless a test fixed it.
+    clock: Clock,
 }
 
 impl Sweeper {
@@ -51,11 +60,38 @@ impl Sweeper {
             data_dir: config.data_dir.clone(),
             temp_age: Duration::from_secs(config.body_timeout_secs.max(1) + 1),
             orphan_grace: Duration::from_secs(config.orphan_grace_secs),
+            config: config.clone(),
+            clock: Clock::system(),
         }
     }
 
-    /// One sweep; problems are logged, never fatal.
+    /// The same sweeper reading "now" from `clock` (tests: a fixed instant).
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Queues the reviewers' reminder due now, if any (`crate::review::reminders::send_due`);
+    /// how many mails this run queued. Problems are logged, never fatal: the next run tries
+    /// again.
+    pub async fn remind(&self) -> usize {
+        match crate::review::reminders::send_due(&self.pool, &self.config, self.clock.now()).await {
+            Ok(0) => 0,
+            Ok(queued) => {
+                tracing::info!(queued, "review reminders queued");
+                queued
+            }
+            Err(err) => {
+                tracing::error!(error = %err, "review reminders could not be sent; the next sweep tries again");
+                0
+            }
+        }
+    }
+
+    /// One sweep, and the reminders due ([`Sweeper::remind`]); problems are logged, never
+    /// fatal.
     pub async fn run_once(&self) -> Swept {
+        self.remind().await;
         let rows = match crate::repo::submissions::file_paths(&self.pool).await {
             Ok(paths) => Some(paths.into_iter().collect::<HashSet<String>>()),
             Err(err) => {

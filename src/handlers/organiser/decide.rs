@@ -42,7 +42,9 @@ use crate::mail::{self, Context};
 use crate::organisers::Secret;
 use crate::repo::content;
 use crate::repo::decisions as store;
+use crate::repo::review_records;
 use crate::repo::submissions::{self as rows, Submission};
+use crate::review::for_authors::{self, AuthorComments};
 
 /// The review of a selection (where the list's selection form posts).
 pub use super::submissions::REVIEW;
@@ -429,22 +431,29 @@ async fn templates(state: &AppState) -> Result<[(String, String); 2], AppError> 
     Ok([accepted, rejected])
 }
 
-/// The mail `s` gets for `decision`, with `link` as its status link, as the row's `number`th
-/// decision (its outbox key).
+/// The mail `s` gets for `decision`, with `link` as its status link and `reviews` for
+/// `{reviews}`, as the row's `number`th decision (its outbox key).
 fn mail_for(
     ctx: &Context,
     templates: &[(String, String); 2],
     s: &Submission,
     decision: Decision,
-    link: &str,
+    (link, reviews): (&str, &str),
     number: i64,
 ) -> Result<DecisionMail, AppError> {
     let template = match decision {
         Decision::Accepted => &templates[0],
         Decision::Rejected => &templates[1],
     };
-    decisions::compose(ctx, template, s, &s.decision_note, link, number)
+    decisions::compose(ctx, template, s, &s.decision_note, link, reviews, number)
         .map_err(|e| AppError::internal("decision mail", e))
+}
+
+/// What `{reviews}` stands for in submission `id`'s decision mail: its submitted reviews'
+/// comments to authors as they are on `conn` (issue 32 item 8).
+async fn reviews_for(conn: &mut crate::db::Connection, id: i64) -> Result<String, AppError> {
+    let rows = review_records::for_authors(conn, id).await?;
+    Ok(for_authors::placeholder(&AuthorComments::from_rows(rows)))
 }
 
 /// The preview page of the pending decisions now.
@@ -455,6 +464,7 @@ async fn preview_page(state: &AppState) -> Result<Response, AppError> {
     // The link is made when the mail is queued; the preview shows its form, with a stand-in
     // for the private token each author gets.
     let stand_in = decisions::status_link(&state.config, TOKEN_STAND_IN);
+    let mut conn = state.pool.acquire().await?;
     let mut rows = Vec::new();
     let mut sample = None;
     let (mut accepted, mut rejected) = (0, 0);
@@ -464,7 +474,8 @@ async fn preview_page(state: &AppState) -> Result<Response, AppError> {
             Decision::Accepted => accepted += 1,
             Decision::Rejected => rejected += 1,
         }
-        let mail = mail_for(&ctx, &templates, s, decision, &stand_in, s.decisions + 1)?;
+        let reviews = reviews_for(&mut conn, s.id).await?;
+        let mail = mail_for(&ctx, &templates, s, decision, (&stand_in, &reviews), s.decisions + 1)?;
         if sample.is_none() {
             sample = Some((mail.mail.to.clone(), mail.mail.subject.clone(), mail.body.clone()));
         }
@@ -531,7 +542,8 @@ async fn apply_items(state: &AppState, organiser: &Organiser, body: &Bytes) -> R
         let link = Secret::generate();
         store::add_link(&mut tx, s.id, &link.hash, &at).await?;
         let status_link = decisions::status_link(&state.config, &link.token);
-        let mail = mail_for(&ctx, &templates, &s, decision, &status_link, s.decisions)?;
+        let reviews = reviews_for(&mut tx, s.id).await?;
+        let mail = mail_for(&ctx, &templates, &s, decision, (&status_link, &reviews), s.decisions)?;
         let queued = mail::enqueue(&mut tx, &mail.mail).await?;
         let old = before.iter().find(|b| b.submitted.reference == *reference && b.version == *version);
         let mut entry = organiser.entry(&at, "submission.decision_applied");

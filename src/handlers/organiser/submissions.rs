@@ -1,6 +1,7 @@
 //! The submissions of the back office (DESIGN.md section 12, issue 20 item 4):
-//! `/organiser/submissions` (filters `paper_type`, `state`, `pending`, `from`, `to`; search
-//! `q`; `sort`, `dir`; `page`), its CSV, one submission's page (with its decision form and
+//! `/organiser/submissions` (filters `paper_type`, `state`, `pending`, `from`, `to`,
+//! `reviews_below`, `disagreement`; search `q`; `sort`, `dir`; `page`), its CSV, one
+//! submission's page (with its reviews and discussion, issue 32, and its decision form and
 //! history, issue 21) and its paper.
 
 use axum::extract::{Path, RawQuery, State};
@@ -23,8 +24,9 @@ use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
 use crate::paper_form;
-use crate::repo::papers;
 use crate::repo::submissions::{self, Filter, Sort, Submission};
+use crate::repo::{papers, review_records, reviewers};
+use crate::review::figures;
 
 /// The list's address.
 pub const PATH: &str = "/organiser/submissions";
@@ -34,7 +36,8 @@ pub const REVIEW: &str = "/organiser/submissions/decide";
 pub const PREVIEW: &str = "/organiser/decisions";
 /// Most rows one decision form may name (a conference's whole programme fits).
 pub const ITEMS_MAX: usize = 2000;
-const KNOWN: [&str; 8] = ["paper_type", "from", "to", "q", "state", "pending", "sort", "dir"];
+const KNOWN: [&str; 10] =
+    ["paper_type", "from", "to", "q", "state", "pending", "sort", "dir", "reviews_below", "disagreement"];
 /// The list's notice after a selection was staged (`super::decide::confirm`): the decision
 /// (`accepted`, `rejected`, `none`) and how many rows took it. Not a filter: the pages and the
 /// CSV leave them out.
@@ -45,7 +48,17 @@ const PENDING: [(&str, Option<&str>); 3] =
     [("any", None), ("accepted", Some("accepted")), ("rejected", Some("rejected"))];
 /// The paper types of the form (the table's CHECK constraint).
 const PAPER_TYPES: [(&str, &str); 2] = [("Abstract", "Abstract"), ("Full Paper", "Full Paper")];
-const SORTS: [(&str, Sort); 3] = [("received", Sort::Received), ("reference", Sort::Reference), ("title", Sort::Title)];
+const SORTS: [(&str, Sort); 5] = [
+    ("received", Sort::Received),
+    ("reference", Sort::Reference),
+    ("title", Sort::Title),
+    ("score", Sort::Score),
+    ("reviews", Sort::Reviews),
+];
+/// The `disagreement` filter: reviews whose scores spread over 2 points or more.
+const DISAGREEMENT: [(&str, i64); 1] = [("yes", figures::DISAGREEMENT)];
+/// The most reviews `reviews_below` takes (the settings allow 10 per paper).
+const REVIEWS_BELOW_MAX: i64 = 10;
 const DIRECTIONS: [(&str, bool); 2] = [("asc", false), ("desc", true)];
 
 /// The filter a query string asks for.
@@ -71,10 +84,35 @@ fn filter(params: &Params) -> Result<Filter, AppError> {
         search: params.search()?,
         state: params.one_of("state", &decisions::STATES)?.map(|_| params.value("state")),
         pending: params.one_of("pending", &PENDING)?.map(|decision| decision.map(str::to_owned)),
+        reviews_below: reviews_below(params)?,
+        spread_at_least: params.one_of("disagreement", &DISAGREEMENT)?,
         sort: params.one_of("sort", &SORTS)?.unwrap_or_default(),
         // Newest first unless asked otherwise.
         descending: params.one_of("dir", &DIRECTIONS)?.unwrap_or(true),
     })
+}
+
+/// `reviews_below`: fewer than this many submitted reviews, 1 to [`REVIEWS_BELOW_MAX`].
+fn reviews_below(params: &Params) -> Result<Option<i64>, AppError> {
+    let Some(value) = params.get("reviews_below") else { return Ok(None) };
+    value.parse::<i64>().ok().filter(|n| (1..=REVIEWS_BELOW_MAX).contains(n)).map(Some).ok_or_else(|| {
+        AppError::BadRequest(format!(
+            "\"{}\" is not a number of reviews for \"reviews_below\": use 1 to {REVIEWS_BELOW_MAX}.",
+            shown(value)
+        ))
+    })
+}
+
+/// The choices of `reviews_below`: fewer than 1 (none) up to the reviews a paper needs, and
+/// the value asked for when it is beyond them.
+fn reviews_below_control(value: String, needed: i64) -> Control {
+    let asked = value.parse::<i64>().unwrap_or(0);
+    let mut options = vec![(String::new(), "All".to_owned())];
+    for n in 1..=needed.max(asked).clamp(1, REVIEWS_BELOW_MAX) {
+        let label = if n == 1 { "None submitted".to_owned() } else { format!("Fewer than {n}") };
+        options.push((n.to_string(), label));
+    }
+    Control { name: "reviews_below", label: "Submitted reviews", kind: "select", value, options }
 }
 
 /// The address of one submission's page.
@@ -159,6 +197,7 @@ pub async fn list(
     let page = params.page()?;
     let counts = dashboard::counts(&state).await?;
     let (total, rows) = submissions::list(&state.pool, &filter, page, &counts).await?;
+    let needed = reviewers::settings(&state.pool).await?.reviewers_per_paper;
     let rows = rows
         .into_iter()
         .map(|s| {
@@ -178,6 +217,10 @@ pub async fn list(
                 Cell::text(s.created),
                 Cell::text(decisions::state_label(&s.state)),
                 Cell::text(pending),
+                Cell::text(format!("{}/{needed}", s.review.reviews_submitted)),
+                Cell::text(figures::score(s.review.review_score)),
+                Cell::text(figures::spread(s.review.review_spread)),
+                Cell::text(figures::recommendation_counts(&s.review.recommendations)),
             ]
         })
         .collect();
@@ -196,13 +239,26 @@ pub async fn list(
                 params.value("pending"),
                 &[("any", "Any pending"), ("accepted", "Accept"), ("rejected", "Reject")],
             ),
+            reviews_below_control(params.value("reviews_below"), needed),
+            Control::select(
+                "disagreement",
+                "Reviewers disagree",
+                params.value("disagreement"),
+                &[("yes", "Scores 2 points or more apart")],
+            ),
             Control::date("from", "Received from", params.value("from")),
             Control::date("to", "Received until", params.value("to")),
             Control::select(
                 "sort",
                 "Sort by",
                 params.value("sort"),
-                &[("received", "Received"), ("reference", "Reference"), ("title", "Title")],
+                &[
+                    ("received", "Received"),
+                    ("reference", "Reference"),
+                    ("title", "Title"),
+                    ("score", "Review score"),
+                    ("reviews", "Reviews submitted"),
+                ],
             ),
             Control::select("dir", "Order", params.value("dir"), &[("desc", "Descending"), ("asc", "Ascending")]),
         ],
@@ -215,6 +271,10 @@ pub async fn list(
             "Received (UTC)",
             "State",
             "Pending decision",
+            "Reviews",
+            "Score",
+            "Spread",
+            "Recommendations",
         ],
         rows,
         pager: Pager::new(PATH, &params, page, total),
@@ -236,7 +296,8 @@ pub async fn csv(
 ) -> Result<Response, AppError> {
     let params = Params::parse(raw.as_deref(), &KNOWN)?;
     let filter = filter(&params)?;
-    static HEADER: std::sync::LazyLock<[&str; 22]> = std::sync::LazyLock::new(visitors::submission_header);
+    static HEADER: std::sync::LazyLock<[&str; visitors::SUBMISSION_COLUMN_COUNT]> =
+        std::sync::LazyLock::new(visitors::submission_header);
     let list = CsvList {
         list: "submissions",
         header: &*HEADER,
@@ -314,7 +375,8 @@ pub async fn detail(
             ],
         },
     ];
-    let page = DetailPage {
+    let reviewing = reviewing(&state, &s).await?;
+    let detail = DetailPage {
         layout: layout(&state, &format!("Submission {}", n.reference), PATH).await?,
         heading: format!("Submission {}", n.reference),
         back: (PATH, "Submissions"),
@@ -326,7 +388,127 @@ pub async fn detail(
         forms: if s.state == "withdrawn" { Vec::new() } else { vec![decision_form(&s)] },
         history: Some(history(&state, "submission", &n.reference).await?),
     };
-    render(StatusCode::OK, &page)
+    render(StatusCode::OK, &SubmissionPage { detail, reviewing })
+}
+
+/// One review as a submission's page shows it to organisers: with the reviewer's name.
+struct ShownReview {
+    heading: String,
+    reviewer: String,
+    /// `Submitted 2025-...` or `Draft, not submitted (last saved ...)`.
+    state: String,
+    draft: bool,
+    /// Each criterion as the review answered it: (label with weight, score with its label).
+    answers: Vec<(String, String)>,
+    score: String,
+    recommendation: String,
+    confidence: String,
+    to_authors: String,
+    confidential: String,
+}
+
+/// A submission's reviews and discussion (issue 32 item 8).
+struct Reviewing {
+    /// `2 of 2 reviews`, or `1 of 2 reviews: below the required 2`.
+    summary: String,
+    below: bool,
+    reviews: Vec<ShownReview>,
+    /// (who, when, what), oldest first.
+    discussion: Vec<(String, String, String)>,
+}
+
+/// A submission's page: its fields, then its reviews and discussion, then its forms.
+#[derive(askama::Template)]
+#[template(path = "organiser/submission.html")]
+struct SubmissionPage {
+    detail: DetailPage,
+    reviewing: Reviewing,
+}
+
+impl std::ops::Deref for SubmissionPage {
+    type Target = DetailPage;
+
+    fn deref(&self) -> &DetailPage {
+        &self.detail
+    }
+}
+
+/// "1 of 2 reviews": the submitted reviews against the reviews a paper needs, and whether
+/// that is fewer.
+fn needed_summary(submitted: i64, needed: i64) -> (String, bool) {
+    let noun = if needed == 1 { "review" } else { "reviews" };
+    if submitted < needed {
+        (format!("{submitted} of {needed} {noun}: below the required {needed}"), true)
+    } else {
+        (format!("{submitted} of {needed} {noun}"), false)
+    }
+}
+
+/// `s`'s reviews (drafts marked), each with its reviewer's name and its own answers, and its
+/// discussion, read-only.
+async fn reviewing(state: &AppState, s: &Submission) -> Result<Reviewing, AppError> {
+    let needed = reviewers::settings(&state.pool).await?.reviewers_per_paper;
+    let (summary, below) = needed_summary(s.review.reviews_submitted, needed);
+    let reviews = review_records::of_paper(&state.pool, s.id)
+        .await?
+        .into_iter()
+        .map(|r| {
+            let draft = r.state != "submitted";
+            let mut heading = format!("Reviewer {}: {}", r.number, r.reviewer);
+            if draft {
+                heading.push_str(" (draft)");
+            }
+            if r.assignment == "withdrawn" {
+                heading.push_str(" (assignment withdrawn: not counted)");
+            }
+            let state = match (&r.submitted_at, draft) {
+                (Some(at), false) => format!("Submitted {at}"),
+                _ => format!("Draft, not submitted (last saved {})", r.updated),
+            };
+            let answers = figures::answers(&r.answers)
+                .into_iter()
+                .map(|a| {
+                    let label = if a.label.is_empty() { a.key.clone() } else { a.label.clone() };
+                    let score = match (a.score, a.score_label.is_empty()) {
+                        (Some(score), false) => format!("{score}: {}", a.score_label),
+                        (Some(score), true) => score.to_string(),
+                        (None, _) => "Not answered".to_owned(),
+                    };
+                    (format!("{label} (weight {})", a.weight), score)
+                })
+                .collect();
+            let none = || "Not given".to_owned();
+            ShownReview {
+                heading,
+                reviewer: format!("{} ({})", r.reviewer, r.reviewer_email),
+                state,
+                draft,
+                answers,
+                score: r.score.map(figures::points).unwrap_or_else(none),
+                recommendation: r
+                    .recommendation
+                    .as_deref()
+                    .map(figures::recommendation)
+                    .map_or_else(none, str::to_owned),
+                confidence: r.confidence.map(|c| format!("{c} of 5")).unwrap_or_else(none),
+                to_authors: r.comments_to_authors,
+                confidential: r.confidential_comments,
+            }
+        })
+        .collect();
+    let discussion = review_records::discussion(&state.pool, s.id)
+        .await?
+        .into_iter()
+        .map(|c| {
+            let who = match (c.reviewer, c.organiser) {
+                (Some(reviewer), _) => reviewer,
+                (None, Some(organiser)) => format!("{organiser} (organiser)"),
+                (None, None) => "An organiser".to_owned(),
+            };
+            (who, c.created, c.body)
+        })
+        .collect();
+    Ok(Reviewing { summary, below, reviews, discussion })
 }
 
 /// The form that stages a decision on one submission, drawn from its current version.

@@ -122,11 +122,13 @@ pub struct ActionForm {
 }
 
 /// The organiser area's header links (`templates/organiser/page.html`): (address, name).
-pub const AREA_LINKS: [(&str, &str); 9] = [
+
+pub const AREA_LINKS: &[(&str, &str)] = &[
     ("/organiser", "Dashboard"),
     ("/organiser/submissions", "Submissions"),
-    ("/organiser/programme", "Programme"),
     ("/organiser/reviewers", "Reviewers"),
+    ("/organiser/review", "Review"),
+    ("/organiser/programme", "Programme"),
     ("/organiser/messages", "Messages"),
     ("/organiser/orders", "Orders"),
     ("/organiser/subscribers", "Subscribers"),
@@ -170,6 +172,8 @@ pub fn action_label(action: &str) -> &str {
         "reviewer.removed" => "Reviewer removed",
         "reviewer.accepted" => "Invitation to review accepted",
         "reviewer.declined" => "Invitation to review declined",
+        "review.reminded" => "Reminder sent now",
+        "review.reminder_sent" => "Deadline reminder sent",
         "auth.link_requested" => "Sign-in link asked for",
         "auth.signed_in" => "Signed in",
         "auth.signed_out" => "Signed out",

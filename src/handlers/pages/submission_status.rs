@@ -49,7 +49,9 @@ use crate::programme::timetable::{day_label, iso, session_path};
 use crate::repo::audit::{self, NewEntry};
 use crate::repo::decisions as store;
 use crate::repo::programme as programme_store;
+use crate::repo::review_records;
 use crate::repo::submissions::Submission;
+use crate::review::for_authors::{self, AuthorComments};
 
 use super::schedule::ProgrammeIslands;
 
@@ -105,6 +107,42 @@ struct PublicDetails {
     authors: Vec<String>,
 }
 
+/// One reviewer's comments to the authors as the page shows them: "Reviewer 2" and the text
+/// in paragraphs of lines (issue 32 item 8).
+struct ReviewerComments {
+    heading: String,
+    paragraphs: Vec<Vec<String>>,
+}
+
+/// The comments of a decided paper's submitted reviews: `None` before a decision is applied,
+/// for a withdrawn paper, or for a paper decided without reviews; empty when no reviewer
+/// wrote to the authors. Reviewers are numbered, never named; the confidential comments
+/// never leave the committee.
+async fn reviewer_comments(state: &AppState, s: &Submission) -> Result<Option<Vec<ReviewerComments>>, AppError> {
+    if s.state != "accepted" && s.state != "rejected" {
+        return Ok(None);
+    }
+    let mut conn = state.pool.acquire().await?;
+    let reviews = AuthorComments::from_rows(review_records::for_authors(&mut conn, s.id).await?);
+    if reviews.is_empty() {
+        return Ok(None);
+    }
+    let shown = reviews
+        .iter()
+        .filter(|r| !r.text.is_empty())
+        .map(|r| ReviewerComments {
+            heading: r.heading(),
+            paragraphs: r
+                .text
+                .split("\n\n")
+                .map(|p| p.lines().map(str::to_owned).filter(|l| !l.trim().is_empty()).collect::<Vec<_>>())
+                .filter(|p| !p.is_empty())
+                .collect(),
+        })
+        .collect();
+    Ok(Some(shown))
+}
+
 /// What the author posted, shown again with a 400 so nothing typed is lost.
 struct Posted {
     text: String,
@@ -122,6 +160,10 @@ struct StatusPage {
     programme: Option<InProgramme>,
     /// An accepted paper's public abstract and presenter.
     details: Option<PublicDetails>,
+    /// The reviewers' comments once a decision is applied (issue 32 item 8).
+    reviews: Option<Vec<ReviewerComments>>,
+    /// What the page says when the reviewers wrote nothing to the authors.
+    no_comments: &'static str,
     max_words: usize,
     max_chars: usize,
     withdraw_action: Option<String>,
@@ -180,6 +222,10 @@ async fn answer(
         Some(s) => Some(public_details(state, s, &path, posted).await?),
         None => None,
     };
+    let reviews = match &found {
+        Some(s) => reviewer_comments(state, s).await?,
+        None => None,
+    };
     let withdraw_action = found.as_ref().filter(|s| s.state == "submitted").map(|_| format!("{path}/withdraw"));
     let submission = found.map(|s| Shown {
         state: public_state(&s),
@@ -201,6 +247,8 @@ async fn answer(
         submission,
         programme,
         details,
+        reviews,
+        no_comments: for_authors::NO_COMMENTS,
         max_words: abstracts::ABSTRACT_MAX_WORDS,
         max_chars: abstracts::ABSTRACT_MAX_CHARS,
         withdraw_action,
