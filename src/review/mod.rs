@@ -1,4 +1,5 @@
 //! Peer review (issue 32, DESIGN.md section 15). So far: the conflict rules that keep a
 //! reviewer away from a paper ([`conflicts`]), applied before any assignment.
 
+pub mod assign;
 pub mod conflicts;
