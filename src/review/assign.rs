@@ -121,14 +121,19 @@ pub fn conflicted_pairs(
     pairs
 }
 
-/// How many papers each reviewer of `problem` would hold after `new` pairs are added
-/// (their `load` plus the new pairs), by reviewer id.
-pub fn loads_after(problem: &Problem<'_>, new: &[(i64, i64)]) -> HashMap<i64, usize> {
-    let mut loads: HashMap<i64, usize> = problem.reviewers.iter().map(|r| (r.id, r.load)).collect();
+/// How many papers each of `reviewers` would hold after `new` pairs are added (their `load`
+/// plus the new pairs), by reviewer id.
+pub fn loads_after(reviewers: &[Reviewer], new: &[(i64, i64)]) -> HashMap<i64, usize> {
+    let mut loads: HashMap<i64, usize> = reviewers.iter().map(|r| (r.id, r.load)).collect();
     for (_, reviewer) in new {
         *loads.entry(*reviewer).or_default() += 1;
     }
     loads
+}
+
+/// The busiest load minus the idlest (0 for no reviewer): what balance keeps at most 1.
+pub fn spread(loads: &HashMap<i64, usize>) -> usize {
+    loads.values().max().copied().unwrap_or(0) - loads.values().min().copied().unwrap_or(0)
 }
 
 /// The new `(paper id, reviewer id)` pairs to stage, sorted (see the module's rules).
@@ -399,8 +404,8 @@ mod tests {
             }
         }
         let possible = instance.balance_possible(most);
-        let loads = loads_after(&problem, pairs);
-        let spread = loads.values().max().copied().unwrap_or(0) - loads.values().min().copied().unwrap_or(0);
+        let loads = loads_after(problem.reviewers, pairs);
+        let spread = spread(&loads);
         if possible {
             assert!(spread <= 1, "seed {seed}: loads spread {spread} although balance was possible: {loads:?}");
         }
@@ -492,7 +497,7 @@ mod tests {
         let pairs = assign(&problem);
         assert_eq!(pairs.len(), 4);
         assert!(pairs.iter().all(|(p, _)| *p != 12), "{pairs:?}");
-        let loads = loads_after(&problem, &pairs);
+        let loads = loads_after(problem.reviewers, &pairs);
         // 3 + 1 + 2 existing, 4 new: 10 in all over three reviewers, so 3, 3, 4 in some order.
         let mut sorted: Vec<usize> = loads.values().copied().collect();
         sorted.sort_unstable();

@@ -2,4 +2,5 @@
 //! reviewer away from a paper ([`conflicts`]), applied before any assignment.
 
 pub mod assign;
+pub mod assigned_mail;
 pub mod conflicts;

@@ -122,10 +122,11 @@ pub struct ActionForm {
 }
 
 /// The organiser area's header links (`templates/organiser/page.html`): (address, name).
-pub const AREA_LINKS: [(&str, &str); 8] = [
+pub const AREA_LINKS: &[(&str, &str)] = &[
     ("/organiser", "Dashboard"),
     ("/organiser/submissions", "Submissions"),
     ("/organiser/programme", "Programme"),
+    ("/organiser/review/assignments", "Assignments"),
     ("/organiser/messages", "Messages"),
     ("/organiser/orders", "Orders"),
     ("/organiser/subscribers", "Subscribers"),
@@ -164,6 +165,12 @@ pub fn action_label(action: &str) -> &str {
         "programme.unlocked" => "Authors' edits unlocked",
         "programme.paper_edited" => "Public abstract and presenter edited",
         "programme.published" => "Programme version published",
+        "review.assignments_staged" => "Automatic review assignment staged",
+        "review.assignments_released" => "Review assignments released and mailed",
+        "review.assignments_discarded" => "Staged review assignments discarded",
+        "review.assigned" => "Reviewer assigned (staged)",
+        "review.unassigned" => "Reviewer unassigned",
+        "review.conflict_declared" => "Reviewer conflict declared by an organiser",
         "auth.link_requested" => "Sign-in link asked for",
         "auth.signed_in" => "Signed in",
         "auth.signed_out" => "Signed out",
