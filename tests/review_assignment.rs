@@ -342,7 +342,7 @@ async fn organisers_assign_by_hand_refused_with_the_conflict_unassign_and_declar
         .unwrap();
     assert_eq!(by, "organiser");
     assert_eq!(live(&app).await.into_iter().map(|(_, r, _, _)| r).collect::<Vec<_>>(), vec![ada]);
-    let page = parse(&get(&app, &cookie, &declared.header("location").unwrap().to_owned()).await.text());
+    let page = parse(&get(&app, &cookie, declared.header("location").unwrap()).await.text());
     assert_eq!(text(first(&page, &format!("#reviewer-{bo} .verdict")).unwrap()), "A conflict was declared.");
     // Declared twice: 409; assigning Bo now: 422 with the declared conflict's message.
     assert_eq!(act(&app, &cookie, manila, "conflict", &bo.to_string()).await.status, StatusCode::CONFLICT);

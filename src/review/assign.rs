@@ -238,6 +238,9 @@ mod tests {
 
     const TOPICS: [&str; 5] = ["tidal computing", "lantern studies", "harbour logistics", "quill craft", "fog signals"];
 
+    /// Each reviewer's (lower, upper) bound on new papers.
+    type Bounds<'a> = &'a dyn Fn(&Reviewer) -> (i64, i64);
+
     /// An instance owned by the test: papers, reviewers, live pairs, conflicts, the target.
     struct Instance {
         papers: Vec<Paper>,
@@ -282,7 +285,7 @@ mod tests {
         /// The most new pairs any assignment makes, by a plain maximum flow (Dinic's, a
         /// different algorithm from the one under test), with each reviewer's new papers
         /// between `bounds` (lower, upper) when given; `None` when those bounds cannot hold.
-        fn max_pairs(&self, bounds: Option<&dyn Fn(&Reviewer) -> (i64, i64)>, total: Option<i64>) -> Option<i64> {
+        fn max_pairs(&self, bounds: Option<Bounds<'_>>, total: Option<i64>) -> Option<i64> {
             let (papers, reviewers) = (self.papers.len(), self.reviewers.len());
             let (source, sink, spare) = (0, 1 + papers + reviewers, 2 + papers + reviewers);
             let mut g = MfGraph::<i64>::new(spare + 1);
@@ -442,13 +445,13 @@ mod tests {
             let mut papers = Vec::new();
             let mut reviewers = Vec::new();
             let mut conflicts = HashSet::new();
-            for g in 0..groups {
+            for (g, topic) in TOPICS.iter().enumerate().take(groups) {
                 for j in 0..per_group {
                     let id = (g * 10 + j) as i64 + 1;
-                    reviewers.push(Reviewer { id, topics: vec![TOPICS[g].to_owned()], load: 0, capacity: 50 });
+                    reviewers.push(Reviewer { id, topics: vec![topic.to_string()], load: 0, capacity: 50 });
                 }
                 for i in 0..papers_per_group {
-                    papers.push(Paper { id: (1000 + g * 100 + i) as i64, topics: vec![TOPICS[g].to_owned()] });
+                    papers.push(Paper { id: (1000 + g * 100 + i) as i64, topics: vec![topic.to_string()] });
                 }
             }
             for paper in &papers {
