@@ -161,6 +161,14 @@ organiser_page "organiser programme with a talk" "/organiser/programme?done=plac
 grep -q "Validated tides" "$work/pages/$n.html" || { echo "validate: the programme page lists no talk" >&2; exit 1; }
 organiser_page "organiser public abstract and presenter of a paper" "/organiser/programme/papers/$reference"
 
+# Review assignments (issue 32 item 4): the overview with the first paper (still submitted),
+# the preview with nothing staged, and that paper's reviewers (none has accepted on this seed).
+organiser_page "organiser review assignments" /organiser/review/assignments
+assigned=$(grep -o 'href="/organiser/review/assignments/P-[^"]*"' "$work/pages/$n.html" | head -n 1 | sed -e 's/^href="//' -e 's/"$//' || true)
+[ -n "$assigned" ] || { echo "validate: /organiser/review/assignments links no paper" >&2; exit 1; }
+organiser_page "organiser staged review assignments" /organiser/review/assignments/staged
+organiser_page "organiser reviewers of a paper" "$assigned"
+
 # Every stylesheet any page links: the site-wide one and the page-group sheets.
 css=$(cat "$work/pages/"*.html | grep -o '/assets/[^"]*\.css' | sort -u)
 for href in $css; do
