@@ -313,6 +313,10 @@ async fn stage_automatic(state: &AppState, organiser: &Organiser) -> Result<Resp
     .await
     .map_err(|e| AppError::internal("automatic assignment", e.to_string()))?;
 
+    if pairs.is_empty() {
+        // Nothing to store, nothing to record: the preview says so.
+        return Ok(see_other(&format!("{STAGED}?done=staged&count=0")));
+    }
     let at = timestamp(state.clock.now());
     let mut tx = crate::db::begin_write(&state.pool).await?;
     if store::live_mark(&mut tx).await? != mark {
