@@ -342,6 +342,17 @@ pub async fn staged(conn: &mut Connection) -> Result<Vec<Listed>, sqlx::Error> {
     .await
 }
 
+/// The assignments released at `at` (by [`release`] in this transaction), by reviewer and
+/// paper title.
+pub async fn released_at(conn: &mut Connection, at: &str) -> Result<Vec<Listed>, sqlx::Error> {
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "{LISTED} WHERE a.state = 'released' AND a.released_at = $1 ORDER BY r.id, lower(s.paper_title), a.id"
+    )))
+    .bind(at)
+    .fetch_all(conn)
+    .await
+}
+
 /// Withdraws the staged assignments that can no longer be released: their paper left review
 /// (withdrawn, decided) or their reviewer is no longer an accepted one. Returns how many.
 pub async fn withdraw_unreleasable(conn: &mut Connection) -> Result<u64, sqlx::Error> {

@@ -502,16 +502,16 @@ async fn release_staged(state: &AppState, organiser: &Organiser, body: &Bytes) -
         return Ok(see_other(&format!("{PATH}?done=released&count=0&mails=0")));
     }
     let withdrawn = store::withdraw_unreleasable(&mut tx).await?;
-    let mut rows = store::staged(&mut tx).await?;
     // Staged without a code (not by these pages): it gets one now, as at staging.
-    let mut without_code: Vec<i64> = rows.iter().filter(|r| r.review_code.is_none()).map(|r| r.submission_id).collect();
+    let mut without_code: Vec<i64> =
+        store::staged(&mut tx).await?.iter().filter(|r| r.review_code.is_none()).map(|r| r.submission_id).collect();
     without_code.sort_unstable();
     without_code.dedup();
-    if !without_code.is_empty() {
-        store::give_review_codes(&mut tx, &without_code).await?;
-        rows = store::staged(&mut tx).await?;
-    }
+    store::give_review_codes(&mut tx, &without_code).await?;
+    // What this release took (on PostgreSQL, rows staged by a transaction that committed
+    // since the mark was read are released and mailed too, never released unmailed).
     let released = store::release(&mut tx, &at).await?;
+    let mut rows = store::released_at(&mut tx, &at).await?;
     rows.retain(|row| released.contains(&row.id));
     let mut by_reviewer: BTreeMap<i64, Vec<&Listed>> = BTreeMap::new();
     for row in &rows {
