@@ -188,6 +188,29 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         post("/organiser/programme/publish", "/organiser/programme/publish"),
         get("/organiser/programme/papers/{reference}", format!("/organiser/programme/papers/{reference}"), Organiser),
         post("/organiser/programme/papers/{reference}", format!("/organiser/programme/papers/{reference}")),
+        // Review assignments (issue 32 item 4).
+        get("/organiser/review/assignments", "/organiser/review/assignments", Organiser),
+        post("/organiser/review/assignments/automatic", "/organiser/review/assignments/automatic"),
+        get("/organiser/review/assignments/staged", "/organiser/review/assignments/staged", Organiser),
+        post("/organiser/review/assignments/release", "/organiser/review/assignments/release"),
+        post("/organiser/review/assignments/discard", "/organiser/review/assignments/discard"),
+        get(
+            "/organiser/review/assignments/{reference}",
+            format!("/organiser/review/assignments/{reference}"),
+            Organiser,
+        ),
+        post(
+            "/organiser/review/assignments/{reference}/assign",
+            format!("/organiser/review/assignments/{reference}/assign"),
+        ),
+        post(
+            "/organiser/review/assignments/{reference}/unassign",
+            format!("/organiser/review/assignments/{reference}/unassign"),
+        ),
+        post(
+            "/organiser/review/assignments/{reference}/conflict",
+            format!("/organiser/review/assignments/{reference}/conflict"),
+        ),
         // The reviewers' area: without a reviewer's session, its sign-in pages.
         get("/review", "/review", Visitor),
         post("/review/sign-in", "/review/sign-in"),

@@ -39,6 +39,7 @@ mod payments_mode;
 mod programme;
 mod programme_pages;
 mod protection;
+mod review_assignment;
 mod review_decisions;
 mod reviewers;
 mod seed;

@@ -188,6 +188,13 @@ invitation=$(mailed_link "$work/data/mail" '/review/invitation/[A-Za-z0-9_-]\{43
 organiser_page "reviewer's invitation" "$invitation?answer=accept"
 organiser_answer "reviewer's invitation, accepted" 200 "$invitation" -H "Origin: $base" --data answer=accept
 organiser_answer "reviewer's invitation link, used" 404 "$invitation"
+# Review assignments (issue 32 item 4): the overview with the first paper (still submitted),
+# the preview with nothing staged, and that paper's reviewers (none has accepted on this seed).
+organiser_page "organiser review assignments" /organiser/review/assignments
+assigned=$(grep -o 'href="/organiser/review/assignments/P-[^"]*"' "$work/pages/$n.html" | head -n 1 | sed -e 's/^href="//' -e 's/"$//' || true)
+[ -n "$assigned" ] || { echo "validate: /organiser/review/assignments links no paper" >&2; exit 1; }
+organiser_page "organiser staged review assignments" /organiser/review/assignments/staged
+organiser_page "organiser reviewers of a paper" "$assigned"
 
 # Every stylesheet any page links: the site-wide one and the page-group sheets.
 css=$(cat "$work/pages/"*.html | grep -o '/assets/[^"]*\.css' | sort -u)

@@ -30,6 +30,8 @@ use crate::error::{ApiError, AppError};
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
 use crate::handlers::exports;
 use crate::handlers::organiser::{dashboard, decide, messages, orders, records, session, sign_in, submissions};
+// Review assignments (issue 32 item 4), not the `crate::review::assign` domain they run.
+use crate::handlers::organiser::assignments;
 // The organisers' programme page (not the `crate::programme` domain it drives).
 use crate::handlers::organiser::programme;
 use crate::handlers::organiser::reviewers;
@@ -135,6 +137,16 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route(review_progress::PATH, get(review_progress::show))
         .route(review_progress::REMIND, post(review_progress::remind))
         .route(reviews_csv::PATH, get(reviews_csv::csv))
+        // Review assignments (issue 32 items 3 and 4): automatic and by hand, staged, released.
+        .route(assignments::PATH, get(assignments::overview))
+        .route(assignments::AUTOMATIC, post(assignments::automatic))
+        .route(assignments::STAGED, get(assignments::staged))
+        .route(assignments::RELEASE, post(assignments::release))
+        .route(assignments::DISCARD, post(assignments::discard))
+        .route(assignments::PAPER, get(assignments::paper))
+        .route(assignments::ASSIGN, post(assignments::assign_one))
+        .route(assignments::UNASSIGN, post(assignments::unassign))
+        .route(assignments::CONFLICT, post(assignments::declare_conflict))
         .route(records::AUDIT, get(records::audit_list))
         .route("/organiser/audit.csv", get(records::audit_csv))
         // The reviewers' area (issue 32, DESIGN.md section 15): the same sign-in, its own role.

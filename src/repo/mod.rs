@@ -1,5 +1,6 @@
 //! All SQL lives here, in functions taking a connection or pool, grouped by area.
 
+pub mod assignments;
 pub mod audit;
 pub mod content;
 pub mod dashboard;

@@ -4,6 +4,8 @@
 //! ([`figures`]), what authors read of them ([`for_authors`]) and the reminders to
 //! reviewers ([`reminders`]).
 
+pub mod assign;
+pub mod assigned_mail;
 pub mod conflicts;
 pub mod figures;
 pub mod for_authors;

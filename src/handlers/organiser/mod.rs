@@ -3,6 +3,7 @@
 //! (`dashboard`), decisions on submissions (`decide`), the back office's lists and detail pages (`submissions`, `messages`, `orders`, `records`), their
 //! query strings (`query`), form bodies (`form`), page shapes (`view`) and downloads (`download`).
 
+pub mod assignments;
 pub mod dashboard;
 pub mod decide;
 pub mod download;

@@ -122,11 +122,11 @@ pub struct ActionForm {
 }
 
 /// The organiser area's header links (`templates/organiser/page.html`): (address, name).
-
 pub const AREA_LINKS: &[(&str, &str)] = &[
     ("/organiser", "Dashboard"),
     ("/organiser/submissions", "Submissions"),
     ("/organiser/reviewers", "Reviewers"),
+    ("/organiser/review/assignments", "Assignments"),
     ("/organiser/review", "Review"),
     ("/organiser/programme", "Programme"),
     ("/organiser/messages", "Messages"),
@@ -174,6 +174,12 @@ pub fn action_label(action: &str) -> &str {
         "reviewer.declined" => "Invitation to review declined",
         "review.reminded" => "Reminder sent now",
         "review.reminder_sent" => "Deadline reminder sent",
+        "review.assignments_staged" => "Automatic review assignment staged",
+        "review.assignments_released" => "Review assignments released and mailed",
+        "review.assignments_discarded" => "Staged review assignments discarded",
+        "review.assigned" => "Reviewer assigned (staged)",
+        "review.unassigned" => "Reviewer unassigned",
+        "review.conflict_declared" => "Reviewer conflict declared by an organiser",
         "auth.link_requested" => "Sign-in link asked for",
         "auth.signed_in" => "Signed in",
         "auth.signed_out" => "Signed out",
