@@ -184,6 +184,7 @@ pub async fn seed_with(pool: &Pool, sql: String) -> Result<(), SeedError> {
     sqlx::raw_sql(sqlx::AssertSqlSafe(sql.as_str())).execute(&mut *tx).await?;
     check_mail_templates(&mut tx, &sql).await?;
     check_programme(&mut tx).await?;
+    check_review_form(&mut tx).await?;
     bump_content_version(&mut tx).await?;
     Ok(tx.commit().await?)
 }
@@ -197,6 +198,8 @@ pub enum SeedError {
     Template(#[from] crate::placeholders::UnknownPlaceholder),
     #[error(transparent)]
     Programme(#[from] crate::session_rules::ProgrammeError),
+    #[error(transparent)]
+    ReviewForm(#[from] crate::review_rules::FormError),
 }
 
 /// Refuses the decision mails' templates `sql` stored on `conn` when one names a placeholder
@@ -235,6 +238,28 @@ pub async fn check_programme(conn: &mut Connection) -> Result<(), SeedError> {
         return Err(crate::session_rules::ProgrammeError::UnknownSpeaker { slug, speaker }.into());
     }
     Ok(())
+}
+
+/// Refuses the review form and settings `conn` holds when a criterion, a setting or a webmail
+/// domain breaks a rule of `crate::review_rules` (issue 32 item 2), naming it.
+pub async fn check_review_form(conn: &mut Connection) -> Result<(), SeedError> {
+    let criteria: Vec<crate::review_rules::CriterionRow> = sqlx::query_as(
+        "SELECT key, position, label, description, scale, weight FROM review_criteria ORDER BY position, key",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let settings: Option<crate::review_rules::SettingsRow> = sqlx::query_as(
+        "SELECT review_mode, reviewers_per_paper, max_papers_per_reviewer, review_deadline FROM site WHERE id = 1",
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    let webmail: Vec<String> =
+        sqlx::query_scalar("SELECT domain FROM webmail_domains ORDER BY domain").fetch_all(&mut *conn).await?;
+    crate::review_rules::check_criteria(&criteria)?;
+    if let Some(settings) = settings {
+        crate::review_rules::check_settings(&settings)?;
+    }
+    Ok(crate::review_rules::check_webmail(&webmail)?)
 }
 
 /// Raises the content version on `conn` (the caller's transaction): every instance's watcher

@@ -40,6 +40,7 @@ mod programme;
 mod programme_pages;
 mod protection;
 mod reviewers;
+mod reviewing;
 mod seed;
 mod seed_check;
 mod serving;

@@ -13,5 +13,6 @@ pub mod papers;
 pub mod programme;
 pub mod published;
 pub mod reviewers;
+pub mod reviews;
 pub mod submissions;
 pub mod subscribers;

@@ -169,6 +169,12 @@ pub fn action_label(action: &str) -> &str {
         "auth.signed_out" => "Signed out",
         "auth.signed_out_everywhere" => "Signed out everywhere",
         "auth.access_removed" => "Access ended (address no longer an organiser)",
+        "review.draft_saved" => "Review draft saved",
+        "review.submitted" => "Review submitted",
+        "review.edited" => "Submitted review changed",
+        "review.commented" => "Message posted to the reviewers' discussion",
+        "review.conflict_declared" => "Conflict declared by the reviewer",
+        "review.access_refused" => "Reviewer refused a paper they may not see",
         other => other,
     }
 }

@@ -3,4 +3,6 @@
 //! extractors every reviewer route takes (`session`) and the reviewer's home (`home`).
 
 pub mod home;
+pub mod papers;
 pub mod session;
+pub mod view;
