@@ -180,13 +180,27 @@ pub async fn seed(pool: &Pool) -> Result<(), SeedError> {
 /// ([`check_mail_templates`]).
 pub async fn seed_with(pool: &Pool, sql: String) -> Result<(), SeedError> {
     let mut tx = begin_write(pool).await?;
+    match apply_checked(&mut tx, &sql).await {
+        Ok(()) => Ok(tx.commit().await?),
+        Err(err) => {
+            // Rolled back here rather than when dropped: on PostgreSQL a dropped transaction's
+            // rollback waits for the connection's next use, and its locks on every content
+            // table with it, so a seed applied next in the same process would wait for ever.
+            tx.rollback().await?;
+            Err(err)
+        }
+    }
+}
+
+/// The seed `sql` and its checks on `conn` (a transaction), and the content version raised.
+async fn apply_checked(conn: &mut Connection, sql: &str) -> Result<(), SeedError> {
     // The seed is the organisers' own SQL file, not visitor input.
-    sqlx::raw_sql(sqlx::AssertSqlSafe(sql.as_str())).execute(&mut *tx).await?;
-    check_mail_templates(&mut tx, &sql).await?;
-    check_programme(&mut tx).await?;
-    check_review_form(&mut tx).await?;
-    bump_content_version(&mut tx).await?;
-    Ok(tx.commit().await?)
+    sqlx::raw_sql(sqlx::AssertSqlSafe(sql)).execute(&mut *conn).await?;
+    check_mail_templates(conn, sql).await?;
+    check_programme(conn).await?;
+    check_review_form(conn).await?;
+    bump_content_version(conn).await?;
+    Ok(())
 }
 
 /// A content seed that was not applied.

@@ -126,6 +126,8 @@ pub struct PaperPage {
     pub others: Option<Vec<ReviewView>>,
     /// Why the other reviews are not shown, when they are not.
     pub others_note: Option<&'static str>,
+    /// Whether reviewers who submitted see the others' reviews (`reviewers_see_others`).
+    pub see_others: bool,
     pub comments: Vec<CommentView>,
     pub comment_action: String,
     pub comment_body: String,
@@ -229,6 +231,7 @@ async fn page(
         form: review_form,
         others,
         others_note,
+        see_others: settings.reviewers_see_others != 0,
         comments,
         comment_action: format!("{href}/comments"),
         comment_body,
