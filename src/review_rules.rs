@@ -81,11 +81,11 @@ pub enum FormError {
     BlankLabel { key: String },
     #[error("review criterion {key}: the scale {reason}; nothing was changed")]
     BadScale { key: String, reason: String },
-    #[error("review criterion {key}: the weight {weight} is not between {WEIGHT_MIN} and {WEIGHT_MAX}; nothing was changed")]
-    BadWeight { key: String, weight: i64 },
     #[error(
-        "site.review_mode {mode:?} is not one of double_anonymous, single_anonymous, open; nothing was changed"
+        "review criterion {key}: the weight {weight} is not between {WEIGHT_MIN} and {WEIGHT_MAX}; nothing was changed"
     )]
+    BadWeight { key: String, weight: i64 },
+    #[error("site.review_mode {mode:?} is not one of double_anonymous, single_anonymous, open; nothing was changed")]
     BadMode { mode: String },
     #[error("site.{field} is {value}; it must be at least 1; nothing was changed")]
     BadLimit { field: &'static str, value: i64 },
@@ -223,7 +223,8 @@ mod tests {
 
     #[test]
     fn a_good_form_is_read_with_its_labels() {
-        let criteria = check_criteria(&[row("originality", SCALE, 2), row("clarity-2", r#"[" Low ", "High"]"#, 1)]).unwrap();
+        let criteria =
+            check_criteria(&[row("originality", SCALE, 2), row("clarity-2", r#"[" Low ", "High"]"#, 1)]).unwrap();
         assert_eq!(criteria[0].scale, ["Poor", "Fair", "Good"]);
         assert_eq!(criteria[0].max_score(), 3);
         assert_eq!(criteria[0].score_label(3), Some("Good"));

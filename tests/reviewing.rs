@@ -140,13 +140,11 @@ async fn save(app: &TestApp, cookie: &str, code: &str, review: &Review<'_>) -> R
 
 /// The stored review of `reviewer`: (state, score, recommendation, comments to authors).
 async fn stored_review(app: &TestApp, reviewer: i64) -> Option<(String, Option<i64>, Option<String>, String)> {
-    sqlx::query_as(
-        "SELECT state, score, recommendation, comments_to_authors FROM reviews WHERE reviewer_id = $1",
-    )
-    .bind(reviewer)
-    .fetch_optional(&app.pool)
-    .await
-    .unwrap()
+    sqlx::query_as("SELECT state, score, recommendation, comments_to_authors FROM reviews WHERE reviewer_id = $1")
+        .bind(reviewer)
+        .fetch_optional(&app.pool)
+        .await
+        .unwrap()
 }
 
 /// A submission's review figures: (reviews_submitted, review_score, review_spread,
@@ -250,11 +248,7 @@ async fn seed_check_and_seed_refuse_a_bad_review_form_naming_the_criterion() {
         let refused = conference::db::seed_with(&app.pool, seed).await;
         assert!(refused.is_err(), "{file}: `seed` refuses it too");
         if file != "twice.sql" {
-            assert!(
-                matches!(refused, Err(conference::db::SeedError::ReviewForm(_))),
-                "{file}: {:?}",
-                refused.err()
-            );
+            assert!(matches!(refused, Err(conference::db::SeedError::ReviewForm(_))), "{file}: {:?}", refused.err());
         }
     }
     assert_eq!(conference::db::content_version(&app.pool).await.unwrap(), version, "nothing was applied");
@@ -332,11 +326,8 @@ async fn a_draft_is_saved_submitted_and_edited_until_the_deadline_and_every_chan
     // A form drawn before the last change is stale: 409, nothing saved.
     let stale_version = version_of(&page);
     app.state.clock.set(BEFORE + time::Duration::minutes(5));
-    let edit = Review {
-        scores: &[("tidal-rigour", "4"), ("lantern-clarity", "1")],
-        recommendation: "weak_accept",
-        ..WHOLE
-    };
+    let edit =
+        Review { scores: &[("tidal-rigour", "4"), ("lantern-clarity", "1")], recommendation: "weak_accept", ..WHOLE };
     see_other_to(&save(&app, &cookie, "R-TIDE01", &edit).await, "/review/papers/R-TIDE01?done=edited#review");
     assert_eq!(stored_review(&app, ada).await.unwrap().1, Some(3000), "(4×2 + 1) / 3");
     assert_eq!(figures(&app, &reference).await, (1, Some(3000), Some(0), r#"{"weak_accept":1}"#.into()));
@@ -388,6 +379,22 @@ async fn a_draft_is_saved_submitted_and_edited_until_the_deadline_and_every_chan
 }
 
 #[tokio::test]
+async fn without_a_deadline_reviews_stay_open_and_the_list_says_so() {
+    let app = reviewing_app().await;
+    app.exec("UPDATE site SET review_deadline = NULL").await;
+    app.state.clock.set(datetime!(2031-01-01 00:00 UTC));
+    let ada = add_reviewer(&app, ADA, ADA_NAME, "", "").await;
+    let reference = plain_paper(&app, "Whenever the tide turns").await;
+    release(&app, &reference, "R-OPEN10", ada, 1).await;
+    let cookie = reviewer_sign_in(&app, ADA).await;
+    let home = get(&app, &cookie, "/review").await.text();
+    assert!(home.contains("Deadline for reviews: No deadline set."), "{home}");
+    assert!(get(&app, &cookie, &paper_path("R-OPEN10")).await.text().contains("Deadline: No deadline set."));
+    see_other_to(&save(&app, &cookie, "R-OPEN10", &WHOLE).await, "/review/papers/R-OPEN10?done=submitted#review");
+    assert_eq!(stored_review(&app, ada).await.unwrap().0, "submitted");
+}
+
+#[tokio::test]
 async fn two_reviews_make_the_papers_figures_and_others_show_only_after_submitting() {
     let app = reviewing_app().await;
     let ada = add_reviewer(&app, ADA, ADA_NAME, "", "").await;
@@ -417,10 +424,7 @@ async fn two_reviews_make_the_papers_figures_and_others_show_only_after_submitti
 
     see_other_to(&save(&app, &ada_cookie, "R-TWO002", &WHOLE).await, "/review/papers/R-TWO002?done=submitted#review");
     // (3667 + 2000) / 2, the spread between them, the recommendations counted.
-    assert_eq!(
-        figures(&app, &reference).await,
-        (2, Some(2834), Some(1667), r#"{"accept":1,"reject":1}"#.into())
-    );
+    assert_eq!(figures(&app, &reference).await, (2, Some(2834), Some(1667), r#"{"accept":1,"reject":1}"#.into()));
     let page = get(&app, &ada_cookie, &paper_path("R-TWO002")).await.text();
     let document = parse(&page);
     let others = select(&document, "#others article");
@@ -561,7 +565,9 @@ async fn i_have_a_conflict_frees_the_paper_and_closes_every_address_of_it() {
         .await
         .into_iter()
         .filter(|(action, _)| action == "review.access_refused")
-        .map(|(_, details)| serde_json::from_str::<serde_json::Value>(&details).unwrap()["path"].as_str().unwrap().to_owned())
+        .map(|(_, details)| {
+            serde_json::from_str::<serde_json::Value>(&details).unwrap()["path"].as_str().unwrap().to_owned()
+        })
         .collect();
     assert_eq!(refused.len(), 5, "each refusal is audited: {refused:?}");
     assert!(refused.contains(&"/review/papers/R-CONF04/paper".to_owned()));
@@ -604,7 +610,9 @@ async fn a_paper_not_released_to_the_reviewer_answers_404_like_an_unknown_addres
         .await
         .into_iter()
         .filter(|(action, _)| action == "review.access_refused")
-        .map(|(_, details)| serde_json::from_str::<serde_json::Value>(&details).unwrap()["path"].as_str().unwrap().to_owned())
+        .map(|(_, details)| {
+            serde_json::from_str::<serde_json::Value>(&details).unwrap()["path"].as_str().unwrap().to_owned()
+        })
         .collect();
     assert_eq!(refused.len(), expected, "{refused:?}");
     for path in ["/review/papers/R-ZZZ999", "/review/papers/R-BEA005/paper", "/review/papers/R-STG006/comments"] {
@@ -625,7 +633,8 @@ async fn a_paper_not_released_to_the_reviewer_answers_404_like_an_unknown_addres
         let anonymous = app.post(&path, form, WHOLE.body("new"), &[("origin", BASE)]).await;
         assert_eq!(anonymous.status, StatusCode::SEE_OTHER, "{path}");
         assert_eq!(anonymous.header("location"), Some("/review"));
-        let foreign = app.post(&path, form, WHOLE.body("new"), &[("origin", "https://evil.example"), ("cookie", &cookie)]).await;
+        let foreign =
+            app.post(&path, form, WHOLE.body("new"), &[("origin", "https://evil.example"), ("cookie", &cookie)]).await;
         assert_eq!(foreign.status, StatusCode::FORBIDDEN, "{path}");
     }
     let organiser = sign_in(&app, CHAIR).await;
@@ -658,7 +667,11 @@ impl Crawl {
     /// The answers that contain `needle` (case-insensitive).
     fn containing(&self, needle: &str) -> Vec<&str> {
         let needle = needle.to_lowercase();
-        self.answers.iter().filter(|(_, text)| text.to_lowercase().contains(&needle)).map(|(what, _)| what.as_str()).collect()
+        self.answers
+            .iter()
+            .filter(|(_, text)| text.to_lowercase().contains(&needle))
+            .map(|(what, _)| what.as_str())
+            .collect()
     }
 }
 
@@ -772,7 +785,8 @@ async fn crawl(app: &TestApp, cookie: &str) -> Crawl {
             assert!(posted.iter().any(|a| a.ends_with("/comments")), "the discussion was posted: {forms:?}");
         }
     }
-    let (conflict, (page, _)) = forms.iter().find(|(action, _)| action.ends_with("/conflict")).expect("the conflict form");
+    let (conflict, (page, _)) =
+        forms.iter().find(|(action, _)| action.ends_with("/conflict")).expect("the conflict form");
     let reply = post_form(app, cookie, page, conflict, 0, &mut crawl).await;
     assert_eq!(reply.status, StatusCode::SEE_OTHER);
     crawl

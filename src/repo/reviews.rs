@@ -13,9 +13,11 @@ use crate::review_rules::CriterionRow;
 
 /// The review form's criteria as stored, in `position` order.
 pub async fn criteria(pool: &Pool) -> Result<Vec<CriterionRow>, sqlx::Error> {
-    sqlx::query_as("SELECT key, position, label, description, scale, weight FROM review_criteria ORDER BY position, key")
-        .fetch_all(pool)
-        .await
+    sqlx::query_as(
+        "SELECT key, position, label, description, scale, weight FROM review_criteria ORDER BY position, key",
+    )
+    .fetch_all(pool)
+    .await
 }
 
 /// One line of a reviewer's list: the paper's review code and title, and the review's state

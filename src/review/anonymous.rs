@@ -188,7 +188,10 @@ mod tests {
         assert!(open.contains("ZEPHYRINE QUILLBOTTOM") && open.contains("Tuvalu"), "{open}");
         assert!(!open.contains("+4915112345678") && !open.contains("P-2025-ABC123"), "{open}");
         // Whole words only: "Ana" is not in "Banana" or "analysis".
-        assert_eq!(redact("Banana, Ana; ana-lysis analysis", &["ana".into()]), "Banana, [withheld]; [withheld]-lysis analysis");
+        assert_eq!(
+            redact("Banana, Ana; ana-lysis analysis", &["ana".into()]),
+            "Banana, [withheld]; [withheld]-lysis analysis"
+        );
         assert_eq!(redact("Straße İstanbul", &["STRASSE".into()]), "Straße İstanbul");
         assert_eq!(redact("ça va", &["ÇA".into()]), "[withheld] va");
     }

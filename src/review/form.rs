@@ -277,8 +277,7 @@ pub fn check(form: &Form, sent: &Sent, submitting: bool) -> Result<Checked, Fiel
         text
     };
     let comments_to_authors = comments("comments_to_authors", "Comments to the authors", &sent.comments_to_authors);
-    let confidential_comments =
-        comments("confidential_comments", "Confidential comments", &sent.confidential_comments);
+    let confidential_comments = comments("confidential_comments", "Confidential comments", &sent.confidential_comments);
     if !errors.is_empty() {
         return Err(errors);
     }

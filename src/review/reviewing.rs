@@ -217,7 +217,8 @@ pub async fn save(
             }
         }
     }
-    let entry = NewEntry { details: details(paper, stored.as_ref(), &checked), ..actor.entry(&at, saved.action(), paper) };
+    let entry =
+        NewEntry { details: details(paper, stored.as_ref(), &checked), ..actor.entry(&at, saved.action(), paper) };
     audit::record(&mut tx, &entry).await?;
     if saved != Saved::Draft {
         recount(&mut tx, paper.submission_id).await?;
@@ -262,8 +263,15 @@ fn details(paper: &AssignedPaper, before: Option<&Review>, after: &Checked) -> s
 async fn recount(conn: &mut Connection, submission_id: i64) -> Result<(), sqlx::Error> {
     let counted = reviews::counted_reviews(conn, submission_id).await?;
     let figures = form::figures(&counted);
-    reviews::set_figures(conn, submission_id, figures.submitted, figures.score, figures.spread, &figures.recommendations)
-        .await
+    reviews::set_figures(
+        conn,
+        submission_id,
+        figures.submitted,
+        figures.score,
+        figures.spread,
+        &figures.recommendations,
+    )
+    .await
 }
 
 /// Most characters in one message of a paper's discussion.

@@ -371,8 +371,7 @@ pub async fn paper(
         "paper"
     };
     let filename = format!("{name_part}.{}", extension(&s.submitted));
-    let mut response =
-        download::paper(&state, s.id, &s.submitted.file_path, &headers).await?.ok_or_else(not_found)?;
+    let mut response = download::paper(&state, s.id, &s.submitted.file_path, &headers).await?.ok_or_else(not_found)?;
     let at = timestamp(state.clock.now());
     let mut entry = organiser.entry(&at, "paper.downloaded");
     entry.object_type = Some("submission");

@@ -21,9 +21,7 @@ use axum::response::Response;
 use serde::Deserialize;
 
 use super::session::{Reviewing, SignedInReviewer, SignedInReviewerForFile};
-use super::view::{
-    CommentView, ReviewForm, ReviewView, done_notice, paper_href, scores_of, sent_of, state_label,
-};
+use super::view::{CommentView, ReviewForm, ReviewView, done_notice, paper_href, scores_of, sent_of, state_label};
 use crate::error::AppError;
 use crate::handlers::layout::Layout;
 use crate::handlers::organiser::download;

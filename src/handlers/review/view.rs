@@ -85,7 +85,9 @@ impl ReviewView {
             score: review.score.map(form::points),
             answers: form::answers_of(&review.answers).iter().map(AnswerView::of).collect(),
             recommendation: review.recommendation.as_deref().map(|r| form::recommendation_label(r).to_owned()),
-            confidence: review.confidence.map(|c| form::confidence_label(c).map_or_else(|| c.to_string(), str::to_owned)),
+            confidence: review
+                .confidence
+                .map(|c| form::confidence_label(c).map_or_else(|| c.to_string(), str::to_owned)),
             comments_to_authors: review.comments_to_authors.clone(),
             confidential_comments: review.confidential_comments.clone(),
         }
@@ -145,7 +147,14 @@ pub fn sent_of(review: &Review) -> Sent {
 }
 
 impl ReviewForm {
-    pub fn new(action: String, version: String, form: &Form, sent: &Sent, errors: &FieldErrors, submitted: bool) -> Self {
+    pub fn new(
+        action: String,
+        version: String,
+        form: &Form,
+        sent: &Sent,
+        errors: &FieldErrors,
+        submitted: bool,
+    ) -> Self {
         let mut listed = Vec::new();
         let criteria: Vec<CriterionView> = form
             .criteria
@@ -256,7 +265,9 @@ pub fn done_notice(done: Option<&str>) -> Option<&'static str> {
         "submitted" => "Your review is submitted. Thank you! You can still change it until the deadline.",
         "edited" => "Your changes to the submitted review are saved.",
         "comment" => "Your message is posted to the discussion.",
-        "conflict" => "Your conflict is recorded and the paper is no longer yours to review. The organisers will ask someone else.",
+        "conflict" => {
+            "Your conflict is recorded and the paper is no longer yours to review. The organisers will ask someone else."
+        }
         _ => return None,
     })
 }
