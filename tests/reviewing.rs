@@ -277,7 +277,10 @@ async fn a_draft_is_saved_submitted_and_edited_until_the_deadline_and_every_chan
     assert!(home.contains("datetime=\"2025-03-03T18:00:00+08:00\""), "{home}");
 
     // A partial draft.
-    let page = get(&app, &cookie, &paper_path("R-TIDE01")).await.text();
+    let reply = get(&app, &cookie, &paper_path("R-TIDE01")).await;
+    assert_eq!(reply.header("cache-control"), Some("private, no-store"));
+    assert_eq!(reply.header("x-robots-tag"), Some("noindex"));
+    let page = reply.text();
     for (key, label, scale, _) in fixture::REVIEW_CRITERIA {
         assert!(page.contains(label), "{label}");
         for score in 1..=scale {
@@ -915,6 +918,7 @@ async fn the_paper_resumes_from_a_byte_range_under_its_review_code() {
     assert_eq!(reply.header("content-disposition"), Some("attachment; filename=\"R-RNG009.pdf\""));
     assert_eq!(reply.header("content-type"), Some("application/pdf"));
     assert_eq!(reply.body, paper[1000..]);
+    assert_eq!(reply.header("cache-control"), Some("private, no-store"));
     let downloads: Vec<(String,)> =
         sqlx::query_as("SELECT object_id FROM audit_log WHERE action = 'paper.downloaded' AND actor = $1")
             .bind(ADA)
