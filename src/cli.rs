@@ -200,6 +200,7 @@ async fn check_seed(config: &Config, sql: &str, name: &str) -> Result<(), Box<dy
         }
         Err(seed_check::SeedCheckError::Template(unknown)) => return Err(format!("{name}: {unknown}").into()),
         Err(seed_check::SeedCheckError::Programme(rule)) => return Err(format!("{name}: {rule}").into()),
+        Err(seed_check::SeedCheckError::ReviewForm(rule)) => return Err(format!("{name}: {rule}").into()),
         Err(err) => return Err(err.into()),
     };
     pool.close().await;

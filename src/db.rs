@@ -180,12 +180,27 @@ pub async fn seed(pool: &Pool) -> Result<(), SeedError> {
 /// ([`check_mail_templates`]).
 pub async fn seed_with(pool: &Pool, sql: String) -> Result<(), SeedError> {
     let mut tx = begin_write(pool).await?;
+    match apply_checked(&mut tx, &sql).await {
+        Ok(()) => Ok(tx.commit().await?),
+        Err(err) => {
+            // Rolled back here rather than when dropped: on PostgreSQL a dropped transaction's
+            // rollback waits for the connection's next use, and its locks on every content
+            // table with it, so a seed applied next in the same process would wait for ever.
+            tx.rollback().await?;
+            Err(err)
+        }
+    }
+}
+
+/// The seed `sql` and its checks on `conn` (a transaction), and the content version raised.
+async fn apply_checked(conn: &mut Connection, sql: &str) -> Result<(), SeedError> {
     // The seed is the organisers' own SQL file, not visitor input.
-    sqlx::raw_sql(sqlx::AssertSqlSafe(sql.as_str())).execute(&mut *tx).await?;
-    check_mail_templates(&mut tx, &sql).await?;
-    check_programme(&mut tx).await?;
-    bump_content_version(&mut tx).await?;
-    Ok(tx.commit().await?)
+    sqlx::raw_sql(sqlx::AssertSqlSafe(sql)).execute(&mut *conn).await?;
+    check_mail_templates(conn, sql).await?;
+    check_programme(conn).await?;
+    check_review_form(conn).await?;
+    bump_content_version(conn).await?;
+    Ok(())
 }
 
 /// A content seed that was not applied.
@@ -197,6 +212,8 @@ pub enum SeedError {
     Template(#[from] crate::placeholders::UnknownPlaceholder),
     #[error(transparent)]
     Programme(#[from] crate::session_rules::ProgrammeError),
+    #[error(transparent)]
+    ReviewForm(#[from] crate::review_rules::FormError),
 }
 
 /// Refuses the decision mails' templates `sql` stored on `conn` when one names a placeholder
@@ -235,6 +252,28 @@ pub async fn check_programme(conn: &mut Connection) -> Result<(), SeedError> {
         return Err(crate::session_rules::ProgrammeError::UnknownSpeaker { slug, speaker }.into());
     }
     Ok(())
+}
+
+/// Refuses the review form and settings `conn` holds when a criterion, a setting or a webmail
+/// domain breaks a rule of `crate::review_rules` (issue 32 item 2), naming it.
+pub async fn check_review_form(conn: &mut Connection) -> Result<(), SeedError> {
+    let criteria: Vec<crate::review_rules::CriterionRow> = sqlx::query_as(
+        "SELECT key, position, label, description, scale, weight FROM review_criteria ORDER BY position, key",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    let settings: Option<crate::review_rules::SettingsRow> = sqlx::query_as(
+        "SELECT review_mode, reviewers_per_paper, max_papers_per_reviewer, review_deadline FROM site WHERE id = 1",
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    let webmail: Vec<String> =
+        sqlx::query_scalar("SELECT domain FROM webmail_domains ORDER BY domain").fetch_all(&mut *conn).await?;
+    crate::review_rules::check_criteria(&criteria)?;
+    if let Some(settings) = settings {
+        crate::review_rules::check_settings(&settings)?;
+    }
+    Ok(crate::review_rules::check_webmail(&webmail)?)
 }
 
 /// Raises the content version on `conn` (the caller's transaction): every instance's watcher

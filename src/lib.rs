@@ -86,6 +86,9 @@ pub mod db;
 pub mod error;
 /// Placeholders of the decision mails' templates: the known names, filling, the seed check.
 pub mod placeholders;
+/// The content seed's rules for the review form and settings: criteria, scales, weights, the
+/// review mode, limits, the deadline and webmail domains.
+pub mod review_rules;
 /// The content seed's rules for the programme: a known zone, sessions that end after they
 /// start, one session per room at a time.
 pub mod session_rules;

@@ -49,6 +49,9 @@ pub enum SeedCheckError {
     /// The programme's zone or sessions break a rule (issue 31).
     #[error(transparent)]
     Programme(#[from] crate::session_rules::ProgrammeError),
+    /// The review form or settings break a rule (issue 32).
+    #[error(transparent)]
+    ReviewForm(#[from] crate::review_rules::FormError),
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
 }
@@ -85,11 +88,16 @@ pub async fn diff(pool: &Pool, sql: &str) -> Result<SeedDiff, SeedCheckError> {
         Ok(()) => crate::db::check_programme(&mut tx).await,
         Err(err) => Err(err),
     };
+    let checked = match checked {
+        Ok(()) => crate::db::check_review_form(&mut tx).await,
+        Err(err) => Err(err),
+    };
     if let Err(err) = checked {
         tx.rollback().await?;
         return Err(match err {
             crate::db::SeedError::Template(unknown) => SeedCheckError::Template(unknown),
             crate::db::SeedError::Programme(rule) => SeedCheckError::Programme(rule),
+            crate::db::SeedError::ReviewForm(rule) => SeedCheckError::ReviewForm(rule),
             crate::db::SeedError::Database(err) => SeedCheckError::Database(err),
         });
     }

@@ -21,6 +21,9 @@ use crate::organiser::{CHAIR, sign_in};
 use conference::clock::Clock;
 use conference::handlers::page_table::TALK;
 
+/// The review code of the table's paper, which the signed-in organiser also reviews.
+const REVIEW_CODE: &str = "R-DL0001";
+
 /// What clients send: none, each coding alone, and Chromium's own header.
 const ENCODINGS: [&str; 5] = ["identity", "gzip", "br", "zstd", "gzip, deflate, br, zstd"];
 
@@ -85,6 +88,23 @@ async fn data(app: &TestApp) -> Data {
     let (status, answer) = submit(app, &form).await;
     assert_eq!(status, StatusCode::CREATED, "{answer}");
     let reference = answer["reference"].as_str().unwrap().to_owned();
+    // The organiser also reviews this paper (issue 32), under its review code.
+    let reviewer = crate::common::review::add_reviewer(app, CHAIR, "Chair Reviewer", "", "").await;
+    sqlx::query("UPDATE submissions SET review_code = $1 WHERE reference = $2")
+        .bind(REVIEW_CODE)
+        .bind(&reference)
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO review_assignments (submission_id, reviewer_id, number, state, created, released_at) \
+         SELECT id, $1, 1, 'released', '2025-02-20T00:00:00Z', '2025-02-20T00:00:00Z' FROM submissions WHERE reference = $2",
+    )
+    .bind(reviewer)
+    .bind(&reference)
+    .execute(&app.pool)
+    .await
+    .unwrap();
     let (status, answer) = app
         .post_json(
             "/api/contact",
@@ -225,6 +245,12 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         post("/organiser/reviewers/{id}/remove", "/organiser/reviewers/1/remove"),
         get("/review/invitation/{token}", format!("/review/invitation/{token}"), Visitor),
         post("/review/invitation/{token}", format!("/review/invitation/{token}")),
+        // A paper the signed-in organiser reviews; the forms without a session.
+        get("/review/papers/{code}", format!("/review/papers/{REVIEW_CODE}"), Organiser),
+        get("/review/papers/{code}/paper", format!("/review/papers/{REVIEW_CODE}/paper"), Organiser),
+        post("/review/papers/{code}/review", format!("/review/papers/{REVIEW_CODE}/review")),
+        post("/review/papers/{code}/comments", format!("/review/papers/{REVIEW_CODE}/comments")),
+        post("/review/papers/{code}/conflict", format!("/review/papers/{REVIEW_CODE}/conflict")),
         get("/organiser/messages", "/organiser/messages", Organiser),
         get("/organiser/messages.csv", "/organiser/messages.csv", Organiser),
         get("/organiser/messages.csv", "/organiser/messages.csv?status=read", Organiser),

@@ -42,6 +42,7 @@ mod protection;
 mod review_assignment;
 mod review_decisions;
 mod reviewers;
+mod reviewing;
 mod seed;
 mod seed_check;
 mod serving;

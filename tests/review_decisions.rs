@@ -273,6 +273,7 @@ async fn a_sweep_after_a_pause_sends_only_the_latest_reminder_due() {
     );
     // No deadline, no reminder.
     let quiet = review_app(datetime!(2025-03-20 00:00 UTC)).await;
+    quiet.exec("UPDATE site SET review_deadline = NULL").await;
     reviewing_under_way(&quiet).await;
     Sweeper::new(quiet.pool.clone(), &quiet.config).with_clock(quiet.state.clock.clone()).run_once().await;
     assert!(reminders(&quiet).await.is_empty());

@@ -31,6 +31,9 @@ fn content_tables() -> BTreeSet<String> {
         tables.remove(dropped.trim_end_matches(';'));
     }
     tables.insert("mail_templates".into());
+    // The review form and the webmail domains (migration 0019, issue 32).
+    tables.insert("review_criteria".into());
+    tables.insert("webmail_domains".into());
     tables
 }
 

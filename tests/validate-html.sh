@@ -8,6 +8,7 @@
 # the confirmation page, the dashboard, every list (with rows, filtered, and with nothing
 # matching) and the detail page of a submission, a message and an order sent through the
 # public forms.
+# Then the reviewers' pages, for a paper released to a reviewer by SQL (`sqlite3`).
 #
 #   tests/validate-html.sh [SERVER_BIN]     (default: target/debug/conference)
 #   VALIDATE_PORT=3997                      the loopback port the server listens on
@@ -26,6 +27,7 @@ base="http://127.0.0.1:$port"
 [ -x "$server_bin" ] || { echo "validate: no server binary at $server_bin (cargo build first)" >&2; exit 1; }
 [ -f "$vnu" ] || { echo "validate: $vnu is missing (npm ci in islands/)" >&2; exit 1; }
 command -v java >/dev/null || { echo "validate: java is missing (apt-get install -y default-jre-headless)" >&2; exit 1; }
+command -v sqlite3 >/dev/null || { echo "validate: sqlite3 is missing (apt-get install -y sqlite3)" >&2; exit 1; }
 
 organiser=validate.chair@example.org
 work=$(mktemp -d)
@@ -195,6 +197,67 @@ assigned=$(grep -o 'href="/organiser/review/assignments/P-[^"]*"' "$work/pages/$
 [ -n "$assigned" ] || { echo "validate: /organiser/review/assignments links no paper" >&2; exit 1; }
 organiser_page "organiser staged review assignments" /organiser/review/assignments/staged
 organiser_page "organiser reviewers of a paper" "$assigned"
+# Reviewing (issue 32): the paper above released to two reviewers by SQL (what releasing an
+# assignment does) with a deadline to come, the other reviewer's submitted review and message,
+# then a real reviewer sign-in in a cookie jar of its own: the sign-in and confirmation pages,
+# the reviewer's list, the paper's page (fresh; with a refused submission's field errors; after
+# submitting, with the other review and the discussion; after the deadline) and the 404 of a
+# paper that is not theirs.
+reviewer=validate.reviewer@example.org
+sqlite3 "$work/data/conference.db" <<SQL >/dev/null
+.timeout 5000
+UPDATE site SET review_deadline = '2099-12-31 23:59';
+INSERT INTO reviewers (email, name, state, invited_at, answered_at) VALUES
+  ('$reviewer', 'Val Reviewer', 'accepted', '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z'),
+  ('validate.other@example.org', 'Other Reviewer', 'accepted', '2025-01-01T00:00:00Z', '2025-01-01T00:00:00Z');
+UPDATE submissions SET review_code = 'R-VALID1' WHERE reference = '$reference';
+INSERT INTO review_assignments (submission_id, reviewer_id, number, state, created, released_at)
+  SELECT s.id, r.id, CASE r.email WHEN '$reviewer' THEN 1 ELSE 2 END, 'released', '2025-02-20T00:00:00Z', '2025-02-20T00:00:00Z'
+  FROM submissions s, reviewers r WHERE s.reference = '$reference';
+INSERT INTO reviews (assignment_id, submission_id, reviewer_id, state, answers, score, recommendation, confidence,
+                     comments_to_authors, confidential_comments, created, updated, submitted_at)
+  SELECT a.id, a.submission_id, a.reviewer_id, 'submitted',
+         '[{"key":"originality","label":"Originality","weight":2,"score":4,"score_label":"Original","out_of":5}]',
+         4000, 'accept', 4, 'Clear and useful.', 'I would accept it.',
+         '2025-02-25T00:00:00Z', '2025-02-25T00:00:00Z', '2025-02-25T00:00:00Z'
+  FROM review_assignments a JOIN reviewers r ON r.id = a.reviewer_id WHERE r.email = 'validate.other@example.org';
+INSERT INTO review_comments (submission_id, reviewer_id, body, created)
+  SELECT a.submission_id, a.reviewer_id, 'Section 3 needs a second look.', '2025-02-26T00:00:00Z'
+  FROM review_assignments a JOIN reviewers r ON r.id = a.reviewer_id WHERE r.email = 'validate.other@example.org';
+SQL
+reviewer_page() { # NAME PATH STATUS [curl args...]: saves the answer (must be STATUS) as the next page
+  local name=$1 path=$2 want=$3 code
+  shift 3
+  n=$((n + 1))
+  code=$(curl -s -o "$work/pages/$n.html" -w '%{http_code}' -b "$work/reviewer-cookies" -c "$work/reviewer-cookies" "$@" "$base$path")
+  echo "$name ($path)" >"$work/pages/$n.path"
+  [ "$code" = "$want" ] || { echo "validate: $name answered $code, not $want" >&2; exit 1; }
+}
+reviewer_page "reviewer sign-in page" /review 200
+curl -fs -o /dev/null -H "Origin: $base" --data-urlencode "email=$reviewer" "$base/review/sign-in"
+review_link=$(mailed_link "$work/data/mail" '/review/sign-in/[A-Za-z0-9_-]\{43\}') ||
+  { echo "validate: no reviewer sign-in mail within 30 s" >&2; exit 1; }
+reviewer_page "reviewer link confirmation page" "$review_link" 200
+signed_in=$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' -b "$work/reviewer-cookies" -c "$work/reviewer-cookies" \
+  -H "Origin: $base" -X POST "$base$review_link")
+[ "$signed_in" = "303 $base/review" ] || { echo "validate: the reviewer's sign-in answered $signed_in" >&2; exit 1; }
+reviewer_page "reviewer's papers" /review 200
+grep -q 'R-VALID1' "$work/pages/$n.html" || { echo "validate: /review does not list R-VALID1" >&2; exit 1; }
+reviewer_page "reviewer's paper" /review/papers/R-VALID1 200
+version=$(grep -o 'name="version" value="[^"]*"' "$work/pages/$n.html" | sed -e 's/.*value="//' -e 's/"$//')
+reviewer_page "reviewer's paper with a refused review" /review/papers/R-VALID1/review 422 -H "Origin: $base" \
+  --data "version=$version&action=submit&score-originality=3&comments_to_authors=Half+done."
+submitted=$(curl -s -o /dev/null -w '%{http_code}' -b "$work/reviewer-cookies" -H "Origin: $base" \
+  --data "version=$version&action=submit&score-originality=4&score-technical-quality=3&score-clarity=5&score-relevance=4&recommendation=weak_accept&confidence=3&comments_to_authors=Sound.&confidential_comments=Fine." \
+  "$base/review/papers/R-VALID1/review")
+[ "$submitted" = 303 ] || { echo "validate: submitting the review answered $submitted" >&2; exit 1; }
+reviewer_page "reviewer's paper after submitting, with the other review and the discussion" \
+  "/review/papers/R-VALID1?done=submitted" 200
+grep -q 'Clear and useful.' "$work/pages/$n.html" || { echo "validate: the other review does not show" >&2; exit 1; }
+reviewer_page "a paper the reviewer may not see" /review/papers/R-NOTYOURS 404
+sqlite3 "$work/data/conference.db" ".timeout 5000" "UPDATE site SET review_deadline = '2025-03-03 23:59'"
+reviewer_page "reviewer's paper after the deadline" /review/papers/R-VALID1 200
+grep -q 'The deadline has passed' "$work/pages/$n.html" || { echo "validate: the deadline does not show as passed" >&2; exit 1; }
 
 # Every stylesheet any page links: the site-wide one and the page-group sheets.
 css=$(cat "$work/pages/"*.html | grep -o '/assets/[^"]*\.css' | sort -u)

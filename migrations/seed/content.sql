@@ -65,6 +65,8 @@ DELETE FROM committee;
 DELETE FROM dates;
 DELETE FROM site;
 DELETE FROM mail_templates;
+DELETE FROM review_criteria;
+DELETE FROM webmail_domains;
 
 -- -----------------------------------------------------------------------------
 -- Site settings (exactly one row, id = 1)
@@ -632,3 +634,61 @@ We hope to receive your work again, and to welcome you at the conference.
 
 With kind regards,
 The organising committee');
+
+-- -----------------------------------------------------------------------------
+-- Peer review (issue 32; DESIGN.md section 15)
+--
+-- Settings: review_mode ('double_anonymous', 'single_anonymous' or 'open'),
+-- reviewers_per_paper, max_papers_per_reviewer and reviewers_see_others (1 or 0)
+-- keep the defaults of the site row; uncomment a line to change one. The deadline
+-- is written YYYY-MM-DD HH:MM in the site's time zone (site.time_zone); NULL
+-- means no deadline. After it, reviewers can no longer change their reviews.
+-- -----------------------------------------------------------------------------
+UPDATE site SET review_deadline = '2025-03-03 23:59' WHERE id = 1;
+-- UPDATE site SET review_mode = 'double_anonymous' WHERE id = 1;
+-- UPDATE site SET reviewers_per_paper = 2, max_papers_per_reviewer = 15 WHERE id = 1;
+-- UPDATE site SET reviewers_see_others = 1 WHERE id = 1;
+
+-- The review form: one question per criterion, asked in `position` order.
+--   key          a short name in lower-case letters, digits and hyphens, unique;
+--                kept in every review's copy of its answers
+--   scale        the labels of scores 1, 2, 3 ... as a JSON array of 2 to 10
+--                labels, lowest first
+--   weight       1 to 100; a review's score is the weighted mean of its scores
+-- Besides the criteria every review asks for a recommendation (strong accept to
+-- strong reject), the reviewer's confidence (1-5), comments to the authors and
+-- confidential comments to the committee. Each review keeps a copy of the
+-- criteria it answered, so changing the form later leaves old reviews readable.
+INSERT INTO review_criteria (key, position, label, description, scale, weight) VALUES
+('originality', 1, 'Originality', 'Does the paper bring a new idea, method, data set or result, or apply a known one in a way that teaches something new?', '["Not original", "Slightly original", "Moderately original", "Original", "Highly original"]', 2),
+('technical-quality', 2, 'Technical quality', 'Are the methods sound and described well enough to repeat, and do the data and analysis support the conclusions?', '["Unsound", "Weak", "Acceptable", "Good", "Excellent"]', 3),
+('clarity', 3, 'Clarity of presentation', 'Is the paper well organised and clearly written, with figures, tables and references that help the reader?', '["Very unclear", "Unclear", "Readable", "Clear", "Very clear"]', 1),
+('relevance', 4, 'Relevance to the conference', 'Does the paper fit the conference''s focus areas (climate change, renewable energy, the circular economy) and matter to its audience?', '["Out of scope", "Marginal", "Relevant", "Very relevant", "Central to the conference"]', 2);
+
+-- Mail domains that say nothing about where a person works: a reviewer and an
+-- author who share one of these are not in conflict. Lower-case, one a row.
+INSERT INTO webmail_domains (domain) VALUES
+('gmail.com'),
+('googlemail.com'),
+('yahoo.com'),
+('ymail.com'),
+('outlook.com'),
+('hotmail.com'),
+('live.com'),
+('msn.com'),
+('icloud.com'),
+('me.com'),
+('proton.me'),
+('protonmail.com'),
+('aol.com'),
+('yandex.com'),
+('yandex.ru'),
+('mail.ru'),
+('qq.com'),
+('163.com'),
+('126.com'),
+('gmx.de'),
+('gmx.net'),
+('web.de'),
+('mail.com'),
+('zoho.com');

@@ -161,6 +161,13 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route("/organiser/reviewers/{id}/resend", post(reviewers::resend))
         .route("/organiser/reviewers/{id}/remove", post(reviewers::remove))
         .route("/review/invitation/{token}", get(review::invitation::show).post(review::invitation::answer))
+        // Reviewing (issue 32 item 6): a paper by its review code, its file, the review form,
+        // the discussion and "I have a conflict".
+        .route(review::papers::PAPER, get(review::papers::paper))
+        .route(review::papers::PAPER_FILE, get(review::papers::paper_file))
+        .route(review::papers::REVIEW, post(review::papers::save_review))
+        .route(review::papers::COMMENTS, post(review::papers::comment))
+        .route(review::papers::CONFLICT, post(review::papers::conflict))
         .layer(SetResponseHeaderLayer::overriding(
             HeaderName::from_static("x-robots-tag"),
             HeaderValue::from_static("noindex"),

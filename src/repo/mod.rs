@@ -15,5 +15,6 @@ pub mod programme;
 pub mod published;
 pub mod review_records;
 pub mod reviewers;
+pub mod reviews;
 pub mod submissions;
 pub mod subscribers;

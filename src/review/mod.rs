@@ -1,13 +1,23 @@
-//! Peer review (issue 32, DESIGN.md section 15): the conflict rules that keep a reviewer
-//! away from a paper ([`conflicts`]), applied before any assignment; a pasted list of
-//! reviewers to invite ([`roster`]); deciding from the reviews: their figures in words
-//! ([`figures`]), what authors read of them ([`for_authors`]) and the reminders to
-//! reviewers ([`reminders`]).
+//! Peer review (issue 32, DESIGN.md section 15), in the order a conference runs it:
+//! - reviewers: a pasted list of reviewers to invite ([`roster`]);
+//! - conflicts: the rules that keep a reviewer away from a paper ([`conflicts`]), applied
+//!   before any assignment;
+//! - assignment: balanced by min-cost flow ([`assign`]) and its mail ([`assigned_mail`]);
+//! - reviewing: the form's answers and a review's score ([`form`]), what a reviewer may do
+//!   with a paper ([`reviewing`]) and what of its authors they may read ([`anonymous`]);
+//! - deciding: the reviews' figures in words ([`figures`]), what authors read of them
+//!   ([`for_authors`]) and the reminders to reviewers ([`reminders`]).
+//!
+//! The seed's rules for the review form sit in `crate::review_rules`, beside the seed's
+//! other rules (the seed check runs in the foundation layer).
 
+pub mod anonymous;
 pub mod assign;
 pub mod assigned_mail;
 pub mod conflicts;
 pub mod figures;
 pub mod for_authors;
+pub mod form;
 pub mod reminders;
+pub mod reviewing;
 pub mod roster;

@@ -183,3 +183,13 @@ pub const SESSIONS: [Session; 6] = [
         end_utc: "20250323T070000Z",
     },
 ];
+
+/// The review form (issue 32): each criterion's key, label, scale length and weight, in
+/// the form's order.
+pub const REVIEW_CRITERIA: [(&str, &str, usize, i64); 2] =
+    [("tidal-rigour", "Tidal rigour", 4, 2), ("lantern-clarity", "Lantern clarity", 3, 1)];
+/// `site.review_deadline` (in [`TIME_ZONE`]), as the reviewers' pages say it, and the
+/// instant it names.
+pub const REVIEW_DEADLINE: &str = "2025-03-03 18:00";
+pub const REVIEW_DEADLINE_LABEL: &str = "Monday, 3 March 2025, 18:00 Singapore time (UTC+08:00)";
+pub const REVIEW_DEADLINE_AT: time::OffsetDateTime = time::macros::datetime!(2025-03-03 10:00 UTC);

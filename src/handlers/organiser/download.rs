@@ -138,6 +138,52 @@ pub async fn stored_file(path: &std::path::Path, headers: &HeaderMap) -> Result<
     Ok(Some(served.map(Body::new)))
 }
 
+/// The extension of a stored paper's path (`papers/P-2025-7KQ4M9.pdf` → `pdf`); only it is
+/// taken from the stored path, so no stored text names a folder or reaches a header. `bin`
+/// when the path has none of at most 8 letters and digits.
+pub fn stored_extension(file_path: &str) -> &str {
+    file_path
+        .rsplit_once('.')
+        .map(|(_, ext)| ext)
+        .filter(|ext| !ext.is_empty() && ext.len() <= 8 && ext.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .unwrap_or("bin")
+}
+
+/// The paper of submission `submission_id`, stored as `file_path`, as it was stored (never
+/// compressed again) with its `Content-Length`: from `DATA_DIR` on SQLite (byte ranges and
+/// conditional GETs too, [`stored_file`]) or from its chunks in the database on PostgreSQL.
+/// The caller names the download ([`name_attachment`]) and audits it. `Ok(None)` when there
+/// is no such paper.
+pub async fn paper(
+    state: &AppState,
+    submission_id: i64,
+    file_path: &str,
+    headers: &HeaderMap,
+) -> Result<Option<Response>, AppError> {
+    Ok(match crate::db::Engine::of_pool(&state.pool) {
+        crate::db::Engine::Sqlite => {
+            if file_path.split(['/', '\\']).any(|part| part == "..") || std::path::Path::new(file_path).is_absolute() {
+                return Ok(None);
+            }
+            stored_file(&state.config.data_dir.join(file_path), headers).await?
+        }
+        crate::db::Engine::Postgres => {
+            let Some(length) = crate::repo::papers::size(&state.pool, submission_id).await? else { return Ok(None) };
+            let (reader, mut writer) = tokio::io::duplex(64 * 1024);
+            let pool = state.pool.clone();
+            tokio::spawn(async move {
+                if let Err(err) = crate::repo::papers::copy_to(&pool, submission_id, &mut writer).await {
+                    tracing::error!(error = %err, "paper download failed");
+                }
+            });
+            let mut response = Response::new(body_of(reader));
+            // A paper cut short by an error then ends before its length: a broken download.
+            response.headers_mut().insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+            Some(response)
+        }
+    })
+}
+
 /// A download: `Content-Disposition: attachment` under `filename` (made of this server's
 /// own safe characters), never sniffed into something a browser would run.
 pub fn attachment(body: Body, content_type: &str, filename: &str) -> Response {

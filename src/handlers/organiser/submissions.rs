@@ -5,7 +5,7 @@
 //! history, issue 21) and its paper.
 
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use time::Duration;
 use time::macros::format_description;
@@ -16,7 +16,6 @@ use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
 use super::view::{ActionForm, Bulk, Cell, Control, DetailPage, Field, Group, ListPage, history};
-use crate::db::Engine;
 use crate::decisions::{self, Decision};
 use crate::error::AppError;
 use crate::export::visitors;
@@ -25,7 +24,7 @@ use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
 use crate::paper_form;
 use crate::repo::submissions::{self, Filter, Sort, Submission};
-use crate::repo::{papers, review_records, reviewers};
+use crate::repo::{review_records, reviewers};
 use crate::review::figures;
 
 /// The list's address.
@@ -533,11 +532,7 @@ fn decision_form(s: &Submission) -> ActionForm {
 /// The stored paper's extension; only it is taken from the stored path, so no stored text
 /// names a folder or a header.
 fn extension(s: &submissions::NewSubmission) -> &str {
-    s.file_path
-        .rsplit_once('.')
-        .map(|(_, ext)| ext)
-        .filter(|ext| !ext.is_empty() && ext.len() <= 8 && ext.bytes().all(|b| b.is_ascii_alphanumeric()))
-        .unwrap_or("bin")
+    download::stored_extension(&s.file_path)
 }
 
 /// GET `/organiser/submissions/{reference}/paper`: the file as an attachment
@@ -559,30 +554,7 @@ pub async fn paper(
         "paper"
     };
     let filename = format!("{name_part}.{}", extension(&s.submitted));
-    let mut response = match Engine::of_pool(&state.pool) {
-        Engine::Sqlite => {
-            let stored = &s.submitted.file_path;
-            if stored.split(['/', '\\']).any(|part| part == "..") || std::path::Path::new(stored).is_absolute() {
-                return Err(not_found());
-            }
-            download::stored_file(&state.config.data_dir.join(stored), &headers).await?.ok_or_else(not_found)?
-        }
-        Engine::Postgres => {
-            let Some(length) = papers::size(&state.pool, s.id).await? else { return Err(not_found()) };
-            let (reader, mut writer) = tokio::io::duplex(64 * 1024);
-            let pool = state.pool.clone();
-            let id = s.id;
-            tokio::spawn(async move {
-                if let Err(err) = papers::copy_to(&pool, id, &mut writer).await {
-                    tracing::error!(error = %err, "paper download failed");
-                }
-            });
-            let mut response = Response::new(download::body_of(reader));
-            // A paper cut short by an error then ends before its length: a broken download.
-            response.headers_mut().insert(header::CONTENT_LENGTH, HeaderValue::from(length));
-            response
-        }
-    };
+    let mut response = download::paper(&state, s.id, &s.submitted.file_path, &headers).await?.ok_or_else(not_found)?;
     let at = timestamp(state.clock.now());
     let mut entry = organiser.entry(&at, "paper.downloaded");
     entry.object_type = Some("submission");

@@ -179,12 +179,18 @@ pub fn action_label(action: &str) -> &str {
         "review.assignments_discarded" => "Staged review assignments discarded",
         "review.assigned" => "Reviewer assigned (staged)",
         "review.unassigned" => "Reviewer unassigned",
-        "review.conflict_declared" => "Reviewer conflict declared by an organiser",
         "auth.link_requested" => "Sign-in link asked for",
         "auth.signed_in" => "Signed in",
         "auth.signed_out" => "Signed out",
         "auth.signed_out_everywhere" => "Signed out everywhere",
-        "auth.access_removed" => "Access ended (address no longer an organiser)",
+        "auth.access_removed" => "Access ended (address no longer an organiser or reviewer)",
+        "review.draft_saved" => "Review draft saved",
+        "review.submitted" => "Review submitted",
+        "review.edited" => "Submitted review changed",
+        "review.commented" => "Message posted to the reviewers' discussion",
+        // By an organiser or by the reviewer: the entry's actor says which.
+        "review.conflict_declared" => "Reviewer conflict declared",
+        "review.access_refused" => "Reviewer refused a paper they may not see",
         other => other,
     }
 }

@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::session::{self, Access, Reviewing, SignedInReviewer};
+use super::view::{done_notice, paper_href, state_label};
 use crate::client_ip::ClientIp;
 use crate::error::AppError;
 use crate::handlers::layout::Layout;
@@ -17,6 +18,8 @@ use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
 use crate::organisers::Role;
 use crate::repo::organisers as store;
+use crate::repo::{reviewers, reviews};
+use crate::review::reviewing::Deadline;
 
 #[derive(Template)]
 #[template(path = "review/home.html")]
@@ -24,11 +27,30 @@ pub struct HomePage {
     pub layout: Layout,
     pub name: String,
     pub email: String,
+    pub notice: Option<&'static str>,
+    /// The deadline's label and RFC 3339 time, `None` while none is set.
+    pub deadline: Option<(String, String)>,
+    pub deadline_passed: bool,
+    pub hides_authors: bool,
+    pub papers: Vec<PaperLine>,
+    /// How many of `papers` have a submitted review.
+    pub submitted: usize,
+}
+
+/// One paper of the list.
+pub struct PaperLine {
+    pub code: String,
+    pub href: String,
+    pub title: String,
+    pub state: &'static str,
 }
 
 /// GET `/review`.
 pub async fn home(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
     let (parts, _) = request.into_parts();
+    let done = parts.uri.query().and_then(|query| {
+        url::form_urlencoded::parse(query.as_bytes()).find(|(k, _)| k == "done").map(|(_, v)| v.into_owned())
+    });
     let reviewing = match session::authenticate(&parts, &state).await? {
         Access::Reviewing(reviewing) => reviewing,
         Access::None => {
@@ -36,14 +58,33 @@ pub async fn home(State(state): State<AppState>, request: Request) -> Result<Res
         }
         Access::Refused => return Ok(crate::handlers::organiser::session::not_found()),
     };
-    page(&state, *reviewing).await
+    page(&state, *reviewing, done.as_deref()).await
 }
 
-async fn page(state: &AppState, reviewing: Reviewing) -> Result<Response, AppError> {
+async fn page(state: &AppState, reviewing: Reviewing, done: Option<&str>) -> Result<Response, AppError> {
+    let settings = reviewers::settings(&state.pool).await?;
+    let zone = state.content.snapshot().await.zone.clone();
+    let deadline = Deadline::of(settings.review_deadline.as_deref(), &zone);
+    let papers: Vec<PaperLine> = reviews::my_papers(&state.pool, reviewing.reviewer.id)
+        .await?
+        .into_iter()
+        .map(|p| PaperLine {
+            href: paper_href(&p.review_code),
+            state: state_label(p.review_state.as_deref()),
+            code: p.review_code,
+            title: p.title,
+        })
+        .collect();
     let page = HomePage {
         layout: layout(state, "Reviewing", session::REVIEWER_HOME).await?,
         name: reviewing.reviewer.name,
         email: reviewing.email,
+        notice: done_notice(done),
+        deadline_passed: deadline.as_ref().is_some_and(|d| d.passed(state.clock.now())),
+        deadline: deadline.map(|d| (d.label(), d.iso())),
+        hides_authors: settings.hides_authors(),
+        submitted: papers.iter().filter(|p| p.state == "Submitted").count(),
+        papers,
     };
     render(StatusCode::OK, &page)
 }

@@ -1,0 +1,387 @@
+//! One paper as its reviewer works on it (issue 32 items 5 and 6, DESIGN.md section 15):
+//! `/review/papers/{code}` (the paper by its review code, the review form, the other reviews
+//! once this reviewer submitted, the discussion, "I have a conflict"), its file, and the
+//! form posts.
+//!
+//! Access: only a paper released to this reviewer and not conflicted
+//! (`crate::repo::reviews::assigned_paper`). Anything else (an unknown or made-up code, a
+//! paper of someone else, staged, withdrawn or conflicted) answers exactly what an unknown
+//! address answers, 404 with no hint, and is recorded in the audit log as
+//! `review.access_refused` with the path asked for.
+//!
+//! After the deadline every change to a review answers 409 Conflict (the request is sound,
+//! but the review's state no longer allows it) with the page and its reason; so does a form
+//! drawn from a review that changed since (stale). Field errors answer 422 with the form as
+//! it was sent.
+
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::response::Response;
+use serde::Deserialize;
+
+use super::session::{Reviewing, SignedInReviewer, SignedInReviewerForFile};
+use super::view::{CommentView, ReviewForm, ReviewView, done_notice, paper_href, scores_of, sent_of, state_label};
+use crate::error::AppError;
+use crate::handlers::layout::Layout;
+use crate::handlers::organiser::download;
+use crate::handlers::organiser::form::{fields, one};
+use crate::handlers::organiser::session as organiser_session;
+use crate::handlers::organiser::sign_in::layout;
+use crate::handlers::render::{render, see_other};
+use crate::handlers::state::AppState;
+use crate::mail::outbox::timestamp;
+use crate::repo::reviewers::{self, ReviewSettings};
+use crate::repo::reviews::{self, AssignedPaper};
+use crate::review::anonymous::{self, Authors, Shown};
+use crate::review::form::{FieldErrors, Form, Sent};
+use crate::review::reviewing::{self, Actor, Deadline, SaveAction, SaveError, Saved};
+
+/// The routes of this module.
+pub const PAPER: &str = "/review/papers/{code}";
+pub const PAPER_FILE: &str = "/review/papers/{code}/paper";
+pub const REVIEW: &str = "/review/papers/{code}/review";
+pub const COMMENTS: &str = "/review/papers/{code}/comments";
+pub const CONFLICT: &str = "/review/papers/{code}/conflict";
+
+/// The page's notice after a redirect (`?done=`).
+#[derive(Debug, Deserialize)]
+pub struct Done {
+    done: Option<String>,
+}
+
+fn actor(reviewing: &Reviewing) -> Actor<'_> {
+    Actor { email: &reviewing.email, client: reviewing.client.as_deref() }
+}
+
+/// The paper `code` if this reviewer may see it; else the refusal is audited and `None`.
+async fn assigned(
+    state: &AppState,
+    reviewing: &Reviewing,
+    code: &str,
+    uri: &Uri,
+) -> Result<Option<AssignedPaper>, AppError> {
+    match reviews::assigned_paper(&state.pool, reviewing.reviewer.id, code).await? {
+        Some(paper) => Ok(Some(paper)),
+        None => {
+            reviewing::record_refusal(&state.pool, actor(reviewing), uri.path(), state.clock.now()).await?;
+            Ok(None)
+        }
+    }
+}
+
+/// What an unknown address answers: the site's own 404 page, the same for every refusal.
+fn refused() -> AppError {
+    AppError::NotFound(String::new())
+}
+
+/// The review form of the seed. A form the seed's check would refuse cannot be stored by
+/// `conference seed`; one broken by hand in the database is a server error, not a guess.
+async fn review_form(state: &AppState) -> Result<Form, AppError> {
+    let rows = reviews::criteria(&state.pool).await?;
+    Form::from_rows(&rows).map_err(|err| AppError::internal("review form", err))
+}
+
+async fn deadline(state: &AppState, settings: &ReviewSettings) -> Option<Deadline> {
+    let snapshot = state.content.snapshot().await;
+    Deadline::of(settings.review_deadline.as_deref(), &snapshot.zone)
+}
+
+/// What a page draws in place of the stored values, after a refused post.
+enum Typed {
+    /// The review form as sent, its field errors and the summary.
+    Review { sent: Sent, errors: FieldErrors },
+    /// A discussion message as typed, and its error.
+    Comment { body: String, error: String },
+}
+
+/// The paper's page.
+#[derive(askama::Template)]
+#[template(path = "review/paper.html")]
+pub struct PaperPage {
+    pub layout: Layout,
+    pub code: String,
+    pub title: String,
+    pub paper_type: String,
+    pub presentation_type: String,
+    /// "Abstract" or "The authors' message".
+    pub text_heading: &'static str,
+    pub text: String,
+    pub authors: Option<Shown>,
+    pub file_href: String,
+    pub file_name: String,
+    pub deadline: Option<(String, String)>,
+    pub deadline_passed: bool,
+    pub notice: Option<&'static str>,
+    pub problem: Option<String>,
+    pub my_state: &'static str,
+    pub number: i64,
+    /// This reviewer's review as saved (from its copy).
+    pub mine: Option<ReviewView>,
+    /// `None` after the deadline.
+    pub form: Option<ReviewForm>,
+    /// The other submitted reviews, when this reviewer may see them.
+    pub others: Option<Vec<ReviewView>>,
+    /// Why the other reviews are not shown, when they are not.
+    pub others_note: Option<&'static str>,
+    /// Whether reviewers who submitted see the others' reviews (`reviewers_see_others`).
+    pub see_others: bool,
+    pub comments: Vec<CommentView>,
+    pub comment_action: String,
+    pub comment_body: String,
+    pub comment_error: Option<String>,
+    pub conflict_action: String,
+}
+
+/// Draws the page of `paper` for its reviewer.
+async fn page(
+    state: &AppState,
+    paper: &AssignedPaper,
+    status: StatusCode,
+    notice: Option<&'static str>,
+    problem: Option<String>,
+    typed: Option<Typed>,
+) -> Result<Response, AppError> {
+    let settings = reviewers::settings(&state.pool).await?;
+    let snapshot = state.content.snapshot().await;
+    let zone = snapshot.zone.clone();
+    let deadline = Deadline::of(settings.review_deadline.as_deref(), &zone);
+    let deadline_passed = deadline.as_ref().is_some_and(|d| d.passed(state.clock.now()));
+    let form = review_form(state).await?;
+    let stored = reviews::review(&state.pool, paper.assignment_id).await?;
+    let submitted = stored.as_ref().is_some_and(|r| r.state == "submitted");
+
+    let authors = Authors {
+        name: &paper.name,
+        author_name: &paper.author_name,
+        co_author_name: &paper.co_author_name,
+        email: &paper.email,
+        phone: &paper.phone,
+        country: &paper.country,
+        department: &paper.department,
+        university_organization: &paper.university_organization,
+        reference: &paper.reference,
+    };
+    let hides = settings.hides_authors();
+    let hidden = anonymous::hidden_strings(&authors, hides);
+    let (text_heading, text) = if paper.public_abstract.trim().is_empty() {
+        ("The authors' message", &paper.message)
+    } else {
+        ("Abstract", &paper.public_abstract)
+    };
+
+    let (comment_body, comment_error, review_typed) = match typed {
+        Some(Typed::Comment { body, error }) => (body, Some(error), None),
+        Some(Typed::Review { sent, errors }) => (String::new(), None, Some((sent, errors))),
+        None => (String::new(), None, None),
+    };
+    let review_form = (!deadline_passed).then(|| {
+        let (sent, errors) =
+            review_typed.unwrap_or_else(|| (stored.as_ref().map(sent_of).unwrap_or_default(), FieldErrors::new()));
+        ReviewForm::new(
+            format!("{}/review", paper_href(&paper.review_code)),
+            reviewing::version(stored.as_ref()),
+            &form,
+            &sent,
+            &errors,
+            submitted,
+        )
+    });
+
+    let (others, others_note) = if settings.reviewers_see_others == 0 {
+        (None, Some("The organisers keep the other reviews of this paper to themselves."))
+    } else if !submitted {
+        (None, Some("The other reviews of this paper appear here once you have submitted yours."))
+    } else {
+        let others = reviews::other_reviews(&state.pool, paper.submission_id, paper.assignment_id).await?;
+        let views = others
+            .iter()
+            .map(|o| {
+                ReviewView::of(format!("Reviewer {}", o.number), format!("reviewer-{}", o.number), &o.review, &zone)
+            })
+            .collect();
+        (Some(views), None)
+    };
+    let comments = reviews::comments(&state.pool, paper.submission_id)
+        .await?
+        .iter()
+        .map(|c| CommentView::of(c, paper.reviewer_id, &zone))
+        .collect();
+    let href = paper_href(&paper.review_code);
+    let page = PaperPage {
+        layout: layout(state, &format!("Review {}", paper.review_code), &href).await?,
+        code: paper.review_code.clone(),
+        title: paper.title.clone(),
+        paper_type: paper.paper_type.clone(),
+        presentation_type: paper.presentation_type.clone(),
+        text_heading,
+        text: anonymous::redact(text.trim(), &hidden),
+        authors: anonymous::shown(&authors, hides),
+        file_href: format!("{href}/paper"),
+        file_name: file_name(paper),
+        deadline: deadline.as_ref().map(|d| (d.label(), d.iso())),
+        deadline_passed,
+        notice,
+        problem,
+        my_state: state_label(stored.as_ref().map(|r| r.state.as_str())),
+        number: paper.reviewer_number,
+        mine: stored.as_ref().map(|r| ReviewView::of("Your review as saved".into(), "saved".into(), r, &zone)),
+        form: review_form,
+        others,
+        others_note,
+        see_others: settings.reviewers_see_others != 0,
+        comments,
+        comment_action: format!("{href}/comments"),
+        comment_body,
+        comment_error,
+        conflict_action: format!("{href}/conflict"),
+    };
+    render(status, &page)
+}
+
+/// The download's name: `<review code>.<ext>` (codes are the server's own `R-XXXXXX`; any
+/// other character never reaches the header).
+fn file_name(paper: &AssignedPaper) -> String {
+    let code = if paper.review_code.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+        paper.review_code.as_str()
+    } else {
+        "paper"
+    };
+    format!("{code}.{}", download::stored_extension(&paper.file_path))
+}
+
+/// GET `/review/papers/{code}`.
+pub async fn paper(
+    State(state): State<AppState>,
+    SignedInReviewer(reviewing): SignedInReviewer,
+    Path(code): Path<String>,
+    Query(done): Query<Done>,
+    uri: Uri,
+) -> Result<Response, AppError> {
+    let Some(paper) = assigned(&state, &reviewing, &code, &uri).await? else { return Err(refused()) };
+    let notice = done_notice(done.done.as_deref());
+    page(&state, &paper, StatusCode::OK, notice, None, None).await
+}
+
+/// GET `/review/papers/{code}/paper`: the file as an attachment `<review code>.<ext>`, as
+/// the organisers' download serves it (`download::paper`: byte ranges on SQLite, the
+/// database's chunks on PostgreSQL); audited as `paper.downloaded`.
+pub async fn paper_file(
+    State(state): State<AppState>,
+    SignedInReviewerForFile(reviewing): SignedInReviewerForFile,
+    Path(code): Path<String>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    let Some(paper) = assigned(&state, &reviewing, &code, &uri).await? else {
+        return Ok(organiser_session::not_found());
+    };
+    let Some(mut response) = download::paper(&state, paper.submission_id, &paper.file_path, &headers).await? else {
+        return Ok(organiser_session::not_found());
+    };
+    let at = timestamp(state.clock.now());
+    let entry = crate::repo::audit::NewEntry {
+        details: serde_json::json!({ "review_code": paper.review_code, "reviewer": paper.reviewer_number }),
+        ..reviewing.entry(&at, "paper.downloaded").about("submission", &paper.reference)
+    };
+    download::record(&state, &entry).await?;
+    download::name_attachment(&mut response, &paper.file_type, &file_name(&paper));
+    Ok(response)
+}
+
+/// POST `/review/papers/{code}/review`: `version` (the form's, [`reviewing::version`]),
+/// `action` (`draft` or `submit`), `score-<key>` per criterion, `recommendation`,
+/// `confidence`, `comments_to_authors`, `confidential_comments`. 303 back to the page on
+/// success; 422 with field errors; 409 after the deadline or from a stale form.
+pub async fn save_review(
+    State(state): State<AppState>,
+    SignedInReviewer(reviewing): SignedInReviewer,
+    Path(code): Path<String>,
+    uri: Uri,
+    body: Bytes,
+) -> Result<Response, AppError> {
+    let Some(paper) = assigned(&state, &reviewing, &code, &uri).await? else { return Err(refused()) };
+    let fields = fields(&body);
+    let version = one(&fields, "version")?.to_owned();
+    let action = match one(&fields, "action")? {
+        "draft" => SaveAction::Draft,
+        "submit" => SaveAction::Submit,
+        other => {
+            return Err(AppError::BadRequest(format!(
+                "\"{}\" is not something this form does: use \"Save draft\" or \"Submit review\".",
+                other.chars().take(40).collect::<String>()
+            )));
+        }
+    };
+    let text = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).unwrap_or_default();
+    let sent = Sent {
+        scores: scores_of(&fields),
+        recommendation: text("recommendation"),
+        confidence: text("confidence"),
+        comments_to_authors: text("comments_to_authors"),
+        confidential_comments: text("confidential_comments"),
+    };
+    let settings = reviewers::settings(&state.pool).await?;
+    let deadline = deadline(&state, &settings).await;
+    let form = review_form(&state).await?;
+    let now = state.clock.now();
+    let saved =
+        reviewing::save(&state.pool, &paper, actor(&reviewing), &form, &sent, action, &version, deadline.as_ref(), now)
+            .await;
+    match saved {
+        Ok(saved) => {
+            let done = match saved {
+                Saved::Draft => "draft",
+                Saved::Submitted => "submitted",
+                Saved::Edited => "edited",
+            };
+            Ok(see_other(&format!("{}?done={done}#review", paper_href(&paper.review_code))))
+        }
+        Err(SaveError::Invalid(errors)) => {
+            let problem = SaveError::Invalid(FieldErrors::new()).to_string();
+            let typed = Typed::Review { sent, errors };
+            page(&state, &paper, StatusCode::UNPROCESSABLE_ENTITY, None, Some(problem), Some(typed)).await
+        }
+        Err(err @ (SaveError::DeadlinePassed(_) | SaveError::Stale | SaveError::AlreadySubmitted)) => {
+            page(&state, &paper, StatusCode::CONFLICT, None, Some(err.to_string()), None).await
+        }
+        Err(SaveError::Database(err)) => Err(err.into()),
+    }
+}
+
+/// POST `/review/papers/{code}/comments`: `body`, a message to the paper's discussion.
+pub async fn comment(
+    State(state): State<AppState>,
+    SignedInReviewer(reviewing): SignedInReviewer,
+    Path(code): Path<String>,
+    uri: Uri,
+    body: Bytes,
+) -> Result<Response, AppError> {
+    let Some(paper) = assigned(&state, &reviewing, &code, &uri).await? else { return Err(refused()) };
+    let fields = fields(&body);
+    let typed = one(&fields, "body")?.to_owned();
+    match reviewing::check_comment(&typed) {
+        Ok(text) => {
+            reviewing::comment(&state.pool, &paper, actor(&reviewing), &text, state.clock.now()).await?;
+            Ok(see_other(&format!("{}?done=comment#discussion", paper_href(&paper.review_code))))
+        }
+        Err(error) => {
+            let typed = Typed::Comment { body: typed, error };
+            let problem = Some("The message was not posted: please correct it below.".to_owned());
+            page(&state, &paper, StatusCode::UNPROCESSABLE_ENTITY, None, problem, Some(typed)).await
+        }
+    }
+}
+
+/// POST `/review/papers/{code}/conflict`: "I have a conflict". The paper leaves this
+/// reviewer's list at once and every address of it answers 404 from then on.
+pub async fn conflict(
+    State(state): State<AppState>,
+    SignedInReviewer(reviewing): SignedInReviewer,
+    Path(code): Path<String>,
+    uri: Uri,
+) -> Result<Response, AppError> {
+    let Some(paper) = assigned(&state, &reviewing, &code, &uri).await? else { return Err(refused()) };
+    reviewing::declare_conflict(&state.pool, &paper, actor(&reviewing), state.clock.now()).await?;
+    Ok(see_other(&format!("{}?done=conflict", super::session::REVIEWER_HOME)))
+}

@@ -1,0 +1,412 @@
+//! Reviewing a paper (issue 32 item 6, DESIGN.md section 15): the deadline, saving a draft,
+//! submitting and editing a review, the paper's figures kept with its reviews, the committee's
+//! discussion, declaring a conflict and recording a refused access. Each change is written
+//! with its audit entry in one transaction.
+//!
+//! Rules:
+//! - Nothing a reviewer writes on a review changes after the deadline (`review_deadline`, a
+//!   wall-clock time in the event's zone); before it, a draft may be saved again and again,
+//!   and a submitted review may be edited and submitted again. Discussion and conflicts stay
+//!   open after the deadline: organisers still decide from them.
+//! - A form carries the review's [`version`] as it was drawn; a save from a form whose
+//!   review changed since (another tab, another device) is refused as stale, never merged.
+//! - The paper's figures (`reviews_submitted`, `review_score`, `review_spread`,
+//!   `recommendations`) count the submitted reviews whose assignment stands, recomputed in
+//!   the transaction of every change that can move them, under the submission's row lock.
+
+use time::{OffsetDateTime, PrimitiveDateTime};
+
+use super::form::{self, Checked, FieldErrors, Form, Sent};
+use crate::db::{Connection, Pool};
+use crate::mail::outbox::timestamp;
+use crate::programme::timetable::{clock, day_label, iso};
+use crate::repo::audit::{self, NewEntry};
+use crate::repo::reviews::{self, AssignedPaper, Review, ReviewValues};
+use crate::session_rules::parse_local;
+use crate::validate::is_allowed_char;
+use crate::zone::{Zone, offset_label};
+
+/// The review deadline: the seed's wall-clock time in the event's zone, and the instant it
+/// names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deadline {
+    pub local: PrimitiveDateTime,
+    pub at: OffsetDateTime,
+    zone_city: String,
+}
+
+impl Deadline {
+    /// The deadline `setting` (`YYYY-MM-DD HH:MM`) names in `zone`; `None` without one (or
+    /// with one the seed's check would have refused).
+    pub fn of(setting: Option<&str>, zone: &Zone) -> Option<Deadline> {
+        let local = parse_local(setting?)?;
+        Some(Deadline { local, at: zone.localize(local), zone_city: zone.city() })
+    }
+
+    /// Whether reviews may no longer change at `now`: from the deadline's minute on.
+    pub fn passed(&self, now: OffsetDateTime) -> bool {
+        now >= self.at
+    }
+
+    /// `Monday, 3 March 2025, 18:00 Singapore time (UTC+08:00)`.
+    pub fn label(&self) -> String {
+        format!(
+            "{}, {} {} time (UTC{})",
+            day_label(self.local.date()),
+            clock(self.local.time()),
+            self.zone_city,
+            offset_label(self.at.offset())
+        )
+    }
+
+    /// RFC 3339 with the zone's offset, for `<time datetime>`.
+    pub fn iso(&self) -> String {
+        iso(self.at)
+    }
+}
+
+/// Who acts: the signed-in reviewer's address (the audit log's actor), client address and
+/// reviewer row.
+#[derive(Debug, Clone, Copy)]
+pub struct Actor<'a> {
+    pub email: &'a str,
+    pub client: Option<&'a str>,
+}
+
+impl<'a> Actor<'a> {
+    fn entry(&self, at: &'a str, action: &'a str, paper: &'a AssignedPaper) -> NewEntry<'a> {
+        NewEntry::new(at, self.email, self.client, action).about("submission", &paper.reference)
+    }
+}
+
+/// The version a review form carries: `new` before anything was saved, else a digest of the
+/// stored review (its state, answers, choices, comments and last change), so any change
+/// since the form was drawn, even within one clock tick, makes it stale.
+pub fn version(review: Option<&Review>) -> String {
+    let Some(r) = review else { return "new".into() };
+    let text = serde_json::json!([
+        r.id,
+        r.state,
+        r.answers,
+        r.score,
+        r.recommendation,
+        r.confidence,
+        r.comments_to_authors,
+        r.confidential_comments,
+        r.updated
+    ])
+    .to_string();
+    hex::encode(&ring::digest::digest(&ring::digest::SHA256, text.as_bytes()).as_ref()[..12])
+}
+
+/// What the reviewer asked for: keep a draft, or submit (again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaveAction {
+    Draft,
+    Submit,
+}
+
+/// What a save did, as the audit log names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Saved {
+    /// `review.draft_saved`.
+    Draft,
+    /// `review.submitted`: submitted for the first time.
+    Submitted,
+    /// `review.edited`: a submitted review changed (and submitted again).
+    Edited,
+}
+
+impl Saved {
+    /// The audit log's action.
+    pub fn action(self) -> &'static str {
+        match self {
+            Saved::Draft => "review.draft_saved",
+            Saved::Submitted => "review.submitted",
+            Saved::Edited => "review.edited",
+        }
+    }
+}
+
+/// Why a save changed nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// The deadline has passed (checked first: nothing else is looked at).
+    #[error("The review deadline ({0}) has passed: reviews can no longer be changed. Nothing was saved.")]
+    DeadlinePassed(String),
+    /// Field errors of the form ([`form::check`]).
+    #[error("The review was not saved: please correct the fields marked below.")]
+    Invalid(FieldErrors),
+    /// The review changed since the form was drawn.
+    #[error(
+        "This review was changed in another window since this page was opened. Nothing was saved: reload the page to see the review as it is now, then make your change again."
+    )]
+    Stale,
+    /// A draft save of a review already submitted: it would take the review back.
+    #[error(
+        "This review is already submitted, so it cannot go back to being a draft. Use \"Submit review\" to save your changes. Nothing was saved."
+    )]
+    AlreadySubmitted,
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+}
+
+/// Saves `sent` as the review of `paper` by `actor` at `now`, if the deadline allows, the
+/// fields pass the form's rules and `version` is the stored review's; writes its audit entry
+/// and, for a submitted review, the paper's figures, in one transaction.
+#[allow(clippy::too_many_arguments)]
+pub async fn save(
+    pool: &Pool,
+    paper: &AssignedPaper,
+    actor: Actor<'_>,
+    form: &Form,
+    sent: &Sent,
+    action: SaveAction,
+    version_sent: &str,
+    deadline: Option<&Deadline>,
+    now: OffsetDateTime,
+) -> Result<Saved, SaveError> {
+    if let Some(deadline) = deadline.filter(|d| d.passed(now)) {
+        return Err(SaveError::DeadlinePassed(deadline.label()));
+    }
+    let checked = form::check(form, sent, action == SaveAction::Submit).map_err(SaveError::Invalid)?;
+    let at = timestamp(now);
+    let mut tx = crate::db::begin_write(pool).await?;
+    reviews::lock_submission(&mut tx, paper.submission_id).await?;
+    let stored = reviews::review_of(&mut tx, paper.assignment_id).await?;
+    if version(stored.as_ref()) != version_sent {
+        return Err(SaveError::Stale);
+    }
+    let was_submitted = stored.as_ref().is_some_and(|r| r.state == "submitted");
+    let saved = match (action, was_submitted) {
+        (SaveAction::Draft, true) => return Err(SaveError::AlreadySubmitted),
+        (SaveAction::Draft, false) => Saved::Draft,
+        (SaveAction::Submit, false) => Saved::Submitted,
+        (SaveAction::Submit, true) => Saved::Edited,
+    };
+    let answers = checked.answers_json();
+    let submitted_at = match (&stored, saved) {
+        (_, Saved::Draft) => None,
+        (Some(review), Saved::Edited) => review.submitted_at.clone().or(Some(at.clone())),
+        _ => Some(at.clone()),
+    };
+    let values = ReviewValues {
+        state: if saved == Saved::Draft { "draft" } else { "submitted" },
+        answers: &answers,
+        score: checked.score(),
+        recommendation: checked.recommendation.map(form::Recommendation::as_str),
+        confidence: checked.confidence,
+        comments_to_authors: &checked.comments_to_authors,
+        confidential_comments: &checked.confidential_comments,
+        at: &at,
+        submitted_at: submitted_at.as_deref(),
+    };
+    match &stored {
+        None => {
+            if let Err(err) = reviews::insert_review(&mut tx, paper, &values).await {
+                // Two first saves at once: the second finds the first's row.
+                return Err(match &err {
+                    sqlx::Error::Database(db) if db.is_unique_violation() => SaveError::Stale,
+                    _ => SaveError::Database(err),
+                });
+            }
+        }
+        Some(review) => {
+            if !reviews::update_review(&mut tx, review.id, &review.updated, &values).await? {
+                return Err(SaveError::Stale);
+            }
+        }
+    }
+    let entry =
+        NewEntry { details: details(paper, stored.as_ref(), &checked), ..actor.entry(&at, saved.action(), paper) };
+    audit::record(&mut tx, &entry).await?;
+    if saved != Saved::Draft {
+        recount(&mut tx, paper.submission_id).await?;
+    }
+    tx.commit().await?;
+    Ok(saved)
+}
+
+/// The audit entry's details of a save: which paper and reviewer number, the fields that
+/// changed and the score and recommendation before and after.
+fn details(paper: &AssignedPaper, before: Option<&Review>, after: &Checked) -> serde_json::Value {
+    let old_answers = before.map(|r| form::answers_of(&r.answers)).unwrap_or_default();
+    let old_recommendation = before.and_then(|r| r.recommendation.clone());
+    let new_recommendation = after.recommendation.map(|r| r.as_str().to_owned());
+    let mut changed = Vec::new();
+    if old_answers != after.answers {
+        changed.push("scores");
+    }
+    if old_recommendation != new_recommendation {
+        changed.push("recommendation");
+    }
+    if before.and_then(|r| r.confidence) != after.confidence {
+        changed.push("confidence");
+    }
+    if before.map_or("", |r| r.comments_to_authors.as_str()) != after.comments_to_authors {
+        changed.push("comments_to_authors");
+    }
+    if before.map_or("", |r| r.confidential_comments.as_str()) != after.confidential_comments {
+        changed.push("confidential_comments");
+    }
+    serde_json::json!({
+        "review_code": paper.review_code,
+        "reviewer": paper.reviewer_number,
+        "changed": changed,
+        "score": { "before": before.and_then(|r| r.score), "after": after.score() },
+        "recommendation": { "before": old_recommendation, "after": new_recommendation },
+    })
+}
+
+/// Recomputes and writes a paper's figures from its counted reviews, on `conn` (the caller's
+/// transaction, which holds the submission's row lock).
+async fn recount(conn: &mut Connection, submission_id: i64) -> Result<(), sqlx::Error> {
+    let counted = reviews::counted_reviews(conn, submission_id).await?;
+    let figures = form::figures(&counted);
+    reviews::set_figures(
+        conn,
+        submission_id,
+        figures.submitted,
+        figures.score,
+        figures.spread,
+        &figures.recommendations,
+    )
+    .await
+}
+
+/// Most characters in one message of a paper's discussion.
+pub const COMMENT_MAX_CHARS: usize = 5_000;
+
+/// A discussion message as the rules take it: trimmed, line ends as `\n`, 1 to
+/// [`COMMENT_MAX_CHARS`] characters of text; else the message to show.
+pub fn check_comment(body: &str) -> Result<String, String> {
+    let text = body.replace("\r\n", "\n").replace('\r', "\n").trim().to_owned();
+    if text.is_empty() {
+        return Err("Write a message before posting it.".into());
+    }
+    if text.chars().count() > COMMENT_MAX_CHARS {
+        return Err(format!("A message may have at most {COMMENT_MAX_CHARS} characters."));
+    }
+    if !text.chars().all(is_allowed_char) {
+        return Err("The message contains a control character; remove it.".into());
+    }
+    Ok(text)
+}
+
+/// Adds `body` (checked by [`check_comment`]) to the paper's discussion as its reviewer's,
+/// with the audit entry `review.commented`.
+pub async fn comment(
+    pool: &Pool,
+    paper: &AssignedPaper,
+    actor: Actor<'_>,
+    body: &str,
+    now: OffsetDateTime,
+) -> Result<i64, sqlx::Error> {
+    let at = timestamp(now);
+    let mut tx = crate::db::begin_write(pool).await?;
+    let id = reviews::add_comment(&mut tx, paper.submission_id, Some(paper.reviewer_id), None, body, &at).await?;
+    let entry = NewEntry {
+        details: serde_json::json!({
+            "review_code": paper.review_code,
+            "reviewer": paper.reviewer_number,
+            "comment": id,
+        }),
+        ..actor.entry(&at, "review.commented", paper)
+    };
+    audit::record(&mut tx, &entry).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// "I have a conflict": records the reviewer's conflict with the paper, withdraws the
+/// assignment (so the paper leaves the reviewer's list and pages) and recounts the paper's
+/// figures without this reviewer's review; audited as `review.conflict_declared`.
+pub async fn declare_conflict(
+    pool: &Pool,
+    paper: &AssignedPaper,
+    actor: Actor<'_>,
+    now: OffsetDateTime,
+) -> Result<(), sqlx::Error> {
+    let at = timestamp(now);
+    let mut tx = crate::db::begin_write(pool).await?;
+    reviews::lock_submission(&mut tx, paper.submission_id).await?;
+    reviews::declare_conflict(&mut tx, paper.reviewer_id, paper.submission_id, "reviewer", &at).await?;
+    reviews::withdraw_assignment(&mut tx, paper.assignment_id).await?;
+    recount(&mut tx, paper.submission_id).await?;
+    let entry = NewEntry {
+        details: serde_json::json!({ "review_code": paper.review_code, "reviewer": paper.reviewer_number }),
+        ..actor.entry(&at, "review.conflict_declared", paper)
+    };
+    audit::record(&mut tx, &entry).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Most characters of a refused path kept in the audit log.
+const PATH_MAX_CHARS: usize = 200;
+
+/// Records that `actor` asked for `path`, a paper they may not see (unknown, not released to
+/// them, withdrawn or conflicted): `review.access_refused` with the path.
+pub async fn record_refusal(pool: &Pool, actor: Actor<'_>, path: &str, now: OffsetDateTime) -> Result<(), sqlx::Error> {
+    let at = timestamp(now);
+    let path: String = path.chars().take(PATH_MAX_CHARS).collect();
+    let entry = NewEntry {
+        details: serde_json::json!({ "path": path }),
+        ..NewEntry::new(&at, actor.email, actor.client, "review.access_refused")
+    };
+    let mut tx = crate::db::begin_write(pool).await?;
+    audit::record(&mut tx, &entry).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::{datetime, offset};
+
+    #[test]
+    fn the_deadline_is_a_wall_clock_time_in_the_events_zone() {
+        let zone = Zone::fixed("Asia/Singapore", offset!(+8));
+        let deadline = Deadline::of(Some("2025-03-03 18:00"), &zone).unwrap();
+        assert_eq!(deadline.at, datetime!(2025-03-03 10:00 UTC));
+        assert!(!deadline.passed(datetime!(2025-03-03 09:59:59 UTC)));
+        assert!(deadline.passed(datetime!(2025-03-03 10:00 UTC)), "the deadline's own minute is past it");
+        assert_eq!(deadline.label(), "Monday, 3 March 2025, 18:00 Singapore time (UTC+08:00)");
+        assert_eq!(deadline.iso(), "2025-03-03T18:00:00+08:00");
+        assert_eq!(Deadline::of(None, &zone), None);
+        assert_eq!(Deadline::of(Some("soon"), &zone), None);
+    }
+
+    #[test]
+    fn comments_are_text_of_a_bounded_length() {
+        assert_eq!(check_comment("  Agreed.\r\nSee section 3. "), Ok("Agreed.\nSee section 3.".into()));
+        assert!(check_comment(" \n ").is_err());
+        assert!(check_comment(&"x".repeat(COMMENT_MAX_CHARS + 1)).is_err());
+        assert!(check_comment("bell\u{7}").is_err());
+    }
+
+    #[test]
+    fn a_version_changes_with_any_stored_change() {
+        let review = Review {
+            id: 1,
+            assignment_id: 2,
+            state: "draft".into(),
+            answers: "[]".into(),
+            score: None,
+            recommendation: None,
+            confidence: None,
+            comments_to_authors: String::new(),
+            confidential_comments: String::new(),
+            created: "t".into(),
+            updated: "t".into(),
+            submitted_at: None,
+        };
+        assert_eq!(version(None), "new");
+        let first = version(Some(&review));
+        assert_eq!(first.len(), 24);
+        assert_eq!(version(Some(&review.clone())), first);
+        let commented = Review { comments_to_authors: "x".into(), ..review };
+        assert_ne!(version(Some(&commented)), first, "same clock tick, other content");
+    }
+}
