@@ -1,6 +1,6 @@
 // End-to-end tests against the real server binary, in Debian's Chromium (no browser download).
 //   SERVER_BIN=/path/to/target/debug/conference npm run e2e
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,21 @@ const needsServer = !!serverBin && !process.argv.includes('--list');
 const dataDir = needsServer
   ? (process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'conference-e2e-')))
   : join(tmpdir(), 'conference-e2e-unused');
+
+// The peer-review spec (e2e/review.spec.ts) runs the whole review of a conference: its
+// automatic assignment takes every submitted paper on the server, so it gets a server of its
+// own, with its own database and mail folder beside the shared one, on the port below, and
+// the fixture seed with no review deadline (the fixture's lies in the past of a real clock).
+const reviewPort = Number(process.env.E2E_REVIEW_PORT || port - 1);
+const reviewBaseURL = `http://127.0.0.1:${reviewPort}`;
+const reviewDataDir = join(dataDir, 'review');
+if (needsServer) {
+  mkdirSync(reviewDataDir, { recursive: true });
+  const seed = existsSync(fixtureSeed) ? readFileSync(fixtureSeed, 'utf8') : '';
+  writeFileSync(join(reviewDataDir, 'seed.sql'), `${seed}\nUPDATE site SET review_deadline = NULL WHERE id = 1;\n`);
+}
+process.env.E2E_REVIEW_DATA_DIR ??= reviewDataDir;
+process.env.E2E_REVIEW_BASE_URL ??= reviewBaseURL;
 
 const launchOptions = {
   executablePath: '/usr/bin/chromium',
@@ -91,33 +106,56 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    // Migrate and seed the fixture into the fresh database, then serve it.
-    command: !serverBin
-      ? `echo "${missingServerBin}" >&2; exit 1`
-      : !existsSync(fixtureSeed)
-        ? `echo "${missingFixture}" >&2; exit 1`
-        : `"${serverBin}" seed --file "${fixtureSeed}" && exec ${diesWithRunner}"${serverBin}" serve`,
-    url: `${baseURL}/api/health`,
-    reuseExistingServer: false,
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
-    timeout: 60_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: {
-      LISTEN_ADDR: `127.0.0.1:${port}`,
-      PUBLIC_URL: baseURL,
-      DATA_DIR: dataDir,
-      DATABASE_URL: `sqlite://${join(dataDir, 'conference.db')}`,
-      // Every spec posts from 127.0.0.1: one shared per-minute budget would make the suite
-      // fail on 429s. The limit itself is tested in tests/protection.rs.
-      RATE_LIMIT_PER_MINUTE: '100000',
-      // The organisers e2e/organiser.spec.ts, e2e/decisions.spec.ts and e2e/downloads.spec.ts
-      // sign in as (one each, so specs running side by side never take each other's mail).
-      // e2e.timetable@ is e2e/programme-organiser.spec.ts's (it publishes a programme);
-      // e2e.stars@ is e2e/programme-stars.spec.ts's (it publishes two talks to star).
-      ORGANISER_EMAIL:
-        'e2e.chair@example.org,e2e.programme@example.org,e2e.downloads@example.org,e2e.timetable@example.org,e2e.stars@example.org',
+  webServer: [
+    {
+      // Migrate and seed the fixture into the fresh database, then serve it.
+      command: !serverBin
+        ? `echo "${missingServerBin}" >&2; exit 1`
+        : !existsSync(fixtureSeed)
+          ? `echo "${missingFixture}" >&2; exit 1`
+          : `"${serverBin}" seed --file "${fixtureSeed}" && exec ${diesWithRunner}"${serverBin}" serve`,
+      url: `${baseURL}/api/health`,
+      reuseExistingServer: false,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+      timeout: 60_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        LISTEN_ADDR: `127.0.0.1:${port}`,
+        PUBLIC_URL: baseURL,
+        DATA_DIR: dataDir,
+        DATABASE_URL: `sqlite://${join(dataDir, 'conference.db')}`,
+        // Every spec posts from 127.0.0.1: one shared per-minute budget would make the suite
+        // fail on 429s. The limit itself is tested in tests/protection.rs.
+        RATE_LIMIT_PER_MINUTE: '100000',
+        // The organisers e2e/organiser.spec.ts, e2e/decisions.spec.ts and e2e/downloads.spec.ts
+        // sign in as (one each, so specs running side by side never take each other's mail).
+        // e2e.timetable@ is e2e/programme-organiser.spec.ts's (it publishes a programme);
+        // e2e.stars@ is e2e/programme-stars.spec.ts's (it publishes two talks to star).
+        ORGANISER_EMAIL:
+          'e2e.chair@example.org,e2e.programme@example.org,e2e.downloads@example.org,e2e.timetable@example.org,e2e.stars@example.org',
+      },
     },
-  },
+    {
+      command: !serverBin
+        ? `echo "${missingServerBin}" >&2; exit 1`
+        : !existsSync(fixtureSeed)
+          ? `echo "${missingFixture}" >&2; exit 1`
+          : `"${serverBin}" seed --file "${join(reviewDataDir, 'seed.sql')}" && exec ${diesWithRunner}"${serverBin}" serve`,
+      url: `${reviewBaseURL}/api/health`,
+      reuseExistingServer: false,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+      timeout: 60_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        LISTEN_ADDR: `127.0.0.1:${reviewPort}`,
+        PUBLIC_URL: reviewBaseURL,
+        DATA_DIR: reviewDataDir,
+        DATABASE_URL: `sqlite://${join(reviewDataDir, 'conference.db')}`,
+        RATE_LIMIT_PER_MINUTE: '100000',
+        ORGANISER_EMAIL: 'e2e.review@example.org',
+      },
+    },
+  ],
 });

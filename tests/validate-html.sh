@@ -203,7 +203,7 @@ organiser_page "organiser reviewers of a paper" "$assigned"
 # the reviewer's list, the paper's page (fresh; with a refused submission's field errors; after
 # submitting, with the other review and the discussion; after the deadline) and the 404 of a
 # paper that is not theirs.
-reviewer=validate.reviewer@example.org
+reviewer=validate.reviewing@example.org
 sqlite3 "$work/data/conference.db" <<SQL >/dev/null
 .timeout 5000
 UPDATE site SET review_deadline = '2099-12-31 23:59';

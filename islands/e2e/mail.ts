@@ -9,15 +9,18 @@ import { expect } from './fixtures';
 /** How long the outbox worker may take to write a mail. */
 export const MAIL_DEADLINE_MS = 30_000;
 
-export function mailDir(): string {
-  const dataDir = process.env.E2E_DATA_DIR;
+/**
+ * The mail folder of the shared server, or of the server whose DATA_DIR is `dataDir` (the
+ * review spec's own server, playwright.config.ts).
+ */
+export function mailDir(dataDir = process.env.E2E_DATA_DIR): string {
   if (!dataDir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it when it starts the server)');
   return join(dataDir, 'mail');
 }
 
-export function mailFiles(): string[] {
+export function mailFiles(dataDir?: string): string[] {
   try {
-    return readdirSync(mailDir()).filter((name) => name.endsWith('.eml'));
+    return readdirSync(mailDir(dataDir)).filter((name) => name.endsWith('.eml'));
   } catch {
     return []; // the worker creates the folder with its first mail
   }
@@ -40,30 +43,51 @@ export function decodeQuotedPrintable(text: string): string {
 }
 
 /**
- * The first `link` match of the newest mail to `to` whose subject matches `subject` and that
- * was not in `before`, waited for by polling until MAIL_DEADLINE_MS.
+ * The decoded text of the newest mail to `to` whose subject matches `subject`, that was not in
+ * `before` and whose text matches `wanted`, waited for by polling until MAIL_DEADLINE_MS.
  */
-export async function mailedLink(to: string, subject: RegExp, link: RegExp, before: Set<string>): Promise<string> {
+export async function mailedText(
+  to: string,
+  subject: RegExp,
+  before: Set<string>,
+  wanted: RegExp = /[\s\S]/,
+  dataDir?: string,
+): Promise<string> {
   let found: string | undefined;
   await expect
     .poll(
       () => {
-        const fresh = mailFiles()
+        const fresh = mailFiles(dataDir)
           .filter((name) => !before.has(name))
-          .map((name) => join(mailDir(), name))
+          .map((name) => join(mailDir(dataDir), name))
           .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
         for (const file of fresh) {
           const text = decodeQuotedPrintable(readFileSync(file, 'utf8'));
           if (!new RegExp(`^To: ${to.replace(/\./g, '\\.')}\\r?$`, 'mi').test(text)) continue;
           const subjectLine = text.match(/^Subject: (.*)$/im)?.[1] ?? '';
-          if (!subject.test(subjectLine)) continue;
-          found = text.match(link)?.[0];
-          if (found) return found;
+          if (!subject.test(subjectLine) || !wanted.test(text)) continue;
+          found = text;
+          return found;
         }
         return undefined;
       },
-      { message: `a mail to ${to} (${subject}) in ${mailDir()}`, timeout: MAIL_DEADLINE_MS, intervals: [100, 250, 500] },
+      { message: `a mail to ${to} (${subject}) in ${mailDir(dataDir)}`, timeout: MAIL_DEADLINE_MS, intervals: [100, 250, 500] },
     )
     .toBeDefined();
   return found!;
+}
+
+/**
+ * The first `link` match of the newest mail to `to` whose subject matches `subject` and that
+ * was not in `before`, waited for by polling until MAIL_DEADLINE_MS.
+ */
+export async function mailedLink(
+  to: string,
+  subject: RegExp,
+  link: RegExp,
+  before: Set<string>,
+  dataDir?: string,
+): Promise<string> {
+  const text = await mailedText(to, subject, before, link, dataDir);
+  return text.match(link)![0];
 }
