@@ -213,7 +213,8 @@ INSERT INTO reviewers (email, name, state, invited_at, answered_at) VALUES
 UPDATE submissions SET review_code = 'R-VALID1' WHERE reference = '$reference';
 INSERT INTO review_assignments (submission_id, reviewer_id, number, state, created, released_at)
   SELECT s.id, r.id, CASE r.email WHEN '$reviewer' THEN 1 ELSE 2 END, 'released', '2025-02-20T00:00:00Z', '2025-02-20T00:00:00Z'
-  FROM submissions s, reviewers r WHERE s.reference = '$reference';
+  FROM submissions s, reviewers r
+  WHERE s.reference = '$reference' AND r.email IN ('$reviewer', 'validate.other@example.org');
 INSERT INTO reviews (assignment_id, submission_id, reviewer_id, state, answers, score, recommendation, confidence,
                      comments_to_authors, confidential_comments, created, updated, submitted_at)
   SELECT a.id, a.submission_id, a.reviewer_id, 'submitted',
