@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Issue 20 item 6: the organisers' back office at conference scale. For each engine: fills a
 # fresh database with examples/organiser_data.rs (20,000 submissions with their papers,
-# 50,000 orders, 20,000 messages, 20,000 subscribers, 20,000 mails, 5,000 audit entries),
+# 50,000 orders, 20,000 messages, 20,000 subscribers, 20,000 mails, 5,000 audit entries, and
+# for peer review (issue 32 item 10) 400 reviewers and 40,000 reviews; the organiser is also
+# a reviewer of 100 papers, so the reviewers' list and paper page are measured too),
 # starts the release server, signs in as an organiser the way a person does (asks for a link,
 # reads it from the .eml the outbox writes, POSTs the confirmation with an Origin header, keeps
 # the cookie), then measures every list, filter, search, sort, page N and detail page with wrk
@@ -190,7 +192,19 @@ for engine in $ENGINES; do
     "/organiser/outbox?q=author777" \
     /organiser/audit \
     "/organiser/audit?page=50" \
-    "/organiser/audit?q=export"; do
+    "/organiser/audit?q=export" \
+    "/organiser/submissions?sort=score&dir=desc" \
+    "/organiser/submissions?sort=score&dir=asc&page=100" \
+    "/organiser/submissions?sort=reviews&dir=asc" \
+    "/organiser/submissions?disagreement=yes" \
+    "/organiser/submissions?reviews_below=2&page=20" \
+    /organiser/review \
+    /organiser/reviewers \
+    /organiser/review/assignments \
+    "/organiser/review/assignments?page=200" \
+    /organiser/review/assignments/P-2025-B00000 \
+    /review \
+    /review/papers/R-B00000; do
     measure "$path" "$cookie"
   done
 

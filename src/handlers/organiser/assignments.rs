@@ -823,21 +823,6 @@ fn done(reference: &str, done: &str, reviewer: i64) -> Response {
     see_other(&format!("{}?done={done}&reviewer={reviewer}", paper_href(reference)))
 }
 
-/// The audit entry of a change to `reference`'s reviewers.
-async fn record(
-    conn: &mut Connection,
-    organiser: &Organiser,
-    at: &str,
-    action: &str,
-    reference: &str,
-    details: serde_json::Value,
-) -> Result<(), AppError> {
-    let mut entry = organiser.entry(at, action).about("submission", reference);
-    entry.details = details;
-    crate::repo::audit::record(conn, &entry).await?;
-    Ok(())
-}
-
 /// POST [`ASSIGN`]: `reviewer`. Stages the assignment; 422 with the conflict's message when a
 /// rule keeps them apart or the reviewer is not an accepted one; 409 when already assigned.
 pub async fn assign_one(
@@ -895,7 +880,7 @@ pub async fn assign_one(
             "reviewer_number": number,
             "assignment": "staged",
         });
-        record(&mut tx, &organiser, &at, "review.assigned", &t.paper.reference, details).await?;
+        organiser.record_on_submission(&mut tx, &at, "review.assigned", &t.paper.reference, details).await?;
         tx.commit().await?;
         Ok(done(&t.paper.reference, "assigned", t.reviewer.id))
     }
@@ -934,7 +919,7 @@ pub async fn unassign(
             "reviewer_number": a.number,
             "assignment": { "before": a.state, "after": "withdrawn" },
         });
-        record(&mut tx, &organiser, &at, "review.unassigned", &t.paper.reference, details).await?;
+        organiser.record_on_submission(&mut tx, &at, "review.unassigned", &t.paper.reference, details).await?;
         tx.commit().await?;
         Ok(done(&t.paper.reference, "unassigned", t.reviewer.id))
     }
@@ -977,7 +962,7 @@ pub async fn declare_conflict(
             "reviewer": format!("{} <{}>", t.reviewer.name, t.reviewer.email),
             "withdrawn": assignment.as_ref().map(|a| format!("Reviewer {} ({})", a.number, a.state)),
         });
-        record(&mut tx, &organiser, &at, "review.conflict_declared", &t.paper.reference, details).await?;
+        organiser.record_on_submission(&mut tx, &at, "review.conflict_declared", &t.paper.reference, details).await?;
         tx.commit().await?;
         Ok(done(&t.paper.reference, "conflict", t.reviewer.id))
     }

@@ -32,7 +32,7 @@ use serde_json::json;
 
 use super::form::{fields, one};
 use super::query::Params;
-use super::session::{Organiser, SignedIn};
+use super::session::SignedIn;
 use super::sign_in::layout;
 use super::view::shown;
 use crate::db::Connection;
@@ -496,21 +496,6 @@ async fn placeable_session(state: &AppState, slug: &str) -> Result<Session, AppE
     Ok(session)
 }
 
-/// The audit entry of a change to `reference`'s placement.
-async fn record(
-    conn: &mut Connection,
-    organiser: &Organiser,
-    at: &str,
-    action: &str,
-    reference: &str,
-    details: serde_json::Value,
-) -> Result<(), AppError> {
-    let mut entry = organiser.entry(at, action).about("submission", reference);
-    entry.details = details;
-    crate::repo::audit::record(conn, &entry).await?;
-    Ok(())
-}
-
 /// POST `/organiser/programme/place`: `paper` (an accepted submission's reference), `session`
 /// (a technical or poster session's slug), `minutes`.
 pub async fn place(
@@ -546,7 +531,7 @@ pub async fn place(
             "position": { "before": before.as_ref().map(|p| p.position), "after": after.as_ref().map(|p| p.position) },
             "minutes": { "before": before.as_ref().map(|p| p.minutes), "after": after.as_ref().map(|p| p.minutes) },
         });
-        record(&mut tx, &organiser, &at, "programme.placed", &paper.submitted.reference, details).await?;
+        organiser.record_on_submission(&mut tx, &at, "programme.placed", &paper.submitted.reference, details).await?;
         tx.commit().await?;
         Ok(done("placed", &paper.submitted.reference))
     }
@@ -598,7 +583,7 @@ pub async fn move_talk(
             "session": before.session,
             "position": { "before": before.position, "after": before.position + by },
         });
-        record(&mut tx, &organiser, &at, "programme.moved", &paper.submitted.reference, details).await?;
+        organiser.record_on_submission(&mut tx, &at, "programme.moved", &paper.submitted.reference, details).await?;
         tx.commit().await?;
         Ok(done("moved", &paper.submitted.reference))
     }
@@ -626,7 +611,7 @@ pub async fn remove(
             "position": { "before": before.position, "after": null },
             "minutes": { "before": before.minutes, "after": null },
         });
-        record(&mut tx, &organiser, &at, "programme.removed", &paper.submitted.reference, details).await?;
+        organiser.record_on_submission(&mut tx, &at, "programme.removed", &paper.submitted.reference, details).await?;
         tx.commit().await?;
         Ok(done("removed", &paper.submitted.reference))
     }
@@ -819,7 +804,7 @@ pub async fn edit_paper(
             "presenter": { "before": presenter_before, "after": presenter },
             "public_abstract": { "before": abstract_before, "after": text },
         });
-        record(&mut tx, &organiser, &at, "programme.paper_edited", &paper.reference, details).await?;
+        organiser.record_on_submission(&mut tx, &at, "programme.paper_edited", &paper.reference, details).await?;
         tx.commit().await?;
         Ok(done("paper", &paper.reference))
     }

@@ -81,6 +81,21 @@ impl Organiser {
     pub fn entry<'a>(&'a self, at: &'a str, action: &'a str) -> NewEntry<'a> {
         NewEntry::new(at, &self.email, self.client.as_deref(), action)
     }
+
+    /// Records this organiser's `action` on submission `reference` with `details`, in the
+    /// transaction of the change (DESIGN.md section 12); it shows in the submission's history.
+    pub async fn record_on_submission(
+        &self,
+        conn: &mut crate::db::Connection,
+        at: &str,
+        action: &str,
+        reference: &str,
+        details: serde_json::Value,
+    ) -> Result<(), AppError> {
+        let entry = NewEntry { details, ..self.entry(at, action).about("submission", reference) };
+        audit::record(conn, &entry).await?;
+        Ok(())
+    }
 }
 
 /// The session id a request's `Cookie` lines carry under this site's cookie name.
