@@ -70,10 +70,13 @@ async function expectNoSeriousViolations(page: Page) {
   expect(await seriousViolations(page), page.url()).toEqual([]);
 }
 
-/** A reviewer's browser, signed in at /review. */
+/** A reviewer's browser, signed in at /review (its sign-in page checked by axe first). */
 async function reviewerPage(browser: Browser, email: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: base });
   const page = await context.newPage();
+  await page.goto('/review');
+  await expect(page.getByRole('heading', { level: 1, name: 'Reviewers' })).toBeVisible();
+  await expectNoSeriousViolations(page);
   await signInAsReviewer(page, email, dataDir);
   return page;
 }
