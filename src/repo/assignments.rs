@@ -41,15 +41,15 @@ pub async fn submitted_papers(pool: &Pool) -> Result<Vec<Paper>, sqlx::Error> {
     sqlx::query_as(sqlx::AssertSqlSafe(format!("{PAPER} WHERE state = 'submitted' ORDER BY id"))).fetch_all(pool).await
 }
 
-/// One page of [`submitted_papers`] by title (`page` from 1), as the overview lists them.
+/// One page of [`submitted_papers`] (`page` from 1), oldest first as the overview lists them:
+/// the primary key's order, so a page is read from an index at 20,000 papers instead of
+/// sorting them all by title on every view (`bench/organiser.sh`).
 pub async fn submitted_page(pool: &Pool, page: i64, per_page: i64) -> Result<Vec<Paper>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!(
-        "{PAPER} WHERE state = 'submitted' ORDER BY lower(paper_title), id LIMIT $1 OFFSET $2"
-    )))
-    .bind(per_page)
-    .bind((page - 1).max(0) * per_page)
-    .fetch_all(pool)
-    .await
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("{PAPER} WHERE state = 'submitted' ORDER BY id LIMIT $1 OFFSET $2")))
+        .bind(per_page)
+        .bind((page - 1).max(0) * per_page)
+        .fetch_all(pool)
+        .await
 }
 
 /// The paper `reference`, whatever its state.
