@@ -1,5 +1,6 @@
 //! All SQL lives here, in functions taking a connection or pool, grouped by area.
 
+pub mod attendees;
 pub mod audit;
 pub mod content;
 pub mod dashboard;
@@ -12,6 +13,7 @@ pub mod outbox;
 pub mod papers;
 pub mod programme;
 pub mod published;
+pub mod receipts;
 pub mod review_records;
 pub mod reviewers;
 pub mod submissions;
