@@ -17,11 +17,15 @@ use conference::clock::Clock;
 use conference::payments::config::TEST_WORKING_KEY;
 
 use crate::common::fixture::{LISTENER_PHYSICAL, PRESENTER_VIRTUAL, Plan};
+use crate::common::html::{by_id, first, meta, parse, text};
 use crate::common::payments::{answer, checkout, initiate, location, outbox, send_answer};
 use crate::common::{BASE, TestApp, app_with_clock};
 
 /// The fixture's `receipt_prefix`.
 const PREFIX: &str = "FIX";
+
+/// The year of [`app`]'s clock, which dates payments and receipts.
+const YEAR: i32 = 2025;
 
 /// The fixture's `attendee_changes_until` ("2025-03-14 23:59" in Asia/Singapore, UTC+8).
 const CHANGES_UNTIL: OffsetDateTime = datetime!(2025-03-14 15:59 UTC);
@@ -128,11 +132,14 @@ async fn a_paid_registration_gets_a_ticket_a_numbered_receipt_and_the_attendee_l
         ("Ximena Quilla Oyelaran", "physical", LISTENER_PHYSICAL.title, None)
     );
 
-    let year = OffsetDateTime::now_utc().year();
+    let year = YEAR;
     let docs = documents(&app, &id).await;
     assert_eq!(docs.len(), 1, "{docs:?}");
     let (number, doc_year, sequence, kind, cites, content) = &docs[0];
-    assert_eq!((number.as_str(), *doc_year, *sequence), (format!("{PREFIX}-{year}-000001").as_str(), i64::from(year), 1));
+    assert_eq!(
+        (number.as_str(), *doc_year, *sequence),
+        (format!("{PREFIX}-{year}-000001").as_str(), i64::from(year), 1)
+    );
     assert_eq!((kind.as_str(), cites), ("receipt", &None));
     assert_eq!(content["title"], "Receipt");
     assert_eq!(content["status"], "PAID");
@@ -155,7 +162,8 @@ async fn a_paid_registration_gets_a_ticket_a_numbered_receipt_and_the_attendee_l
     assert_eq!(attendee_paths(&html), [path.clone(), path.clone()], "the HTML part links it (href and text)");
     let token = path.strip_prefix("/attendee/").unwrap();
     assert_eq!(token.len(), 43, "32 bytes in base64url: {token}");
-    let (stored,): (String,) = sqlx::query_as("SELECT token_hash FROM attendee_links").fetch_one(&app.pool).await.unwrap();
+    let (stored,): (String,) =
+        sqlx::query_as("SELECT token_hash FROM attendee_links").fetch_one(&app.pool).await.unwrap();
     assert_eq!(stored, conference::organisers::hash(token), "only the token's SHA-256 is kept");
     assert!(!stored.contains(token));
 }
@@ -167,10 +175,7 @@ async fn a_repeated_answer_issues_nothing_more_and_the_receipt_goes_once() {
     for _ in 0..3 {
         pay_order(&app, &id, PRESENTER_VIRTUAL.amount).await;
     }
-    assert_eq!(
-        (app.count("tickets").await, app.count("receipts").await, app.count("attendee_links").await),
-        (1, 1, 1)
-    );
+    assert_eq!((app.count("tickets").await, app.count("receipts").await, app.count("attendee_links").await), (1, 1, 1));
     assert_eq!(app.count("outbox").await, 2, "one receipt and one notice");
     let (_, _, mode, _, _) = ticket(&app, &id).await.unwrap();
     assert_eq!(mode, "virtual");
@@ -181,7 +186,7 @@ async fn custom_payments_and_sponsorships_get_a_numbered_receipt_and_no_ticket()
     let app = app().await;
     let custom = initiate(&app, &checkout(json!({ "customAmount": "100" }))).await.order_id;
     pay_order(&app, &custom, "106.00").await;
-    let year = OffsetDateTime::now_utc().year();
+    let year = YEAR;
     let docs = documents(&app, &custom).await;
     assert_eq!(docs[0].0, format!("{PREFIX}-{year}-000001"));
     assert_eq!(
@@ -232,8 +237,9 @@ async fn pay_at_once(app: &TestApp, routers: &[conference::App], n: usize) -> Ve
     let mut answers = tokio::task::JoinSet::new();
     for (i, id) in ids.iter().enumerate() {
         let router = routers[i % routers.len()].clone();
-        let body = serde_urlencoded::to_string([("encResp", success(id, PRESENTER_VIRTUAL.amount)), ("orderNo", id.clone())])
-            .unwrap();
+        let body =
+            serde_urlencoded::to_string([("encResp", success(id, PRESENTER_VIRTUAL.amount)), ("orderNo", id.clone())])
+                .unwrap();
         let request = Request::post("/api/ccavenue-handle")
             .header("content-type", "application/x-www-form-urlencoded")
             .body(Body::from(body))
@@ -258,7 +264,7 @@ async fn pay_at_once(app: &TestApp, routers: &[conference::App], n: usize) -> Ve
 
 /// The numbers 1..=n of this year.
 fn gapless(n: usize) -> BTreeSet<String> {
-    let year = OffsetDateTime::now_utc().year();
+    let year = YEAR;
     (1..=n).map(|i| format!("{PREFIX}-{year}-{i:06}")).collect()
 }
 
@@ -267,7 +273,8 @@ async fn eight_payments_at_once_get_receipt_numbers_without_gaps_or_duplicates()
     let app = app().await;
     let numbers = pay_at_once(&app, std::slice::from_ref(&app.router), 8).await;
     assert_eq!(numbers.iter().cloned().collect::<BTreeSet<_>>(), gapless(8), "{numbers:?}");
-    let (last,): (i64,) = sqlx::query_as("SELECT last_sequence FROM receipt_counters").fetch_one(&app.pool).await.unwrap();
+    let (last,): (i64,) =
+        sqlx::query_as("SELECT last_sequence FROM receipt_counters").fetch_one(&app.pool).await.unwrap();
     assert_eq!(last, 8);
 }
 
@@ -299,7 +306,7 @@ async fn a_payment_that_fails_to_record_gives_its_number_back() {
     assert_eq!((app.count("receipts").await, app.count("outbox").await), (0, 0));
     app.allow_inserts("tickets").await;
     let second = pay(&app, PRESENTER_VIRTUAL).await;
-    let year = OffsetDateTime::now_utc().year();
+    let year = YEAR;
     assert_eq!(documents(&app, &second).await[0].0, format!("{PREFIX}-{year}-000001"), "the number was given back");
 }
 
@@ -312,4 +319,393 @@ async fn receipts_are_never_rewritten() {
         assert!(refused.is_err(), "{sql} is refused");
     }
     assert_eq!(app.count("receipts").await, 1);
+}
+
+// ---------------------------------------------------------------------------------------
+// The attendee page
+// ---------------------------------------------------------------------------------------
+
+/// The headers of every private attendee answer.
+fn assert_private(headers: &axum::http::HeaderMap, what: &str) {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("");
+    assert_eq!(header("cache-control"), "private, no-store", "{what}");
+    assert_eq!(header("referrer-policy"), "no-referrer", "{what}");
+    assert_eq!(header("x-robots-tag"), "noindex", "{what}");
+}
+
+/// Whether `svg` is well-formed XML, by xmllint (Debian's libxml2-utils, as tests/frab.rs).
+fn well_formed(svg: &str) -> Result<(), String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("xmllint")
+        .args(["--noout", "-"])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|err| panic!("xmllint checks the QR's SVG ({err}): apt-get install -y libxml2-utils"));
+    child.stdin.take().unwrap().write_all(svg.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    if output.status.success() { Ok(()) } else { Err(String::from_utf8_lossy(&output.stderr).into_owned()) }
+}
+
+/// The `<svg>...</svg>` of a page.
+fn svg_of(page: &str) -> String {
+    let start = page.find("<svg").expect("an inline SVG");
+    let end = page[start..].find("</svg>").expect("the SVG ends") + start + "</svg>".len();
+    page[start..end].to_owned()
+}
+
+#[tokio::test]
+async fn the_attendee_link_opens_the_ticket_with_its_qr_code_and_the_receipt() {
+    let app = app().await;
+    let id = pay(&app, LISTENER_PHYSICAL).await;
+    let path = attendee_path(&app, &id).await;
+    let (status, headers, page) = app.get(&path).await;
+    assert_eq!(status, StatusCode::OK, "{}", crate::common::excerpt(&page));
+    assert_private(&headers, &path);
+    let doc = parse(&page);
+    assert_eq!(meta(&doc, "robots").as_deref(), Some("noindex, follow"));
+    assert_eq!(text(by_id(&doc, "ticket-title").unwrap()), LISTENER_PHYSICAL.title);
+    assert_eq!(text(by_id(&doc, "ticket-name").unwrap()), "Ximena Quilla Oyelaran");
+    assert_eq!(text(by_id(&doc, "ticket-mode").unwrap()), "In person, at the venue");
+    assert_eq!(text(by_id(&doc, "ticket-order").unwrap()), id);
+
+    // The QR: an SVG the page draws inline, with the address it encodes printed under it.
+    let (code, ..) = ticket(&app, &id).await.unwrap();
+    let url = format!("{BASE}/check-in/{code}");
+    assert_eq!(text(by_id(&doc, "check-in-url").unwrap()), url);
+    let svg = svg_of(&page);
+    assert!(svg.starts_with("<svg role=\"img\" aria-label=\"QR code of your ticket\""), "{svg}");
+    assert!(svg.contains("<path"), "the modules are drawn: {svg}");
+    well_formed(&svg).unwrap_or_else(|err| panic!("the QR's SVG is well-formed XML: {err}\n{svg}"));
+    assert_eq!(svg, conference::attendance::qr::svg(&url, "QR code of your ticket").unwrap(), "it encodes the URL");
+
+    // The receipt as issued.
+    let number = format!("{PREFIX}-{YEAR}-000001");
+    let receipt = text(by_id(&doc, &number).expect("the receipt's section"));
+    for shown in [
+        format!("Receipt {number}").as_str(),
+        "Quill Events Collective",
+        "Tax number: LL-TAX-4242",
+        "77 Orchard Lane",
+        "ximena.oyelaran@example.net",
+        "Registration ticket: Harbour Guest",
+        "USD 125.00",
+        "PAID",
+        "7 March 2025",
+    ] {
+        assert!(receipt.contains(shown), "the receipt shows {shown:?}: {receipt}");
+    }
+    // A printable page: its own stylesheet, which has the print rules.
+    assert!(page.contains("To print your ticket, use your browser's Print command"));
+}
+
+#[tokio::test]
+async fn wrong_foreign_and_malformed_tokens_are_404_and_show_nothing_of_any_ticket() {
+    let app = app().await;
+    let id = pay(&app, PRESENTER_VIRTUAL).await;
+    let path = attendee_path(&app, &id).await;
+    let token = path.strip_prefix("/attendee/").unwrap().to_owned();
+    assert_eq!(app.get(&path).await.0, StatusCode::OK, "the real link works");
+    let (stored,): (String,) =
+        sqlx::query_as("SELECT token_hash FROM attendee_links").fetch_one(&app.pool).await.unwrap();
+    // A token of another kind of link: an author's status link of a submission.
+    let paper = crate::api_submission::pdf_of_size(1024);
+    let form = crate::api_submission::Form::fields_only().file("paper.pdf", "application/pdf", paper);
+    let submitted = crate::api_submission::submit(&app, &form).await;
+    assert_eq!(submitted.0, StatusCode::CREATED, "{}", submitted.1);
+    let status_path = attendee_paths_in(&outbox(&app).await, "/submission/status/");
+    let foreign = status_path.strip_prefix("/submission/status/").unwrap().to_owned();
+    let mut flipped = token.clone().into_bytes();
+    flipped[10] = if flipped[10] == b'A' { b'B' } else { b'A' };
+    let wrong = String::from_utf8(flipped).unwrap();
+    for bad in [
+        wrong.as_str(),
+        foreign.as_str(),
+        &stored,
+        &"A".repeat(43),
+        &token[..42],
+        &format!("{token}A"),
+        "%00",
+        "..%2F..%2Fetc%2Fpasswd",
+        "not-a-token",
+    ] {
+        let (status, headers, page) = app.get(&format!("/attendee/{bad}")).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "/attendee/{bad}");
+        assert_private(&headers, bad);
+        for private in ["Ximena", &id, PRESENTER_VIRTUAL.title, "<svg", "check-in/"] {
+            assert!(!page.contains(private), "/attendee/{bad} shows nothing of a ticket ({private})");
+        }
+        assert!(page.contains("This attendee link is not one we sent"), "{}", crate::common::excerpt(&page));
+        assert!(page.contains("action=\"/attendee\""), "the 404 offers to send the link again");
+    }
+    // Nor does the name form take anything through a bad token.
+    let reply = post_name(&app, &format!("/attendee/{wrong}"), "Mallory").await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND);
+    assert_eq!(ticket(&app, &id).await.unwrap().1, "Ximena Quilla Oyelaran");
+}
+
+/// The site paths of links starting with `prefix` in the mails of `outbox`, the first one.
+fn attendee_paths_in(mails: &[(String, String, String, String, Option<String>)], prefix: &str) -> String {
+    let marker = format!("{BASE}{prefix}");
+    mails
+        .iter()
+        .find_map(|m| {
+            let at = m.2.find(&marker)?;
+            let token: String = m.2[at + marker.len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                .collect();
+            Some(format!("{prefix}{token}"))
+        })
+        .unwrap_or_else(|| panic!("a mail links {prefix}"))
+}
+
+/// POST `name` to an attendee page from the site's own page.
+async fn post_name(app: &TestApp, path: &str, name: &str) -> crate::common::Reply {
+    let body = serde_urlencoded::to_string([("name", name)]).unwrap();
+    app.post(path, "application/x-www-form-urlencoded", body, &[("origin", BASE)]).await
+}
+
+/// The audit log's `ticket.name_changed` entries: (actor, object id, details).
+async fn name_changes(app: &TestApp) -> Vec<(String, Option<String>, Value)> {
+    let rows: Vec<(String, Option<String>, String)> = sqlx::query_as(
+        "SELECT actor, object_id, details FROM audit_log WHERE action = 'ticket.name_changed' ORDER BY id",
+    )
+    .fetch_all(&app.pool)
+    .await
+    .unwrap();
+    rows.into_iter().map(|(a, o, d)| (a, o, serde_json::from_str(&d).unwrap())).collect()
+}
+
+#[tokio::test]
+async fn the_name_can_be_changed_until_the_deadline_and_each_change_is_audited() {
+    let app = app().await;
+    let id = pay(&app, PRESENTER_VIRTUAL).await;
+    let path = attendee_path(&app, &id).await;
+    let page = app.page(&path).await;
+    assert!(
+        text(by_id(&parse(&page), "name-changes").unwrap()).contains("until 14 March 2025 at 23:59 (Singapore time)")
+    );
+
+    let reply = post_name(&app, &path, "  Ximena   Q. Oyelaran ").await;
+    assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.text());
+    assert_eq!(location(&reply), format!("{path}?saved=1"));
+    assert_eq!(reply.header("referrer-policy"), Some("no-referrer"));
+    let page = app.page(&format!("{path}?saved=1")).await;
+    let doc = parse(&page);
+    assert_eq!(text(by_id(&doc, "ticket-name").unwrap()), "Ximena Q. Oyelaran");
+    assert_eq!(text(by_id(&doc, "attendee-notice").unwrap()), "The name on your ticket is changed.");
+    assert_eq!(
+        name_changes(&app).await,
+        [(
+            "attendee".to_owned(),
+            Some(id.clone()),
+            json!({"holder_name": {"before": "Ximena Quilla Oyelaran", "after": "Ximena Q. Oyelaran"}})
+        )]
+    );
+
+    // The same name again changes nothing and records nothing.
+    let reply = post_name(&app, &path, "Ximena Q. Oyelaran").await;
+    assert_eq!(reply.status, StatusCode::SEE_OTHER);
+    assert_eq!(name_changes(&app).await.len(), 1);
+
+    // A name the rule refuses: 422, the form again with what was typed and the reason.
+    for (bad, reason) in [("   ", "required"), (&"x".repeat(121) as &str, "at most 120"), ("Ada\u{7}", "not allowed")] {
+        let reply = post_name(&app, &path, bad).await;
+        assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY, "{bad:?}");
+        let doc = parse(&reply.text());
+        assert!(text(by_id(&doc, "name-error").unwrap()).contains(reason), "{bad:?}");
+        assert_eq!(
+            first(&doc, "#ticket-holder").unwrap().value().attr("value"),
+            Some(bad),
+            "what was typed is shown again"
+        );
+    }
+    // A form with no name, or two.
+    let two = app.post(&path, "application/x-www-form-urlencoded", "name=A&name=B", &[("origin", BASE)]).await;
+    assert_eq!(two.status, StatusCode::BAD_REQUEST);
+    let none = app.post(&path, "application/x-www-form-urlencoded", "other=A", &[("origin", BASE)]).await;
+    assert_eq!(none.status, StatusCode::BAD_REQUEST);
+    assert_eq!(ticket(&app, &id).await.unwrap().1, "Ximena Q. Oyelaran");
+    assert_eq!(name_changes(&app).await.len(), 1, "nothing refused is recorded");
+
+    // From another site, or without proof of the same origin: refused before anything.
+    for headers in [vec![("origin", "https://evil.example")], vec![]] {
+        let reply = app.post(&path, "application/x-www-form-urlencoded", "name=Mallory", &headers).await;
+        assert_eq!(reply.status, StatusCode::FORBIDDEN, "{headers:?}");
+    }
+    let same_site = app
+        .post(&path, "application/x-www-form-urlencoded", "name=Ximena+Oyelaran", &[("sec-fetch-site", "same-origin")])
+        .await;
+    assert_eq!(same_site.status, StatusCode::SEE_OTHER, "a browser's same-origin form without Origin");
+
+    // From the minute of the deadline on (in the event's zone), the page says so and the form
+    // is gone; a POST is refused and changes nothing.
+    app.state.clock.set(CHANGES_UNTIL);
+    let page = app.page(&path).await;
+    let doc = parse(&page);
+    assert!(first(&doc, "#ticket-holder").is_none(), "no name form after the deadline");
+    assert!(text(by_id(&doc, "name-changes").unwrap()).contains("could be changed until 14 March 2025 at 23:59"));
+    let reply = post_name(&app, &path, "Somebody Else").await;
+    assert_eq!(reply.status, StatusCode::CONFLICT);
+    assert_eq!(ticket(&app, &id).await.unwrap().1, "Ximena Oyelaran");
+    assert_eq!(name_changes(&app).await.len(), 2, "the change before the deadline, not the one after");
+
+    // One second before it, changes were open.
+    app.state.clock.set(CHANGES_UNTIL - time::Duration::seconds(1));
+    assert_eq!(post_name(&app, &path, "Somebody Else").await.status, StatusCode::SEE_OTHER);
+}
+
+// ---------------------------------------------------------------------------------------
+// The QR's address, without a desk's session
+// ---------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn the_check_in_address_says_show_this_at_the_desk_and_nothing_personal() {
+    let app = app().await;
+    let id = pay(&app, LISTENER_PHYSICAL).await;
+    let (code, ..) = ticket(&app, &id).await.unwrap();
+    let unknown = conference::attendance::tickets::new_code();
+    let mut pages = Vec::new();
+    for path in
+        [format!("/check-in/{code}"), format!("/check-in/{}", code.to_lowercase()), format!("/check-in/{unknown}")]
+    {
+        let (status, headers, page) = app.get(&path).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert_private(&headers, &path);
+        let doc = parse(&page);
+        assert_eq!(text(first(&doc, "h1").unwrap()), "Show this at the registration desk");
+        let main = text(first(&doc, "main").unwrap());
+        for private in ["Ximena", "Oyelaran", "ximena.oyelaran", &id, LISTENER_PHYSICAL.title, "Refunded", "valid"] {
+            assert!(!main.contains(private), "{path} shows nothing about the ticket ({private}): {main}");
+        }
+        pages.push(main);
+    }
+    assert!(pages.windows(2).all(|w| w[0] == w[1]), "a known and an unknown code read the same");
+    for bad in ["short", "%00", &format!("{code}X")] {
+        assert_eq!(app.get(&format!("/check-in/{bad}")).await.0, StatusCode::NOT_FOUND, "{bad}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Send my link again
+// ---------------------------------------------------------------------------------------
+
+/// POST the "send my link again" form.
+async fn ask_again(app: &TestApp, email: &str, order: &str) -> crate::common::Reply {
+    let body = serde_urlencoded::to_string([("email", email), ("order", order)]).unwrap();
+    app.post("/attendee", "application/x-www-form-urlencoded", body, &[("origin", BASE)]).await
+}
+
+/// The "send my link again" mails: (to, text).
+async fn link_mails(app: &TestApp) -> Vec<(String, String)> {
+    outbox(app)
+        .await
+        .into_iter()
+        .filter(|m| m.4.as_deref().is_some_and(|k| k.starts_with("attendee-link:")))
+        .map(|m| (m.0, m.2))
+        .collect()
+}
+
+#[tokio::test]
+async fn send_my_link_again_answers_the_same_and_mails_only_the_orders_address() {
+    let app = app().await;
+    let id = pay(&app, PRESENTER_VIRTUAL).await;
+    let first_link = attendee_path(&app, &id).await;
+    let unpaid = order(&app, PRESENTER_VIRTUAL).await;
+    let custom = initiate(&app, &checkout(json!({ "customAmount": "100" }))).await.order_id;
+    pay_order(&app, &custom, "106.00").await;
+
+    let form = app.page("/attendee").await;
+    assert!(form.contains("action=\"/attendee\""), "GET /attendee is the form");
+    // Registrants find it from the pricing page and the payment's result page.
+    for page in ["/pricing".to_owned(), format!("/Success?order={id}")] {
+        let doc = parse(&app.page(&page).await);
+        let note = by_id(&doc, "attendee-page-note").unwrap_or_else(|| panic!("{page} tells about the attendee page"));
+        assert_eq!(first(note, "a").and_then(|a| a.value().attr("href")), Some("/attendee"), "{page}");
+    }
+    let (_, headers, _) = app.get("/attendee").await;
+    assert_private(&headers, "/attendee");
+
+    let mut answers = BTreeSet::new();
+    for (email, order) in [
+        ("someone@example.org", id.as_str()),
+        ("ximena.oyelaran@example.net", "ORD1740816000000NOSUCH"),
+        ("ximena.oyelaran@example.net", unpaid.as_str()),
+        ("ximena.oyelaran@example.net", custom.as_str()),
+        ("ximena.oyelaran@example.net", "not an order id"),
+        (" Ximena.Oyelaran@Example.NET ", &format!(" {id} ")),
+    ] {
+        let reply = ask_again(&app, email, order).await;
+        assert_eq!(reply.status, StatusCode::OK, "{email} {order}");
+        assert_private(&reply.headers, "POST /attendee");
+        let doc = parse(&reply.text());
+        answers.insert(text(by_id(&doc, "resend-answer").expect("the answer")));
+    }
+    assert_eq!(answers.len(), 1, "one answer for every pair: {answers:?}");
+    assert!(answers.first().unwrap().starts_with("If this order is yours"), "{answers:?}");
+
+    let mails = link_mails(&app).await;
+    assert_eq!(mails.len(), 1, "only the matching pair is mailed: {mails:?}");
+    assert_eq!(mails[0].0, "ximena.oyelaran@example.net", "to the order's address, never the typed one");
+    let paths = attendee_paths(&mails[0].1);
+    assert_eq!(paths.len(), 1, "{}", mails[0].1);
+    assert_ne!(paths[0], first_link, "a new link");
+    assert_eq!(app.get(&paths[0]).await.0, StatusCode::OK, "the new link works");
+    assert_eq!(app.get(&first_link).await.0, StatusCode::OK, "and the first one keeps working");
+    let (sent,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM audit_log WHERE action = 'attendee.link_sent' AND actor = 'attendee'")
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
+    assert_eq!(sent, 1);
+
+    // Empty fields or an address that is none: the form again, saying what is missing.
+    let reply = ask_again(&app, "", &id).await;
+    assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(reply.text().contains("Please give both the e-mail address and the order id"));
+    assert_eq!(ask_again(&app, "not-an-address", &id).await.status, StatusCode::UNPROCESSABLE_ENTITY);
+    // From another site: refused.
+    let forged = app
+        .post(
+            "/attendee",
+            "application/x-www-form-urlencoded",
+            format!("email=ximena.oyelaran%40example.net&order={id}"),
+            &[("origin", "https://evil.example")],
+        )
+        .await;
+    assert_eq!(forged.status, StatusCode::FORBIDDEN);
+    assert_eq!(link_mails(&app).await.len(), 1);
+}
+
+#[tokio::test]
+async fn an_order_paid_before_tickets_existed_gets_its_ticket_and_receipt_with_its_first_link() {
+    let app = app().await;
+    // An order paid before migration 0020: no ticket, no numbered receipt.
+    let id = app.paid_order().await;
+    assert!(ticket(&app, id).await.is_none());
+    let reply = ask_again(&app, "ada@example.org", id).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let mails = link_mails(&app).await;
+    assert_eq!(mails.len(), 1);
+    let path = attendee_paths(&mails[0].1).pop().unwrap();
+    let page = app.page(&path).await;
+    let doc = parse(&page);
+    assert_eq!(text(by_id(&doc, "ticket-name").unwrap()), "Ada Lovelace");
+    assert_eq!(text(by_id(&doc, "ticket-title").unwrap()), PRESENTER_VIRTUAL.title);
+    assert!(by_id(&doc, &format!("{PREFIX}-{YEAR}-000001")).is_some(), "a numbered receipt, dated now");
+}
+
+#[tokio::test]
+async fn send_my_link_again_mails_a_ticket_at_most_five_links_an_hour() {
+    let app = app().await;
+    let id = pay(&app, PRESENTER_VIRTUAL).await;
+    for _ in 0..6 {
+        assert_eq!(ask_again(&app, "ximena.oyelaran@example.net", &id).await.status, StatusCode::OK);
+    }
+    assert_eq!(link_mails(&app).await.len(), 4, "the receipt's link and four more make five this hour");
+    app.state.clock.set(datetime!(2025-03-07 10:00 UTC));
+    ask_again(&app, "ximena.oyelaran@example.net", &id).await;
+    assert_eq!(link_mails(&app).await.len(), 5, "an hour later, one more");
 }

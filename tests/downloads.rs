@@ -154,6 +154,13 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         get("/submission/status/{token}", format!("/submission/status/{token}"), Visitor),
         post("/submission/status/{token}/withdraw", format!("/submission/status/{token}/withdraw")),
         post("/submission/status/{token}/programme", format!("/submission/status/{token}/programme")),
+        // The attendee's pages (issue 33): a forged link (404), "send my link again", the QR's
+        // address.
+        get("/attendee/{token}", format!("/attendee/{token}"), Visitor),
+        post("/attendee/{token}", format!("/attendee/{token}")),
+        get("/attendee", "/attendee", Visitor),
+        post("/attendee", "/attendee"),
+        get("/check-in/{code}", format!("/check-in/{}", "A".repeat(26)), Visitor),
         get("/favicon.ico", "/favicon.ico", Visitor),
         get("/test-gateway", "/test-gateway", Visitor),
         post("/test-gateway", "/test-gateway"),

@@ -111,10 +111,14 @@ fn lines(order: &Order) -> Vec<Line> {
                         amount_cents: order.amount_cents - base,
                     },
                 ],
-                None => vec![Line { description: "Custom payment, tax included".into(), amount_cents: order.amount_cents }],
+                None => {
+                    vec![Line { description: "Custom payment, tax included".into(), amount_cents: order.amount_cents }]
+                }
             }
         }
-        "sponsor" => vec![Line { description: format!("Sponsorship: {}", order.item_title), amount_cents: order.amount_cents }],
+        "sponsor" => {
+            vec![Line { description: format!("Sponsorship: {}", order.item_title), amount_cents: order.amount_cents }]
+        }
         _ => vec![Line {
             description: format!("Registration ticket: {}", order.item_title),
             amount_cents: order.amount_cents,
@@ -143,11 +147,12 @@ fn content(
         .filter(|s| !s.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
-    let buyer_address = [order.billing_address.trim(), &city_line, order.billing_state.trim(), order.billing_country.trim()]
-        .into_iter()
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect();
+    let buyer_address =
+        [order.billing_address.trim(), &city_line, order.billing_state.trim(), order.billing_country.trim()]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect();
     Content {
         title: title.into(),
         number: number.into(),
@@ -157,7 +162,11 @@ fn content(
             address: lines_of(&settings.seller_address),
             reference: settings.seller_tax_number.trim().to_owned(),
         },
-        buyer: Party { name: order.billing_name.clone(), address: buyer_address, reference: order.billing_email.clone() },
+        buyer: Party {
+            name: order.billing_name.clone(),
+            address: buyer_address,
+            reference: order.billing_email.clone(),
+        },
         lines: lines(order),
         currency: order.currency.clone(),
         total_cents: order.amount_cents,

@@ -143,7 +143,11 @@ pub fn name_changes(until: Option<&str>, zone: &Zone, now: OffsetDateTime) -> Na
         tracing::warn!(attendee_changes_until = %text, "attendee_changes_until is not YYYY-MM-DD HH:MM; name changes closed");
         return NameChanges::Closed(text.to_owned());
     };
-    if now < zone.localize(local) { NameChanges::Open(Some(text.to_owned())) } else { NameChanges::Closed(text.to_owned()) }
+    if now < zone.localize(local) {
+        NameChanges::Open(Some(text.to_owned()))
+    } else {
+        NameChanges::Closed(text.to_owned())
+    }
 }
 
 #[cfg(test)]

@@ -18,8 +18,8 @@ use crate::payments::checkout::{Checkout, payment_request, payments_closed_messa
 use crate::payments::config::{Mode, PaymentConfig};
 use crate::payments::receipt;
 use crate::payments::status_api::{self, Confirmation};
-use crate::repo::{attendees, content};
 use crate::repo::orders::{self, GatewayFields, NewOrder, Order, Status};
+use crate::repo::{attendees, content};
 
 /// The answer of `/api/ccavenue-initiate` (DESIGN.md section 5).
 #[derive(Debug, Clone, serde::Serialize)]
@@ -124,7 +124,8 @@ fn decision_of(status: &OrderStatus) -> Status {
     }
 }
 
-/// Takes the gateway's answer: `encResp` (required) and `orderNo` (optional, must agree).
+/// Takes the gateway's answer: `encResp` (required) and `orderNo` (optional, must agree),
+/// received at `now` (the app's clock: the decision's time and the receipt's date).
 ///
 /// Decrypts and parses it, finds the order, checks order id, amount (as cents) and currency
 /// (exactly, as a decimal) and the gateway that created it against it, confirms a `Success` with the status API when `CCAVENUE_STATUS_URL` is set,
@@ -144,6 +145,7 @@ pub async fn handle_answer(
     payments: &PaymentConfig,
     enc_resp: Option<&str>,
     order_no: Option<&str>,
+    now: time::OffsetDateTime,
 ) -> Result<Handled, AppError> {
     if payments.mode == Mode::Off {
         // No key: nothing can be read, so nothing is decided.
@@ -245,7 +247,7 @@ pub async fn handle_answer(
         }
     }
 
-    let decided_time = time::OffsetDateTime::now_utc();
+    let decided_time = now;
     let decided_at = mail::outbox::timestamp(decided_time);
     // A payment's receipt, ticket and attendee link are made in the transaction below, and
     // its mails composed there once the receipt's number and the link are known.

@@ -121,9 +121,9 @@ pub async fn insert_link(
     Ok(())
 }
 
-/// How many links ticket `ticket_id` was given at or after `since` (RFC 3339 UTC).
+/// How many links ticket `ticket_id` was given after `since` (RFC 3339 UTC).
 pub async fn links_since(conn: &mut Connection, ticket_id: i64, since: &str) -> Result<i64, sqlx::Error> {
-    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM attendee_links WHERE ticket_id = $1 AND created >= $2")
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM attendee_links WHERE ticket_id = $1 AND created > $2")
         .bind(ticket_id)
         .bind(since)
         .fetch_one(conn)
@@ -133,14 +133,13 @@ pub async fn links_since(conn: &mut Connection, ticket_id: i64, since: &str) -> 
 
 /// Sets the name on ticket `ticket_id`, unless it was refunded. Returns whether it was set.
 pub async fn set_holder_name(conn: &mut Connection, ticket_id: i64, name: &str, at: &str) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE tickets SET holder_name = $1, name_changed_at = $2 WHERE id = $3 AND refunded_at IS NULL",
-    )
-    .bind(name)
-    .bind(at)
-    .bind(ticket_id)
-    .execute(conn)
-    .await?;
+    let done =
+        sqlx::query("UPDATE tickets SET holder_name = $1, name_changed_at = $2 WHERE id = $3 AND refunded_at IS NULL")
+            .bind(name)
+            .bind(at)
+            .bind(ticket_id)
+            .execute(conn)
+            .await?;
     Ok(done.rows_affected() == 1)
 }
 

@@ -160,6 +160,8 @@ pub fn action_label(action: &str) -> &str {
         "message.updated" => "Message updated",
         "order.note" => "Note saved",
         "order.refunded" => "Refund recorded",
+        "ticket.name_changed" => "Name on the ticket changed by the attendee",
+        "attendee.link_sent" => "Attendee link sent again",
         "programme.placed" => "Placed in the programme",
         "programme.moved" => "Moved in its session",
         "programme.removed" => "Taken out of the programme",
@@ -187,6 +189,7 @@ pub fn action_label(action: &str) -> &str {
 pub fn actor_label(actor: &str) -> &str {
     match actor {
         "author" => "The author",
+        "attendee" => "The attendee",
         "cli" => "Command line",
         "system" => "The server",
         other => other,
