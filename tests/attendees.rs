@@ -20,6 +20,7 @@ use crate::common::fixture::{LISTENER_PHYSICAL, PRESENTER_VIRTUAL, Plan};
 use crate::common::html::{by_id, first, meta, parse, text};
 use crate::common::payments::{answer, checkout, initiate, location, outbox, send_answer};
 use crate::common::{BASE, TestApp, app_with_clock};
+use crate::organiser::{CHAIR, sign_in};
 
 /// The fixture's `receipt_prefix`.
 const PREFIX: &str = "FIX";
@@ -30,12 +31,20 @@ const YEAR: i32 = 2025;
 /// The fixture's `attendee_changes_until` ("2025-03-14 23:59" in Asia/Singapore, UTC+8).
 const CHANGES_UNTIL: OffsetDateTime = datetime!(2025-03-14 15:59 UTC);
 
-/// An app whose pages read a clock standing a week before the name-change deadline; POSTs
+/// An app whose pages read a clock standing at `now`, with [`CHAIR`] an organiser; POSTs
 /// unlimited (these tests pay many orders from one "client").
 async fn app_at(now: OffsetDateTime) -> TestApp {
-    app_with_clock(|c| c.rate_limit_per_minute = 100_000, Clock::fixed(now)).await
+    app_with_clock(
+        |c| {
+            c.rate_limit_per_minute = 100_000;
+            c.organiser_email = Some(CHAIR.into());
+        },
+        Clock::fixed(now),
+    )
+    .await
 }
 
+/// [`app_at`] a week before the name-change deadline.
 async fn app() -> TestApp {
     app_at(datetime!(2025-03-07 09:00 UTC)).await
 }
@@ -708,4 +717,78 @@ async fn send_my_link_again_mails_a_ticket_at_most_five_links_an_hour() {
     app.state.clock.set(datetime!(2025-03-07 10:00 UTC));
     ask_again(&app, "ximena.oyelaran@example.net", &id).await;
     assert_eq!(link_mails(&app).await.len(), 5, "an hour later, one more");
+}
+
+// ---------------------------------------------------------------------------------------
+// Refunds: a credit note of its own number, and a refunded ticket
+// ---------------------------------------------------------------------------------------
+
+/// The organiser marks `order_id` refunded.
+async fn refund(app: &TestApp, cookie: &str, order_id: &str) -> crate::common::Reply {
+    let path = format!("/organiser/orders/{order_id}/refund");
+    app.post(&path, "application/x-www-form-urlencoded", "confirm=refunded", &[("origin", BASE), ("cookie", cookie)])
+        .await
+}
+
+#[tokio::test]
+async fn a_refund_issues_a_credit_note_citing_the_receipt_and_ends_the_ticket() {
+    let app = app().await;
+    let id = pay(&app, LISTENER_PHYSICAL).await;
+    let path = attendee_path(&app, &id).await;
+    let cookie = sign_in(&app, CHAIR).await;
+    let reply = refund(&app, &cookie, &id).await;
+    assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.text());
+
+    let receipt = format!("{PREFIX}-{YEAR}-000001");
+    let note = format!("{PREFIX}-{YEAR}-000002");
+    let docs = documents(&app, &id).await;
+    assert_eq!(docs.len(), 2, "{docs:?}");
+    let (number, _, sequence, kind, cites, content) = &docs[1];
+    assert_eq!((number, *sequence, kind.as_str(), cites.as_deref()), (&note, 2, "credit_note", Some(receipt.as_str())));
+    assert_eq!((content["title"].as_str(), content["status"].as_str()), (Some("Credit note"), Some("CREDITED")));
+    assert_eq!(content["total_cents"], 12500);
+    assert_eq!(docs[0].5["status"], "PAID", "the receipt stays as issued");
+    let (_, _, _, _, refunded) = ticket(&app, &id).await.unwrap();
+    assert!(refunded.is_some(), "the ticket is refunded");
+    let (details,): (String,) =
+        sqlx::query_as("SELECT details FROM audit_log WHERE action = 'order.refunded' AND object_id = $1")
+            .bind(&id)
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&details).unwrap()["credit_note"], note.as_str());
+
+    // The attendee page says so: no QR code, no name form, the credit note beside the receipt.
+    let page = app.page(&path).await;
+    let doc = parse(&page);
+    assert!(text(by_id(&doc, "ticket-refunded").unwrap()).contains("refunded and is no longer valid"));
+    assert!(!page.contains("<svg"), "no QR code for a refunded ticket");
+    assert!(first(&doc, "#ticket-holder").is_none());
+    let credit = text(by_id(&doc, &note).expect("the credit note's section"));
+    assert!(
+        credit.contains(&format!("Credit note {note}")) && credit.contains(&format!("cancels receipt {receipt}")),
+        "{credit}"
+    );
+    assert!(credit.contains("CREDITED") && credit.contains("USD 125.00"), "{credit}");
+    assert!(by_id(&doc, &receipt).is_some(), "the receipt is still shown");
+    assert_eq!(post_name(&app, &path, "Somebody Else").await.status, StatusCode::CONFLICT);
+
+    // The organisers' order page names both numbers.
+    let (_, _, detail) = app.get_with(&format!("/organiser/orders/{id}"), &[("cookie", &cookie)]).await;
+    assert!(detail.contains(&receipt) && detail.contains(&note), "{}", crate::common::excerpt(&detail));
+
+    // Refunded twice: refused, nothing new. The counter is shared: the next payment is 3.
+    assert_eq!(refund(&app, &cookie, &id).await.status, StatusCode::CONFLICT);
+    assert_eq!(documents(&app, &id).await.len(), 2);
+    let next = pay(&app, PRESENTER_VIRTUAL).await;
+    assert_eq!(documents(&app, &next).await[0].0, format!("{PREFIX}-{YEAR}-000003"));
+}
+
+#[tokio::test]
+async fn refunding_an_order_paid_before_numbered_receipts_issues_no_credit_note() {
+    let app = app().await;
+    let id = app.paid_order().await;
+    let cookie = sign_in(&app, CHAIR).await;
+    assert_eq!(refund(&app, &cookie, id).await.status, StatusCode::SEE_OTHER);
+    assert!(documents(&app, id).await.is_empty(), "a credit note cites a receipt; this order has none");
 }

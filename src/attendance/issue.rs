@@ -2,7 +2,7 @@
 //! section 16): its numbered receipt, and for a registration its ticket and a first attendee
 //! link, which the receipt mail carries. Run again for the same order (a "send my link
 //! again" for an order paid before tickets existed), it keeps what the order has and adds
-//! only what is missing.
+//! only what is missing. A refund brings a credit note and ends the ticket.
 
 use time::OffsetDateTime;
 
@@ -40,4 +40,19 @@ pub async fn paid_order(
         None => None,
     };
     Ok(Issued { receipt, ticket, link })
+}
+
+/// What a refund recorded by organisers brings, on `conn`, the transaction that records it
+/// at `at`: the order's credit note citing its receipt (none when the order has no numbered
+/// receipt, [`receipts::issue_credit_note`]) and its ticket marked refunded, which the
+/// attendee page then says and the check-in desk refuses.
+pub async fn refunded_order(
+    conn: &mut Connection,
+    order: &Order,
+    at: OffsetDateTime,
+) -> Result<Option<Receipt>, sqlx::Error> {
+    let settings = crate::repo::attendees::settings(conn).await?;
+    let note = receipts::issue_credit_note(conn, order, &settings, at).await?;
+    crate::repo::attendees::mark_refunded(conn, &order.order_id, &timestamp(at)).await?;
+    Ok(note)
 }
