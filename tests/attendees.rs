@@ -726,8 +726,13 @@ async fn send_my_link_again_mails_a_ticket_at_most_five_links_an_hour() {
 /// The organiser marks `order_id` refunded.
 async fn refund(app: &TestApp, cookie: &str, order_id: &str) -> crate::common::Reply {
     let path = format!("/organiser/orders/{order_id}/refund");
-    app.post(&path, "application/x-www-form-urlencoded", "confirm=refunded", &[("origin", BASE), ("cookie", cookie)])
-        .await
+    let reply = app
+        .post(&path, "application/x-www-form-urlencoded", "confirm=refunded", &[("origin", BASE), ("cookie", cookie)])
+        .await;
+    if reply.status == StatusCode::SEE_OTHER {
+        assert_eq!(location(&reply), format!("/organiser/orders/{order_id}"), "signed in, the refund is taken");
+    }
+    reply
 }
 
 #[tokio::test]
@@ -791,4 +796,261 @@ async fn refunding_an_order_paid_before_numbered_receipts_issues_no_credit_note(
     let cookie = sign_in(&app, CHAIR).await;
     assert_eq!(refund(&app, &cookie, id).await.status, StatusCode::SEE_OTHER);
     assert!(documents(&app, id).await.is_empty(), "a credit note cites a receipt; this order has none");
+}
+
+// ---------------------------------------------------------------------------------------
+// Stream links: set by organisers, on the attendee page only
+// ---------------------------------------------------------------------------------------
+
+/// The organiser sets (or, with an empty `url`, removes) `session`'s stream link.
+async fn set_stream(app: &TestApp, cookie: &str, session: &str, url: &str, label: &str) -> crate::common::Reply {
+    let body = serde_urlencoded::to_string([("url", url), ("label", label)]).unwrap();
+    let path = format!("/organiser/streams/{session}");
+    app.post(&path, "application/x-www-form-urlencoded", body, &[("origin", BASE), ("cookie", cookie)]).await
+}
+
+/// A stream address no other text of the site can hold by chance.
+fn stream_url(session: &str) -> String {
+    format!("https://stream.example.org/live/{session}-k7q2zv")
+}
+
+/// The streamed sessions of the fixture (online or hybrid), in time order.
+const STREAMED: [&str; 5] = ["fixture-opening", "session-a", "session-b", "lantern-posters", "fixture-closing"];
+
+#[tokio::test]
+async fn organisers_set_and_remove_the_stream_links_of_online_and_hybrid_sessions() {
+    let app = app().await;
+    let cookie = sign_in(&app, CHAIR).await;
+    let (status, headers, page) = app.get_with("/organiser/streams", &[("cookie", &cookie)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers.get("cache-control").unwrap(), "private, no-store");
+    let doc = parse(&page);
+    let listed: Vec<String> = crate::common::html::select(&doc, "section.organiser__card")
+        .iter()
+        .map(|s| s.value().attr("id").unwrap().trim_start_matches("stream-").to_owned())
+        .collect();
+    assert_eq!(listed, STREAMED, "online and hybrid sessions only, in time order");
+    assert!(page.contains("href=\"/organiser/streams\""), "the area's header links the page");
+
+    let reply = set_stream(&app, &cookie, "session-a", " https://meet.example.org/Room-A ", " Zoom ").await;
+    assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.text());
+    let stored: (String, String, String) =
+        sqlx::query_as("SELECT url, label, updated_by FROM stream_links WHERE session = 'session-a'")
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
+    assert_eq!(stored, ("https://meet.example.org/Room-A".into(), "Zoom".into(), CHAIR.into()));
+    let audit: Vec<(String, String, String)> = sqlx::query_as(
+        "SELECT actor, action, details FROM audit_log WHERE object_type = 'session' AND object_id = 'session-a' ORDER BY id",
+    )
+    .fetch_all(&app.pool)
+    .await
+    .unwrap();
+    assert_eq!(audit.len(), 1);
+    assert_eq!((audit[0].0.as_str(), audit[0].1.as_str()), (CHAIR, "stream.set"));
+    assert_eq!(
+        serde_json::from_str::<Value>(&audit[0].2).unwrap(),
+        json!({"url": {"before": null, "after": "https://meet.example.org/Room-A"}, "label": {"before": null, "after": "Zoom"}})
+    );
+
+    // Refused: not a web address, credentials in it, an in-person session; 404 for a session
+    // the programme does not have. Nothing stored, nothing audited.
+    for (session, url, status, said) in [
+        ("session-b", "meet.example.org/room", StatusCode::UNPROCESSABLE_ENTITY, "not a web address"),
+        ("session-b", "javascript:alert(1)", StatusCode::UNPROCESSABLE_ENTITY, "starting with https://"),
+        ("session-b", "https://me:pw@meet.example.org/", StatusCode::UNPROCESSABLE_ENTITY, "user name or password"),
+        ("tidal-keynote", "https://meet.example.org/k", StatusCode::UNPROCESSABLE_ENTITY, "in person only"),
+        ("no-such-session", "https://meet.example.org/x", StatusCode::NOT_FOUND, ""),
+    ] {
+        let reply = set_stream(&app, &cookie, session, url, "").await;
+        assert_eq!(reply.status, status, "{session} {url}");
+        assert!(reply.text().contains(said), "{session} {url}: {}", crate::common::excerpt(&reply.text()));
+        if status == StatusCode::UNPROCESSABLE_ENTITY && session != "tidal-keynote" {
+            let doc = parse(&reply.text());
+            let field = first(&doc, &format!("#url-{session}")).unwrap();
+            assert_eq!(field.value().attr("value"), Some(url), "what was typed is shown again");
+        }
+    }
+    assert_eq!(app.count("stream_links").await, 1);
+
+    // Changed, then removed with an empty address.
+    assert_eq!(
+        set_stream(&app, &cookie, "session-a", "https://meet.example.org/b", "").await.status,
+        StatusCode::SEE_OTHER
+    );
+    assert_eq!(set_stream(&app, &cookie, "session-a", "", "").await.status, StatusCode::SEE_OTHER);
+    assert_eq!(app.count("stream_links").await, 0);
+    let actions: Vec<(String,)> =
+        sqlx::query_as("SELECT action FROM audit_log WHERE object_type = 'session' ORDER BY id")
+            .fetch_all(&app.pool)
+            .await
+            .unwrap();
+    assert_eq!(actions, [("stream.set".into(),), ("stream.set".into(),), ("stream.removed".into(),)]);
+
+    // Without a session: the sign-in page, nothing stored. From another site: refused.
+    let anonymous = app
+        .post(
+            "/organiser/streams/session-a",
+            "application/x-www-form-urlencoded",
+            "url=https%3A%2F%2Fx.example",
+            &[("origin", BASE)],
+        )
+        .await;
+    assert_eq!(anonymous.status, StatusCode::SEE_OTHER);
+    assert_eq!(anonymous.header("location"), Some("/organiser"));
+    let forged = app
+        .post(
+            "/organiser/streams/session-a",
+            "application/x-www-form-urlencoded",
+            "url=https%3A%2F%2Fx.example",
+            &[("origin", "https://evil.example"), ("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(forged.status, StatusCode::FORBIDDEN);
+    assert_eq!(app.count("stream_links").await, 0);
+}
+
+/// The streams the attendee page at `path` lists: (when, title, href).
+async fn listed_streams(app: &TestApp, path: &str) -> Option<Vec<(String, String, String)>> {
+    let page = app.page(path).await;
+    let doc = parse(&page);
+    by_id(&doc, "streams-title")?;
+    let items = crate::common::html::select(&doc, "#streams li");
+    Some(
+        items
+            .iter()
+            .map(|li| {
+                let when = text(first(*li, ".streams__when").unwrap());
+                let title = text(first(*li, ".streams__title").unwrap());
+                let href = first(*li, "a").unwrap().value().attr("href").unwrap().to_owned();
+                (when, title, href)
+            })
+            .collect(),
+    )
+}
+
+#[tokio::test]
+async fn the_attendee_page_lists_todays_streams_the_current_and_next_first() {
+    let app = app().await;
+    let cookie = sign_in(&app, CHAIR).await;
+    for session in STREAMED {
+        assert_eq!(set_stream(&app, &cookie, session, &stream_url(session), "").await.status, StatusCode::SEE_OTHER);
+    }
+    let physical = pay(&app, LISTENER_PHYSICAL).await;
+    let virtual_ = pay(&app, PRESENTER_VIRTUAL).await;
+    let (physical, virtual_) = (attendee_path(&app, &physical).await, attendee_path(&app, &virtual_).await);
+
+    // Before the conference: none today.
+    let page = app.page(&physical).await;
+    assert!(by_id(&parse(&page), "no-streams").is_some());
+    assert!(!page.contains("stream.example.org"));
+
+    // 23 March, 10:30 in Singapore: the posters are on, the closing is next.
+    app.state.clock.set(datetime!(2025-03-23 02:30 UTC));
+    let expected = vec![
+        ("Now".to_owned(), "Lantern posters online".to_owned(), stream_url("lantern-posters")),
+        ("Next".to_owned(), "Fixture closing".to_owned(), stream_url("fixture-closing")),
+    ];
+    for path in [&physical, &virtual_] {
+        assert_eq!(listed_streams(&app, path).await.unwrap(), expected, "every paid ticket, virtual or physical");
+    }
+    // 14:30: the closing is on and comes first; the posters are over and come last.
+    app.state.clock.set(datetime!(2025-03-23 06:30 UTC));
+    let listed = listed_streams(&app, &physical).await.unwrap();
+    assert_eq!(
+        listed.iter().map(|(w, t, _)| (w.as_str(), t.as_str())).collect::<Vec<_>>(),
+        [("Now", "Fixture closing"), ("Ended", "Lantern posters online")]
+    );
+    // 22 March, 08:00: both parallel sessions are next.
+    app.state.clock.set(datetime!(2025-03-22 00:00 UTC));
+    let listed = listed_streams(&app, &physical).await.unwrap();
+    assert_eq!(
+        listed.iter().map(|(w, t, _)| (w.as_str(), t.as_str())).collect::<Vec<_>>(),
+        [("Next", "Fixture session A"), ("Next", "Fixture session B")]
+    );
+
+    // A refunded ticket lists none.
+    let refunded = pay(&app, PRESENTER_VIRTUAL).await;
+    let refunded_path = attendee_path(&app, &refunded).await;
+    let cookie = sign_in(&app, CHAIR).await;
+    assert_eq!(refund(&app, &cookie, &refunded).await.status, StatusCode::SEE_OTHER);
+    assert_eq!(listed_streams(&app, &refunded_path).await, None);
+    assert!(!app.page(&refunded_path).await.contains("stream.example.org"));
+}
+
+/// Every public address: the sitemap's, the exports and calendars, the collections' API, the
+/// talks' calendars, robots.txt, the 404 page.
+async fn public_urls(app: &TestApp) -> Vec<String> {
+    let sitemap = app.get("/sitemap.xml").await.2;
+    let mut urls: Vec<String> = sitemap
+        .split("<loc>")
+        .skip(1)
+        .map(|rest| {
+            let loc = rest.split("</loc>").next().unwrap().trim().replace("&amp;", "&");
+            loc.strip_prefix(BASE).unwrap_or("/").to_owned()
+        })
+        .collect();
+    assert!(urls.len() > 20, "the sitemap lists the site: {sitemap}");
+    let talks: Vec<String> =
+        crate::common::programme::PAPERS.iter().map(|p| format!("/schedule/talks/{}", p.slug)).collect();
+    urls.extend(talks.iter().map(|t| format!("{t}.ics")));
+    urls.extend(talks);
+    urls.extend(STREAMED.iter().map(|s| format!("/schedule/sessions/{s}")));
+    urls.extend(crate::common::COLLECTIONS.iter().map(|c| format!("/api/collections/{c}/records")));
+    let agenda = crate::common::programme::PAPERS.iter().map(|p| p.slug).collect::<Vec<_>>().join(",");
+    urls.extend(
+        [
+            "/schedule.ics",
+            "/schedule.json",
+            "/schedule.xml",
+            "/calendar.ics",
+            "/robots.txt",
+            "/sitemap.xml",
+            "/schedule/changes",
+            "/no-such-page",
+        ]
+        .map(str::to_owned),
+    );
+    urls.push(format!("/schedule/agenda.ics?talks={agenda}"));
+    urls.sort();
+    urls.dedup();
+    urls
+}
+
+#[tokio::test]
+async fn stream_links_appear_in_no_public_answer() {
+    let app = app_at(datetime!(2025-03-22 02:00 UTC)).await;
+    crate::common::programme::publish_fixture_programme(&app).await;
+    let cookie = sign_in(&app, CHAIR).await;
+    for session in STREAMED {
+        let reply = set_stream(&app, &cookie, session, &stream_url(session), "Backstage k7q2zv").await;
+        assert_eq!(reply.status, StatusCode::SEE_OTHER);
+    }
+    // The needle is findable: the attendee page of a paid ticket shows today's links.
+    let id = pay(&app, PRESENTER_VIRTUAL).await;
+    let attendee = app.page(&attendee_path(&app, &id).await).await;
+    assert!(attendee.contains(&stream_url("session-a")), "{}", crate::common::excerpt(&attendee));
+
+    let urls = public_urls(&app).await;
+    // Twice each: the second answer may come from the page cache.
+    for round in 0..2 {
+        for url in &urls {
+            for encoding in ["identity", "gzip"] {
+                let reply = app.request(url, &[("accept-encoding", encoding)]).await;
+                assert!(
+                    reply.status == StatusCode::OK || url == "/no-such-page",
+                    "{url}: {} (round {round})",
+                    reply.status
+                );
+                let body = match reply.header("content-encoding") {
+                    Some("gzip") => crate::common::inflate::gunzip(&reply.body),
+                    _ => reply.body.clone(),
+                };
+                let body = String::from_utf8_lossy(&body);
+                for needle in ["k7q2zv", "stream.example.org"] {
+                    assert!(!body.contains(needle), "{url} ({encoding}, round {round}) shows a stream link");
+                }
+            }
+        }
+    }
 }

@@ -228,6 +228,9 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         // The audit log grows with every download: these ask for what does not.
         get("/organiser/audit", "/organiser/audit?q=signed_in", Organiser),
         get("/organiser/audit.csv", "/organiser/audit.csv?q=signed_in", Organiser),
+        // Stream links (issue 33): the organisers' page; a form posted without a session.
+        get("/organiser/streams", "/organiser/streams", Organiser),
+        post("/organiser/streams/{session}", "/organiser/streams/session-a"),
         // Deciding from the reviews (issue 32): the progress, "remind now" (no session: the
         // sign-in page) and the reviews' CSV.
         get("/organiser/review", "/organiser/review", Organiser),

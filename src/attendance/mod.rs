@@ -12,4 +12,5 @@ pub mod links;
 pub mod qr;
 pub mod receipts;
 pub mod resend;
+pub mod streams;
 pub mod tickets;

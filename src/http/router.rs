@@ -33,6 +33,7 @@ use crate::handlers::organiser::{dashboard, decide, messages, orders, records, s
 // The organisers' programme page (not the `crate::programme` domain it drives).
 use crate::handlers::organiser::programme;
 use crate::handlers::organiser::reviewers;
+use crate::handlers::organiser::streams;
 use crate::handlers::organiser::{review_progress, reviews_csv};
 use crate::handlers::page_table::PAGES;
 use crate::handlers::pages::attendee;
@@ -137,6 +138,9 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route(programme::LOCK, post(programme::lock))
         .route(programme::PUBLISH, post(programme::publish_version))
         .route(programme::PAPER, get(programme::paper).post(programme::edit_paper))
+        // Stream links of online and hybrid sessions (issue 33 item 6).
+        .route(streams::PATH, get(streams::show))
+        .route(streams::SESSION, post(streams::set))
         // Deciding from the reviews and their records (issue 32 items 7 to 9).
         .route(review_progress::PATH, get(review_progress::show))
         .route(review_progress::REMIND, post(review_progress::remind))

@@ -16,5 +16,6 @@ pub mod published;
 pub mod receipts;
 pub mod review_records;
 pub mod reviewers;
+pub mod streams;
 pub mod submissions;
 pub mod subscribers;

@@ -3,8 +3,10 @@
 //! - `/attendee/<token>`, the private link of the receipt mail: the ticket (type, mode, the
 //!   name on it) with its QR code, which encodes `PUBLIC_URL/check-in/<code>` and has that
 //!   address printed under it; the receipt (and a refund's credit note) as issued; the name
-//!   form until `attendee_changes_until` (the app's clock, the event's zone). The page prints
-//!   as a ticket (`islands/src/styles/page/attendee.css`).
+//!   form until `attendee_changes_until` (the app's clock, the event's zone); and, while the
+//!   ticket is not refunded, the stream links of today's online and hybrid sessions, the
+//!   current and next first (`crate::attendance::streams`), which no public answer shows. The
+//!   page prints as a ticket (`islands/src/styles/page/attendee.css`).
 //! - `POST /attendee/<token>` (`name`): changes the name on the ticket, checked by the
 //!   forms' one-line rule, audited (`ticket.name_changed` by `attendee`, the name before and
 //!   after) in the same transaction.
@@ -28,15 +30,17 @@ use axum::response::Response;
 use serde_json::json;
 
 use crate::attendance::receipts::Content;
+use crate::attendance::streams::{self, When};
 use crate::attendance::tickets::{self, NameChanges};
 use crate::attendance::{links, qr, resend};
+use crate::content::Snapshot;
 use crate::error::AppError;
 use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::{html, html_response, see_other};
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
 use crate::organisers;
-use crate::programme::timetable::clock;
+use crate::programme::timetable::{Programme, clock};
 use crate::repo::attendees::{self, Ticket};
 use crate::repo::audit::{self, NewEntry};
 use crate::repo::receipts;
@@ -76,6 +80,18 @@ struct NameForm {
     max_chars: usize,
 }
 
+/// A stream of today, as the page lists it.
+struct Stream {
+    /// `Now`, `Next` or `Ended`.
+    when: &'static str,
+    /// `09:00–12:00`, event time.
+    time: String,
+    title: String,
+    url: String,
+    /// The organisers' label, else "Join the stream".
+    label: String,
+}
+
 /// A receipt or credit note as issued, with its amounts formatted.
 struct Document {
     c: Content,
@@ -96,6 +112,10 @@ struct AttendeePage {
     /// Until when the name can be changed, or since when it cannot, in words.
     changes: String,
     documents: Vec<Document>,
+    /// Today's streams, for a ticket that is not refunded (`None` for a refunded one).
+    streams: Option<Vec<Stream>>,
+    /// The event's zone in words, for the streams' times.
+    zone: String,
     not_found: &'static str,
     resend_action: &'static str,
     /// The "send my link again" form's fields on the 404 page: empty.
@@ -118,6 +138,30 @@ fn in_words(text: &str, zone: &Zone) -> String {
         Some(at) => format!("{} {} {} at {} ({} time)", at.day(), at.month(), at.year(), clock(at.time()), zone.city()),
         None => text.to_owned(),
     }
+}
+
+/// The stream links of today's online and hybrid sessions, the current and next first
+/// ([`streams::today`]).
+async fn todays_streams(state: &AppState, snapshot: &Snapshot) -> Result<Vec<Stream>, AppError> {
+    let Ok(programme) = Programme::of(snapshot) else {
+        return Ok(Vec::new());
+    };
+    let links = crate::repo::streams::all(&state.pool).await?;
+    let shown = streams::today(&programme, &links, state.clock.now())
+        .into_iter()
+        .map(|t| Stream {
+            when: match t.when {
+                When::Now => "Now",
+                When::Next => "Next",
+                When::Ended => "Ended",
+            },
+            time: format!("{}–{}", t.session.start_label(), t.session.end_label()),
+            title: t.session.session.title.clone(),
+            url: t.link.url.clone(),
+            label: if t.link.label.is_empty() { "Join the stream".to_owned() } else { t.link.label.clone() },
+        })
+        .collect();
+    Ok(shown)
 }
 
 /// The ticket a token opens; `None` for a malformed or unknown one.
@@ -146,6 +190,7 @@ async fn page(
     let mut name_form = None;
     let mut changes = String::new();
     let mut documents = Vec::new();
+    let mut streams = None;
     let ticket = match found {
         None => None,
         Some(t) => {
@@ -180,6 +225,9 @@ async fn page(
                 let lines = c.lines.iter().map(|l| (l.description.clone(), Content::amount(l.amount_cents))).collect();
                 documents.push(Document { total: c.total(), lines, c });
             }
+            if t.refunded_at.is_none() {
+                streams = Some(todays_streams(state, &snapshot).await?);
+            }
             let check_in_url = tickets::check_in_url(state.config.base_url(), &t.code);
             let qr = qr::svg(&check_in_url, "QR code of your ticket").ok_or_else(|| {
                 AppError::internal("ticket QR code", format!("{} characters do not fit", check_in_url.len()))
@@ -204,6 +252,8 @@ async fn page(
         name_form,
         changes,
         documents,
+        streams,
+        zone: format!("{} time", snapshot.zone.city()),
         not_found: NOT_FOUND,
         resend_action: RESEND_PATH,
         email: String::new(),
