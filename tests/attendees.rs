@@ -16,19 +16,20 @@ use conference::ccavenue::crypto;
 use conference::clock::Clock;
 use conference::payments::config::TEST_WORKING_KEY;
 
-use crate::common::fixture::{LISTENER_PHYSICAL, PRESENTER_VIRTUAL, Plan};
+use crate::common::fixture::{self, LISTENER_PHYSICAL, PRESENTER_VIRTUAL, Plan};
 use crate::common::html::{by_id, first, meta, parse, text};
 use crate::common::payments::{answer, checkout, initiate, location, outbox, send_answer};
 use crate::common::{BASE, TestApp, app_with_clock};
 use crate::organiser::{CHAIR, sign_in};
 
 /// The fixture's `receipt_prefix`.
-const PREFIX: &str = "FIX";
+const PREFIX: &str = fixture::RECEIPT_PREFIX;
 
 /// The year of [`app`]'s clock, which dates payments and receipts.
 const YEAR: i32 = 2025;
 
-/// The fixture's `attendee_changes_until` ("2025-03-14 23:59" in Asia/Singapore, UTC+8).
+/// The fixture's `attendee_changes_until` ([`fixture::ATTENDEE_CHANGES_UNTIL`] in
+/// Asia/Singapore, UTC+08:00) in UTC.
 const CHANGES_UNTIL: OffsetDateTime = datetime!(2025-03-14 15:59 UTC);
 
 /// An app whose pages read a clock standing at `now`, with [`CHAIR`] an organiser; POSTs
@@ -152,8 +153,8 @@ async fn a_paid_registration_gets_a_ticket_a_numbered_receipt_and_the_attendee_l
     assert_eq!((kind.as_str(), cites), ("receipt", &None));
     assert_eq!(content["title"], "Receipt");
     assert_eq!(content["status"], "PAID");
-    assert_eq!(content["seller"]["name"], "Quill Events Collective");
-    assert_eq!(content["seller"]["reference"], "LL-TAX-4242");
+    assert_eq!(content["seller"]["name"], fixture::SELLER_NAME);
+    assert_eq!(content["seller"]["reference"], fixture::SELLER_TAX_NUMBER);
     assert_eq!(content["buyer"]["name"], "Ximena Quilla Oyelaran");
     assert_eq!(content["buyer"]["address"], json!(["77 Orchard Lane", "1000 Manila", "Metro Manila", "Philippines"]));
     assert_eq!(content["lines"], json!([{"description": "Registration ticket: Harbour Guest", "amount_cents": 12500}]));
@@ -394,8 +395,8 @@ async fn the_attendee_link_opens_the_ticket_with_its_qr_code_and_the_receipt() {
     let receipt = text(by_id(&doc, &number).expect("the receipt's section"));
     for shown in [
         format!("Receipt {number}").as_str(),
-        "Quill Events Collective",
-        "Tax number: LL-TAX-4242",
+        fixture::SELLER_NAME,
+        format!("Tax number: {}", fixture::SELLER_TAX_NUMBER).as_str(),
         "77 Orchard Lane",
         "ximena.oyelaran@example.net",
         "Registration ticket: Harbour Guest",
