@@ -122,7 +122,6 @@ pub struct ActionForm {
 }
 
 /// The organiser area's header links (`templates/organiser/page.html`): (address, name).
-
 pub const AREA_LINKS: &[(&str, &str)] = &[
     ("/organiser", "Dashboard"),
     ("/organiser/submissions", "Submissions"),
