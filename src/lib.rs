@@ -29,6 +29,9 @@ pub mod http;
 pub mod handlers;
 
 // 4. domain: the conference's rules, free of HTTP.
+/// Attendees: tickets and their codes, the attendee links, numbered receipts and credit
+/// notes, the ticket's QR code.
+pub mod attendance;
 /// Backups: one archive of the database snapshot, papers and manifest; checking and
 /// restoring it on either engine.
 pub mod backup;

@@ -174,6 +174,13 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         get("/submission/status/{token}", format!("/submission/status/{token}"), Visitor),
         post("/submission/status/{token}/withdraw", format!("/submission/status/{token}/withdraw")),
         post("/submission/status/{token}/programme", format!("/submission/status/{token}/programme")),
+        // The attendee's pages (issue 33): a forged link (404), "send my link again", the QR's
+        // address.
+        get("/attendee/{token}", format!("/attendee/{token}"), Visitor),
+        post("/attendee/{token}", format!("/attendee/{token}")),
+        get("/attendee", "/attendee", Visitor),
+        post("/attendee", "/attendee"),
+        get("/check-in/{code}", format!("/check-in/{}", "A".repeat(26)), Visitor),
         get("/favicon.ico", "/favicon.ico", Visitor),
         get("/test-gateway", "/test-gateway", Visitor),
         post("/test-gateway", "/test-gateway"),
@@ -270,6 +277,9 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         // The audit log grows with every download: these ask for what does not.
         get("/organiser/audit", "/organiser/audit?q=signed_in", Organiser),
         get("/organiser/audit.csv", "/organiser/audit.csv?q=signed_in", Organiser),
+        // Stream links (issue 33): the organisers' page; a form posted without a session.
+        get("/organiser/streams", "/organiser/streams", Organiser),
+        post("/organiser/streams/{session}", "/organiser/streams/session-a"),
         // Deciding from the reviews (issue 32): the progress, "remind now" (no session: the
         // sign-in page) and the reviews' CSV.
         get("/organiser/review", "/organiser/review", Organiser),

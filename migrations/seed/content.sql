@@ -155,6 +155,18 @@ The conference is organised by Sampaguita Research & Publications Inc., a resear
     '/static/img/logo.svg'
 );
 
+-- Attendees and receipts (DESIGN.md section 16): until when attendees may change the name on
+-- their ticket (YYYY-MM-DD HH:MM in time_zone; NULL for no limit), the receipts' number
+-- prefix, the seller they name, and whether they are called invoices (1) or receipts (0).
+UPDATE site SET
+    attendee_changes_until = '2025-03-14 23:59',
+    receipt_prefix = 'ICSIFT',
+    seller_name = 'Sampaguita Research & Publications Inc.',
+    seller_address = '1150 Taft Avenue, Ermita, Manila 1000, Philippines',
+    seller_tax_number = 'TIN 000-000-000-000',
+    invoice_wording = 0
+WHERE id = 1;
+
 -- -----------------------------------------------------------------------------
 -- Important dates (the home timeline, ascending `created` = chronological)
 -- -----------------------------------------------------------------------------

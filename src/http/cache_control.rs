@@ -46,12 +46,21 @@ pub fn is_status_link(path: &str) -> bool {
     path.starts_with(crate::decisions::STATUS_PREFIX)
 }
 
+/// The attendee's pages (issue 33, DESIGN.md section 16): the private link `/attendee/<token>`
+/// and "send my link again" at `/attendee`, and the ticket's QR address `/check-in/<code>`
+/// (which will show the desk a ticket's holder). No cache keeps any of it, and POSTs need
+/// proof of the same origin.
+pub fn is_attendee_link(path: &str) -> bool {
+    path == "/attendee" || path.starts_with("/attendee/") || path.starts_with("/check-in/")
+}
+
 /// The policy for an answer, or `None` to keep the handler's.
 pub fn policy(method: &Method, path: &str, status: StatusCode, is_html: bool) -> Option<&'static str> {
     if path == "/api"
         || path.starts_with("/api/")
         || is_signed_in_area(path)
         || is_status_link(path)
+        || is_attendee_link(path)
         || PRIVATE_PAGES.contains(&path)
     {
         return Some(PRIVATE);
@@ -88,6 +97,11 @@ mod tests {
         for status in [StatusCode::OK, StatusCode::NOT_FOUND] {
             assert_eq!(policy(get, "/submission/status/abc", status, true), Some(PRIVATE), "{status}");
         }
+        for path in ["/attendee", "/attendee/abc", "/check-in/ABC"] {
+            assert_eq!(policy(get, path, StatusCode::OK, true), Some(PRIVATE), "{path}");
+            assert_eq!(policy(get, path, StatusCode::NOT_FOUND, true), Some(PRIVATE), "{path}");
+        }
+        assert_eq!(policy(get, "/attendees", StatusCode::OK, true), Some(PAGE), "only the /attendee tree");
         assert_eq!(policy(get, "/assets/main-abc123.js", StatusCode::OK, false), None);
         assert_eq!(policy(get, "/sitemap.xml", StatusCode::OK, false), None);
     }

@@ -22,7 +22,7 @@ use governor::middleware::NoOpMiddleware;
 use governor::state::keyed::HashMapStateStore;
 use governor::{Quota, RateLimiter as Gcra};
 
-use super::cache_control::{is_signed_in_area, is_status_link};
+use super::cache_control::{is_attendee_link, is_signed_in_area, is_status_link};
 use crate::client_ip::ClientIp;
 use crate::config::{Config, origin_of};
 use crate::handlers::extract::Refusal;
@@ -89,8 +89,11 @@ pub async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> 
     // The organiser area asks for proof of a same-origin request, not only the absence of a
     // foreign one (DESIGN.md section 12): a POST without `Origin` must say
     // `Sec-Fetch-Site: same-origin`, which browsers send and pages cannot forge. An author's
-    // status link (its withdrawal) is held to the same rule (issue 21).
-    if (is_signed_in_area(&path) || is_status_link(&path)) && !request.headers().contains_key(header::ORIGIN) {
+    // status link (its withdrawal) is held to the same rule (issue 21), and so are the
+    // attendee's pages (issue 33).
+    if (is_signed_in_area(&path) || is_status_link(&path) || is_attendee_link(&path))
+        && !request.headers().contains_key(header::ORIGIN)
+    {
         let same_site = request.headers().get("sec-fetch-site").is_some_and(|v| v.as_bytes() == b"same-origin");
         if !same_site {
             tracing::warn!(%path, "organiser POST without Origin or Sec-Fetch-Site: same-origin refused");

@@ -35,8 +35,10 @@ use crate::handlers::organiser::assignments;
 // The organisers' programme page (not the `crate::programme` domain it drives).
 use crate::handlers::organiser::programme;
 use crate::handlers::organiser::reviewers;
+use crate::handlers::organiser::streams;
 use crate::handlers::organiser::{review_progress, reviews_csv};
 use crate::handlers::page_table::PAGES;
+use crate::handlers::pages::attendee;
 use crate::handlers::pages::{errors, newsletter as newsletter_links, submission_status, test_gateway};
 use crate::handlers::review;
 use crate::handlers::seo;
@@ -76,6 +78,11 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route(submission_status::PATH, get(submission_status::show))
         .route(submission_status::WITHDRAW_PATH, post(submission_status::withdraw))
         .route(submission_status::PROGRAMME_PATH, post(submission_status::set_public))
+        // The attendee's private page, "send my link again" and the ticket's QR address (issue
+        // 33; DESIGN.md section 16).
+        .route(attendee::PATH, get(attendee::show).post(attendee::change_name))
+        .route(attendee::RESEND_PATH, get(attendee::resend_form).post(attendee::resend))
+        .route(attendee::CHECK_IN_PATH, get(attendee::check_in))
         // Browsers ask for it on their own (e.g. when an image is opened by itself).
         .route("/favicon.ico", get(|| async { Redirect::permanent("/static/img/favicon.svg") }));
     // The built-in TEST gateway (DESIGN.md section 6) exists only in `PAYMENTS_MODE=test`; in
@@ -133,6 +140,9 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route(programme::LOCK, post(programme::lock))
         .route(programme::PUBLISH, post(programme::publish_version))
         .route(programme::PAPER, get(programme::paper).post(programme::edit_paper))
+        // Stream links of online and hybrid sessions (issue 33 item 6).
+        .route(streams::PATH, get(streams::show))
+        .route(streams::SESSION, post(streams::set))
         // Deciding from the reviews and their records (issue 32 items 7 to 9).
         .route(review_progress::PATH, get(review_progress::show))
         .route(review_progress::REMIND, post(review_progress::remind))

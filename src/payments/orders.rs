@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::attendance::{issue, tickets};
 use crate::ccavenue::crypto;
 use crate::ccavenue::order_id::{generate_order_id, is_valid_order_id};
 use crate::ccavenue::protocol::{OrderStatus, PaymentResponse};
@@ -17,8 +18,8 @@ use crate::payments::checkout::{Checkout, payment_request, payments_closed_messa
 use crate::payments::config::{Mode, PaymentConfig};
 use crate::payments::receipt;
 use crate::payments::status_api::{self, Confirmation};
-use crate::repo::content;
 use crate::repo::orders::{self, GatewayFields, NewOrder, Order, Status};
+use crate::repo::{attendees, content};
 
 /// The answer of `/api/ccavenue-initiate` (DESIGN.md section 5).
 #[derive(Debug, Clone, serde::Serialize)]
@@ -123,12 +124,14 @@ fn decision_of(status: &OrderStatus) -> Status {
     }
 }
 
-/// Takes the gateway's answer: `encResp` (required) and `orderNo` (optional, must agree).
+/// Takes the gateway's answer: `encResp` (required) and `orderNo` (optional, must agree),
+/// received at `now` (the app's clock: the decision's time and the receipt's date).
 ///
 /// Decrypts and parses it, finds the order, checks order id, amount (as cents) and currency
 /// (exactly, as a decimal) and the gateway that created it against it, confirms a `Success` with the status API when `CCAVENUE_STATUS_URL` is set,
-/// then moves the order once from `initiated` and, on success, queues the receipt and the
-/// organisers' notice in the same transaction. An answer that does not match leaves the
+/// then moves the order once from `initiated` and, on success, numbers the receipt, makes the
+/// ticket and its attendee link of a registration (`crate::attendance::issue`) and queues the
+/// receipt and the organisers' notice, all in the same transaction. An answer that does not match leaves the
 /// order as it was; a repeated answer changes nothing and queues nothing.
 ///
 /// Status API policy: a clear "not paid" (another status, amount or currency) records the
@@ -142,6 +145,7 @@ pub async fn handle_answer(
     payments: &PaymentConfig,
     enc_resp: Option<&str>,
     order_no: Option<&str>,
+    now: time::OffsetDateTime,
 ) -> Result<Handled, AppError> {
     if payments.mode == Mode::Off {
         // No key: nothing can be read, so nothing is decided.
@@ -243,10 +247,13 @@ pub async fn handle_answer(
         }
     }
 
-    let decided_at = mail::outbox::now_rfc3339();
-    let mails = if decision == Status::Success {
+    let decided_time = now;
+    let decided_at = mail::outbox::timestamp(decided_time);
+    // A payment's receipt, ticket and attendee link are made in the transaction below, and
+    // its mails composed there once the receipt's number and the link are known.
+    let paid = if decision == Status::Success {
         let site = content::site(pool).await?;
-        let ctx = mail::Context::new(&site, config);
+        let plans = content::ticket_plans(pool).await?;
         let mut paid = order.clone();
         paid.status = Status::Success.as_str().into();
         paid.tracking_id = Some(answer.tracking_id.clone());
@@ -255,9 +262,10 @@ pub async fn handle_answer(
         paid.card_name = Some(answer.card_name.clone());
         paid.trans_date = Some(answer.trans_date.clone());
         paid.decided_at = Some(decided_at.clone());
-        receipt::mails(&ctx, &paid).map_err(|e| AppError::internal("receipt template", e))?
+        let mode = tickets::mode_of(&plans, &order.item_id);
+        Some((mail::Context::new(&site, config), paid, mode))
     } else {
-        Vec::new()
+        None
     };
 
     let fields = GatewayFields {
@@ -273,7 +281,10 @@ pub async fn handle_answer(
     };
     let mut tx = crate::db::begin_write(pool).await?;
     let decided = orders::decide(&mut tx, order_id, decision, &fields, &decided_at).await?;
-    if decided {
+    if decided && let Some((ctx, paid, mode)) = &paid {
+        let settings = attendees::settings(&mut tx).await?;
+        let issued = issue::paid_order(&mut tx, paid, mode, &settings, decided_time).await?;
+        let mails = receipt::mails(ctx, paid, &issued).map_err(|e| AppError::internal("receipt template", e))?;
         for mail in &mails {
             mail::enqueue(&mut tx, mail).await?;
         }

@@ -1,12 +1,16 @@
 //! The mails of a paid order (DESIGN.md section 6: "A receipt names the order id, plan,
 //! amount, currency, date and the gateway's tracking id"): the payer's receipt and the
-//! organisers' notice, each queued once per order through its dedupe key.
+//! organisers' notice, each queued once per order through its dedupe key. The receipt names
+//! its number and, for a registration, carries the attendee page's private link (DESIGN.md
+//! section 16), both made in the same transaction ([`crate::attendance::issue`]).
 
 use askama::Template;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 
+use crate::attendance::issue::Issued;
+use crate::attendance::links;
 use crate::mail::{Context, MailSite, OutgoingMail, compose};
 use crate::money;
 use crate::payments::config::Mode;
@@ -36,6 +40,12 @@ pub struct ReceiptView<'a> {
     pub tracking_id: &'a str,
     pub bank_ref_no: &'a str,
     pub payment_mode: &'a str,
+    /// The receipt's number, `RCPT-2025-000123`; empty when the view is drawn without one.
+    pub number: &'a str,
+    /// `Receipt`, or `Invoice` when the seed turns that word on.
+    pub title: &'a str,
+    /// The attendee page's private link, for a registration.
+    pub attendee_url: Option<String>,
 }
 
 impl<'a> ReceiptView<'a> {
@@ -60,6 +70,9 @@ impl<'a> ReceiptView<'a> {
             tracking_id: order.tracking_id.as_deref().unwrap_or(""),
             bank_ref_no: order.bank_ref_no.as_deref().unwrap_or(""),
             payment_mode: order.payment_mode.as_deref().unwrap_or(""),
+            number: "",
+            title: "Receipt",
+            attendee_url: None,
             order,
         }
     }
@@ -94,15 +107,22 @@ pub struct NoticeHtml<'a> {
 }
 
 /// The payer's receipt and the organisers' notice for a paid `order` (its gateway fields and
-/// `decided_at` filled in), ready to queue in the transaction that records the payment.
-pub fn mails(ctx: &Context, order: &Order) -> Result<Vec<OutgoingMail>, askama::Error> {
-    let r = ReceiptView::new(order);
+/// `decided_at` filled in) with what the payment `issued` (the receipt's number and document
+/// title, the attendee link), ready to queue in the transaction that records the payment.
+pub fn mails(ctx: &Context, order: &Order, issued: &Issued) -> Result<Vec<OutgoingMail>, askama::Error> {
+    let content = crate::attendance::receipts::Content::read(&issued.receipt.content);
+    let r = ReceiptView {
+        number: &issued.receipt.number,
+        title: content.as_ref().map_or("Receipt", |c| if c.title == "Invoice" { "Invoice" } else { "Receipt" }),
+        attendee_url: issued.link.as_deref().map(|token| links::url(&ctx.site.url, token)),
+        ..ReceiptView::new(order)
+    };
     let site = &ctx.site;
     // A payment through the built-in test gateway took no money; its mails say so first.
     let test = if order.payments_mode.as_deref() == Some(Mode::Test.as_str()) { "TEST " } else { "" };
     let receipt = compose(
         &order.billing_email,
-        ctx.subject(&format!("{test}Payment receipt {}", order.order_id)),
+        ctx.subject(&format!("{test}Payment {} {} ({})", r.title.to_lowercase(), r.number, order.order_id)),
         &ReceiptText { site, r: &r },
         &ReceiptHtml { site, r: &r },
     )?

@@ -14,6 +14,9 @@ pub const CLI: &str = "cli";
 pub const SYSTEM: &str = "system";
 /// The author of a submission, through the private status link.
 pub const AUTHOR: &str = "author";
+/// The holder of a ticket, through the private attendee link (or the visitor who asked for it
+/// again).
+pub const ATTENDEE: &str = "attendee";
 
 /// An entry to record.
 #[derive(Debug, Clone)]

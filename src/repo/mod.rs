@@ -1,6 +1,7 @@
 //! All SQL lives here, in functions taking a connection or pool, grouped by area.
 
 pub mod assignments;
+pub mod attendees;
 pub mod audit;
 pub mod content;
 pub mod dashboard;
@@ -13,8 +14,10 @@ pub mod outbox;
 pub mod papers;
 pub mod programme;
 pub mod published;
+pub mod receipts;
 pub mod review_records;
 pub mod reviewers;
 pub mod reviews;
+pub mod streams;
 pub mod submissions;
 pub mod subscribers;

@@ -36,6 +36,15 @@ pub const PHONE: &str = "+15550100200";
 /// `site.website`.
 pub const WEBSITE: &str = "https://fixcon.example.net";
 
+/// `site.receipt_prefix` (receipt numbers read `FIX-2025-000001`).
+pub const RECEIPT_PREFIX: &str = "FIX";
+/// `site.seller_name`, on receipts.
+pub const SELLER_NAME: &str = "Quill Events Collective";
+/// `site.seller_tax_number`, on receipts.
+pub const SELLER_TAX_NUMBER: &str = "LL-TAX-4242";
+/// `site.attendee_changes_until`, event time (Asia/Singapore, UTC+08:00).
+pub const ATTENDEE_CHANGES_UNTIL: &str = "2025-03-14 23:59";
+
 /// A ticket plan of the fixture: id (DESIGN.md section 5), title, price in cents and as
 /// the pages and the gateway show it (USD).
 #[derive(Debug, Clone, Copy)]

@@ -89,6 +89,7 @@ pub async fn handle(State(state): State<AppState>, body: Body) -> Response {
         &state.payments,
         enc_resp.first().copied(),
         order_no.first().copied(),
+        state.clock.now(),
     )
     .await
     {

@@ -18,5 +18,6 @@ pub mod reviewers;
 pub mod reviews_csv;
 pub mod session;
 pub mod sign_in;
+pub mod streams;
 pub mod submissions;
 pub mod view;

@@ -13,14 +13,15 @@ use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
 use super::view::{ActionForm, Cell, Control, DetailPage, Field, Group, ListPage, history};
+use crate::attendance::issue;
 use crate::error::AppError;
 use crate::export::registrations;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
 use crate::money;
-use crate::repo::audit;
 use crate::repo::orders::{self, ModeFilter, Order, OrderKind, Status};
+use crate::repo::{audit, receipts};
 
 use super::view::shown;
 
@@ -151,6 +152,11 @@ pub async fn order_detail(
     if let (Some(at), Some(by)) = (&o.refunded_at, &o.refunded_by) {
         changes.push(("refunded (UTC)", Cell::text(format!("{at} by {by}, outside the site"))));
     }
+    // Its receipt and credit note as numbered (issue 33 item 4).
+    for document in receipts::for_order(&mut *state.pool.acquire().await?, &o.order_id).await? {
+        let label = if document.kind == "credit_note" { "credit note (UTC)" } else { "receipt (UTC)" };
+        changes.push((label, Cell::text(format!("{}: {}", document.issued_at, document.number))));
+    }
     let mut forms = vec![ActionForm {
         heading: "Internal note",
         action: format!("{ORDERS}/{}/note", o.order_id),
@@ -247,9 +253,11 @@ pub async fn order_note(
 }
 
 /// POST `/organiser/orders/{order_id}/refund` (`confirm=refunded`): records that a paid
-/// order's money was returned outside the site, by whom and when. No call reaches the
-/// gateway; the order's payment state stays as the gateway decided it. 409 when the order is
-/// not paid or was marked already.
+/// order's money was returned outside the site, by whom and when, with the order's credit
+/// note citing its receipt and its ticket marked refunded, in one transaction
+/// (`crate::attendance::issue::refunded_order`). No call reaches the gateway; the order's
+/// payment state stays as the gateway decided it. 409 when the order is not paid or was
+/// marked already.
 pub async fn order_refund(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
@@ -262,18 +270,22 @@ pub async fn order_refund(
     let Some(before) = orders::get(&state.pool, &order_id).await? else {
         return Err(AppError::NotFound(format!("No order has the id {}.", shown(&order_id))));
     };
-    let at = timestamp(state.clock.now());
+    let now = state.clock.now();
+    let at = timestamp(now);
     let mut tx = crate::db::begin_write(&state.pool).await?;
     if !orders::mark_refunded(&mut tx, &before.order_id, &organiser.email, &at).await? {
         let why = if before.refunded_at.is_some() { "is marked refunded already" } else { "was not paid" };
         return Err(AppError::Conflict(format!("Order {} {why}; nothing was changed.", before.order_id)));
     }
+    // The credit note and the ticket's end (issue 33 item 4), in the refund's transaction.
+    let credit_note = issue::refunded_order(&mut tx, &before, now).await?;
     let mut entry = organiser.entry(&at, "order.refunded");
     entry.object_type = Some("order");
     entry.object_id = Some(&before.order_id);
     entry.details = serde_json::json!({
         "refunded": { "before": false, "after": true },
         "amount": format!("{} {}", before.currency, money::format_cents(before.amount_cents)),
+        "credit_note": credit_note.as_ref().map(|n| n.number.as_str()),
     });
     audit::record(&mut tx, &entry).await?;
     tx.commit().await?;

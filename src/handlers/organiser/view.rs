@@ -129,6 +129,7 @@ pub const AREA_LINKS: &[(&str, &str)] = &[
     ("/organiser/review/assignments", "Assignments"),
     ("/organiser/review", "Review"),
     ("/organiser/programme", "Programme"),
+    ("/organiser/streams", "Streams"),
     ("/organiser/messages", "Messages"),
     ("/organiser/orders", "Orders"),
     ("/organiser/subscribers", "Subscribers"),
@@ -160,6 +161,10 @@ pub fn action_label(action: &str) -> &str {
         "message.updated" => "Message updated",
         "order.note" => "Note saved",
         "order.refunded" => "Refund recorded",
+        "stream.set" => "Stream link set",
+        "stream.removed" => "Stream link removed",
+        "ticket.name_changed" => "Name on the ticket changed by the attendee",
+        "attendee.link_sent" => "Attendee link sent again",
         "programme.placed" => "Placed in the programme",
         "programme.moved" => "Moved in its session",
         "programme.removed" => "Taken out of the programme",
@@ -199,6 +204,7 @@ pub fn action_label(action: &str) -> &str {
 pub fn actor_label(actor: &str) -> &str {
     match actor {
         "author" => "The author",
+        "attendee" => "The attendee",
         "cli" => "Command line",
         "system" => "The server",
         other => other,

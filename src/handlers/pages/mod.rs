@@ -2,6 +2,7 @@
 //! template struct and handler.
 
 pub mod about;
+pub mod attendee;
 pub mod changes;
 pub mod errors;
 pub mod home;

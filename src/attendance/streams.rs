@@ -1,0 +1,126 @@
+//! Stream links (issue 33 item 6): organisers give each online or hybrid session a link,
+//! which only the attendee page of a paid ticket lists, today's sessions only, the current
+//! and next ones first. Nothing public reads them: no page, sitemap, JSON-LD, export or cache
+//! (`crate::repo::streams` is read by the attendee page and the organisers' page alone).
+
+use time::OffsetDateTime;
+
+use crate::programme::timetable::{Programme, TimedSession};
+use crate::repo::streams::StreamLink;
+use crate::validate::is_allowed_char;
+
+/// Longest stream URL, in characters.
+pub const URL_MAX_CHARS: usize = 500;
+
+/// Longest label, in characters.
+pub const LABEL_MAX_CHARS: usize = 80;
+
+/// A stream URL as organisers typed it, as stored: trimmed, an absolute `https` (or `http`)
+/// URL with a host, parsed and written back by the `url` crate, without user name or password
+/// (a link sent to every attendee must not carry an account's credentials), at most
+/// [`URL_MAX_CHARS`]. `Err` with the message to show.
+pub fn check_url(typed: &str) -> Result<String, String> {
+    let typed = typed.trim();
+    if typed.is_empty() {
+        return Err("Give the stream's address, e.g. https://meet.example.org/room.".into());
+    }
+    if typed.chars().count() > URL_MAX_CHARS {
+        return Err(format!("The address must be at most {URL_MAX_CHARS} characters."));
+    }
+    let url = url::Url::parse(typed)
+        .map_err(|_| "The address is not a web address; give the whole address, starting with https://.".to_owned())?;
+    if !matches!(url.scheme(), "https" | "http") || url.host_str().is_none_or(str::is_empty) {
+        return Err("The address must be a web address starting with https:// (or http://).".into());
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err("The address must not hold a user name or password: every attendee gets it.".into());
+    }
+    Ok(url.to_string())
+}
+
+/// A label as stored: one line, white space runs made one space, at most [`LABEL_MAX_CHARS`];
+/// empty allowed.
+pub fn check_label(typed: &str) -> Result<String, String> {
+    if typed.chars().any(|c| !is_allowed_char(c) && c != '\r') {
+        return Err("The label contains characters that are not allowed.".into());
+    }
+    let label = typed.split_whitespace().collect::<Vec<_>>().join(" ");
+    if label.chars().count() > LABEL_MAX_CHARS {
+        return Err(format!("The label must be at most {LABEL_MAX_CHARS} characters."));
+    }
+    Ok(label)
+}
+
+/// Where a session of today stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum When {
+    /// Under way.
+    Now,
+    /// Later today.
+    Next,
+    /// Over.
+    Ended,
+}
+
+/// A session of today with its stream.
+#[derive(Debug, Clone)]
+pub struct Today<'a> {
+    pub session: &'a TimedSession,
+    pub link: &'a StreamLink,
+    pub when: When,
+}
+
+/// The streamed (online or hybrid) sessions of today in the event's zone that have a link:
+/// those under way first, then those to come, then those over, each in time order.
+pub fn today<'a>(programme: &'a Programme, links: &'a [StreamLink], now: OffsetDateTime) -> Vec<Today<'a>> {
+    let date = now.to_offset(programme.zone.offset_at(now)).date();
+    let mut today: Vec<Today<'a>> = programme
+        .sessions
+        .iter()
+        .filter(|s| s.streamed() && s.date() == date)
+        .filter_map(|session| {
+            let link = links.iter().find(|l| l.session == session.session.slug)?;
+            let when = if now < session.start {
+                When::Next
+            } else if now < session.end {
+                When::Now
+            } else {
+                When::Ended
+            };
+            Some(Today { session, link, when })
+        })
+        .collect();
+    today.sort_by_key(|t| (t.when, t.session.start));
+    today
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stream_urls_are_absolute_web_addresses_without_credentials() {
+        assert_eq!(check_url(" https://meet.example.org/room?id=7 "), Ok("https://meet.example.org/room?id=7".into()));
+        assert_eq!(check_url("HTTPS://Meet.Example.org"), Ok("https://meet.example.org/".into()));
+        for bad in [
+            "",
+            "meet.example.org/room",
+            "javascript:alert(1)",
+            "ftp://files.example.org/",
+            "https://user:secret@meet.example.org/",
+            "https://",
+            "data:text/html,hi",
+        ] {
+            assert!(check_url(bad).is_err(), "{bad}");
+        }
+        assert!(check_url(&format!("https://example.org/{}", "a".repeat(URL_MAX_CHARS))).is_err());
+    }
+
+    #[test]
+    fn labels_are_one_short_line() {
+        assert_eq!(check_label("  Zoom \n room "), Ok("Zoom room".into()));
+        assert_eq!(check_label(""), Ok(String::new()));
+        assert!(check_label("a\u{0}").is_err());
+        assert!(check_label(&"a".repeat(LABEL_MAX_CHARS + 1)).is_err());
+    }
+}

@@ -1,0 +1,182 @@
+//! Stream links in the back office (issue 33 item 6): every online or hybrid session of the
+//! programme with its stream link, and a form per session that sets, changes or removes it
+//! (an empty address removes it). Each change is audited (`stream.set`, `stream.removed`,
+//! the address before and after) in its transaction. The links reach attendees only through
+//! the attendee page of a paid ticket (`crate::attendance::streams`).
+
+use askama::Template;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde_json::json;
+
+use super::form::{fields, one};
+use super::session::SignedIn;
+use super::sign_in::layout;
+use crate::attendance::streams::{self, LABEL_MAX_CHARS, URL_MAX_CHARS};
+use crate::error::AppError;
+use crate::handlers::layout::Layout;
+use crate::handlers::render::{render, see_other};
+use crate::handlers::state::AppState;
+use crate::mail::outbox::timestamp;
+use crate::programme::timetable::Programme;
+use crate::repo::audit;
+use crate::repo::streams::{self as store, StreamLink};
+
+/// The page's address.
+pub const PATH: &str = "/organiser/streams";
+/// Where a session's form posts.
+pub const SESSION: &str = "/organiser/streams/{session}";
+
+/// One streamed session of the page, with its form.
+struct Row {
+    slug: String,
+    title: String,
+    /// `Saturday, 22 March 2025, 09:00–12:00`.
+    when: String,
+    mode: String,
+    action: String,
+    url: String,
+    label: String,
+    /// Who set the link and when; `None` without a link.
+    set: Option<String>,
+    /// Why this session's form was refused (shown with what was typed).
+    error: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "organiser/streams.html")]
+struct StreamsPage {
+    layout: Layout,
+    zone: String,
+    rows: Vec<Row>,
+    notice: Option<String>,
+    /// A refusal about a session the page does not list (an in-person one).
+    problem: Option<String>,
+    url_max: usize,
+    label_max: usize,
+}
+
+/// A form refused: the session, what was typed (address, label) and why.
+struct Refused {
+    slug: String,
+    url: String,
+    label: String,
+    error: String,
+}
+
+async fn page(
+    state: &AppState,
+    status: StatusCode,
+    notice: Option<String>,
+    refused: Option<Refused>,
+) -> Result<Response, AppError> {
+    let snapshot = state.content.snapshot().await;
+    let programme = Programme::of(&snapshot).map_err(|_| AppError::internal("stream links", "programme not loaded"))?;
+    let links = store::all(&state.pool).await?;
+    let rows = programme
+        .sessions
+        .iter()
+        .filter(|s| s.streamed())
+        .map(|s| {
+            let link = links.iter().find(|l| l.session == s.session.slug);
+            let typed = refused.as_ref().filter(|r| r.slug == s.session.slug);
+            Row {
+                slug: s.session.slug.clone(),
+                title: s.session.title.clone(),
+                when: format!("{}, {}–{}", s.day_label(), s.start_label(), s.end_label()),
+                mode: s.mode_label(),
+                action: format!("{PATH}/{}", s.session.slug),
+                url: typed.map_or_else(|| link.map(|l| l.url.clone()).unwrap_or_default(), |r| r.url.clone()),
+                label: typed.map_or_else(|| link.map(|l| l.label.clone()).unwrap_or_default(), |r| r.label.clone()),
+                set: link.map(|l| format!("Set {} by {}", l.updated, l.updated_by)),
+                error: typed.map(|r| r.error.clone()),
+            }
+        })
+        .collect::<Vec<Row>>();
+    let problem = refused.filter(|r| !rows.iter().any(|row| row.slug == r.slug)).map(|r| r.error);
+    let view = StreamsPage {
+        layout: layout(state, "Stream links", PATH).await?,
+        zone: programme.zone_label(),
+        rows,
+        notice,
+        problem,
+        url_max: URL_MAX_CHARS,
+        label_max: LABEL_MAX_CHARS,
+    };
+    render(status, &view)
+}
+
+/// GET `/organiser/streams`: the online and hybrid sessions and their stream links;
+/// `?saved=<session>` says that session's link was saved.
+pub async fn show(
+    State(state): State<AppState>,
+    SignedIn(_): SignedIn,
+    RawQuery(query): RawQuery,
+) -> Result<Response, AppError> {
+    let saved = query.as_deref().and_then(|q| q.strip_prefix("saved=")).map(|slug| {
+        let slug = url::form_urlencoded::parse(format!("s={slug}").as_bytes()).next().map(|(_, v)| v.into_owned());
+        format!("The stream link of {} is saved.", slug.unwrap_or_default())
+    });
+    page(&state, StatusCode::OK, saved, None).await
+}
+
+/// POST `/organiser/streams/{session}` (`url`, `label`): sets the stream link of an online or
+/// hybrid session, or removes it when `url` is empty. 404 for a session the programme does not
+/// have; 422 with the page again (what was typed, and why) for an in-person session, an
+/// address that is no web address or a label too long; 400 for a form without exactly one
+/// `url`. Audited as `stream.set` or `stream.removed`; answers 303 to the page.
+pub async fn set(
+    State(state): State<AppState>,
+    SignedIn(organiser): SignedIn,
+    Path(session): Path<String>,
+    body: axum::body::Bytes,
+) -> Result<Response, AppError> {
+    let fields = fields(&body);
+    let typed_url = one(&fields, "url")?.to_owned();
+    let typed_label = fields.iter().find(|(k, _)| k == "label").map(|(_, v)| v.clone()).unwrap_or_default();
+    let snapshot = state.content.snapshot().await;
+    let programme = Programme::of(&snapshot).map_err(|_| AppError::internal("stream links", "programme not loaded"))?;
+    let Some(timed) = programme.session(&session) else {
+        return Err(AppError::NotFound(format!("The programme has no session {}.", super::view::shown(&session))));
+    };
+    let refuse =
+        |error: String| Refused { slug: session.clone(), url: typed_url.clone(), label: typed_label.clone(), error };
+    if !timed.streamed() {
+        let error = "This session is in person only: it has no stream. Change its mode in the content seed first.";
+        return page(&state, StatusCode::UNPROCESSABLE_ENTITY, None, Some(refuse(error.into()))).await;
+    }
+    let at = timestamp(state.clock.now());
+    let mut tx = crate::db::begin_write(&state.pool).await?;
+    let before = store::of_session(&mut tx, &session).await?;
+    if typed_url.is_empty() {
+        if store::remove(&mut tx, &session).await? {
+            let mut entry = organiser.entry(&at, "stream.removed").about("session", &session);
+            entry.details = json!({ "url": { "before": before.as_ref().map(|l| &l.url), "after": null } });
+            audit::record(&mut tx, &entry).await?;
+        }
+        tx.commit().await?;
+        return Ok(see_other(&format!("{PATH}?saved={session}")));
+    }
+    let (url, label) = match (streams::check_url(&typed_url), streams::check_label(&typed_label)) {
+        (Ok(url), Ok(label)) => (url, label),
+        (Err(error), _) | (_, Err(error)) => {
+            drop(tx);
+            return page(&state, StatusCode::UNPROCESSABLE_ENTITY, None, Some(refuse(error))).await;
+        }
+    };
+    if before.as_ref().is_some_and(|l| l.url == url && l.label == label) {
+        return Ok(see_other(&format!("{PATH}?saved={session}")));
+    }
+    let link =
+        StreamLink { session: session.clone(), url, label, updated: at.clone(), updated_by: organiser.email.clone() };
+    store::set(&mut tx, &link).await?;
+    let mut entry = organiser.entry(&at, "stream.set").about("session", &session);
+    entry.details = json!({
+        "url": { "before": before.as_ref().map(|l| &l.url), "after": link.url },
+        "label": { "before": before.as_ref().map(|l| &l.label), "after": link.label },
+    });
+    audit::record(&mut tx, &entry).await?;
+    tx.commit().await?;
+    Ok(see_other(&format!("{PATH}?saved={session}")))
+}

@@ -1,0 +1,441 @@
+//! The attendee's pages (issue 33, DESIGN.md section 16).
+//!
+//! - `/attendee/<token>`, the private link of the receipt mail: the ticket (type, mode, the
+//!   name on it) with its QR code, which encodes `PUBLIC_URL/check-in/<code>` and has that
+//!   address printed under it; the receipt (and a refund's credit note) as issued; the name
+//!   form until `attendee_changes_until` (the app's clock, the event's zone); and, while the
+//!   ticket is not refunded, the stream links of today's online and hybrid sessions, the
+//!   current and next first (`crate::attendance::streams`), which no public answer shows. The
+//!   page prints as a ticket (`islands/src/styles/page/attendee.css`).
+//! - `POST /attendee/<token>` (`name`): changes the name on the ticket, checked by the
+//!   forms' one-line rule, audited (`ticket.name_changed` by `attendee`, the name before and
+//!   after) in the same transaction.
+//! - `/attendee`: "send my link again" (e-mail and order id), which always answers the same
+//!   ([`crate::attendance::resend`]).
+//! - `/check-in/<code>`, what a phone's camera opens from the QR: "Show this at the
+//!   registration desk", and nothing about the ticket or its holder.
+//!
+//! A token is the only key: 32 random bytes, base64url, stored as SHA-256. An unknown,
+//! malformed or foreign one is a 404 with nothing about any ticket, and the "send my link
+//! again" form. Every answer of these routes is `noindex` and `Cache-Control: private,
+//! no-store` (`crate::http::cache_control::is_attendee_link`), never kept by the page cache,
+//! and `Referrer-Policy: no-referrer`, so the link never leaves in a `Referer`; their POSTs
+//! need proof of the same origin (`crate::http::guard`).
+
+use askama::Template;
+use axum::body::Bytes;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderName, HeaderValue, StatusCode, header};
+use axum::response::Response;
+use serde_json::json;
+
+use crate::attendance::receipts::Content;
+use crate::attendance::streams::{self, When};
+use crate::attendance::tickets::{self, NameChanges};
+use crate::attendance::{links, qr, resend};
+use crate::content::Snapshot;
+use crate::error::AppError;
+use crate::handlers::layout::{Layout, Meta};
+use crate::handlers::render::{html, html_response, see_other};
+use crate::handlers::state::AppState;
+use crate::mail::outbox::timestamp;
+use crate::organisers;
+use crate::programme::timetable::{Programme, clock};
+use crate::repo::attendees::{self, Ticket};
+use crate::repo::audit::{self, NewEntry};
+use crate::repo::receipts;
+use crate::session_rules::parse_local;
+use crate::zone::Zone;
+
+/// The route of the attendee page and its name form.
+pub const PATH: &str = "/attendee/{token}";
+/// The route of "send my link again".
+pub const RESEND_PATH: &str = "/attendee";
+/// The route the ticket's QR code opens.
+pub const CHECK_IN_PATH: &str = "/check-in/{code}";
+
+/// What the 404 says about the link.
+const NOT_FOUND: &str = "This attendee link is not one we sent, or it was copied incompletely. Please use the link from your receipt mail, or ask for it again below.";
+
+/// What the page says after a name change (`?saved=1`, the POST's 303).
+const SAVED: &str = "The name on your ticket is changed.";
+
+/// The ticket as the page shows it.
+struct Shown {
+    ticket_type: String,
+    mode: &'static str,
+    name: String,
+    order_id: String,
+    /// The QR code (SVG drawn by [`qr::svg`] from the check-in address, nothing else).
+    qr: String,
+    check_in_url: String,
+    refunded: bool,
+}
+
+/// The name form: where it posts, the name shown in it, its error.
+struct NameForm {
+    action: String,
+    value: String,
+    error: Option<String>,
+    max_chars: usize,
+}
+
+/// A stream of today, as the page lists it.
+struct Stream {
+    /// `Now`, `Next` or `Ended`.
+    when: &'static str,
+    /// `09:00–12:00`, event time.
+    time: String,
+    title: String,
+    url: String,
+    /// The organisers' label, else "Join the stream".
+    label: String,
+}
+
+/// A receipt or credit note as issued, with its amounts formatted.
+struct Document {
+    c: Content,
+    /// (description, amount) per line.
+    lines: Vec<(String, String)>,
+    total: String,
+}
+
+#[derive(Template)]
+#[template(path = "pages/attendee.html")]
+struct AttendeePage {
+    layout: Layout,
+    heading: &'static str,
+    notice: Option<String>,
+    ticket: Option<Shown>,
+    /// Open: the form; closed: `None` and [`AttendeePage::changes`] says why.
+    name_form: Option<NameForm>,
+    /// Until when the name can be changed, or since when it cannot, in words.
+    changes: String,
+    documents: Vec<Document>,
+    /// Today's streams, for a ticket that is not refunded (`None` for a refunded one).
+    streams: Option<Vec<Stream>>,
+    /// The event's zone in words, for the streams' times.
+    zone: String,
+    not_found: &'static str,
+    resend_action: &'static str,
+    /// The "send my link again" form's fields on the 404 page: empty.
+    email: String,
+    order: String,
+    error: Option<String>,
+}
+
+/// The answer headers of every private attendee page.
+fn private(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(HeaderName::from_static("x-robots-tag"), HeaderValue::from_static("noindex"));
+    response
+}
+
+/// `14 March 2025 at 23:59 (Singapore time)`: a `YYYY-MM-DD HH:MM` of the settings in words.
+fn in_words(text: &str, zone: &Zone) -> String {
+    match parse_local(text) {
+        Some(at) => format!("{} {} {} at {} ({} time)", at.day(), at.month(), at.year(), clock(at.time()), zone.city()),
+        None => text.to_owned(),
+    }
+}
+
+/// The stream links of today's online and hybrid sessions, the current and next first
+/// ([`streams::today`]).
+async fn todays_streams(state: &AppState, snapshot: &Snapshot) -> Result<Vec<Stream>, AppError> {
+    let Ok(programme) = Programme::of(snapshot) else {
+        return Ok(Vec::new());
+    };
+    let links = crate::repo::streams::all(&state.pool).await?;
+    let shown = streams::today(&programme, &links, state.clock.now())
+        .into_iter()
+        .map(|t| Stream {
+            when: match t.when {
+                When::Now => "Now",
+                When::Next => "Next",
+                When::Ended => "Ended",
+            },
+            time: format!("{}–{}", t.session.start_label(), t.session.end_label()),
+            title: t.session.session.title.clone(),
+            url: t.link.url.clone(),
+            label: if t.link.label.is_empty() { "Join the stream".to_owned() } else { t.link.label.clone() },
+        })
+        .collect();
+    Ok(shown)
+}
+
+/// The ticket a token opens; `None` for a malformed or unknown one.
+async fn find(state: &AppState, token: &str) -> Result<Option<Ticket>, AppError> {
+    if !organisers::is_well_formed(token) {
+        return Ok(None);
+    }
+    Ok(attendees::ticket_by_link(&state.pool, &organisers::hash(token)).await?)
+}
+
+/// The page of `token`'s ticket (the 404 page when `found` is `None`), with `notice`, and the
+/// name form showing `typed` and its `error` when a change was refused.
+async fn page(
+    state: &AppState,
+    token: &str,
+    found: Option<Ticket>,
+    status: StatusCode,
+    notice: Option<&str>,
+    typed: Option<(String, String)>,
+) -> Result<Response, AppError> {
+    let path = format!("{}{token}", links::PREFIX);
+    let snapshot = state.content.snapshot().await;
+    let layout = Layout::new(&state.page_ctx(&snapshot), |site| {
+        Meta::new(format!("Your ticket | {}", site.short_name), "Your conference ticket and receipt.", &path).noindex()
+    })?;
+    let mut name_form = None;
+    let mut changes = String::new();
+    let mut documents = Vec::new();
+    let mut streams = None;
+    let ticket = match found {
+        None => None,
+        Some(t) => {
+            let mut conn = state.pool.acquire().await?;
+            let settings = attendees::settings(&mut conn).await?;
+            let rule =
+                tickets::name_changes(settings.attendee_changes_until.as_deref(), &snapshot.zone, state.clock.now());
+            changes = match &rule {
+                NameChanges::Open(None) => "You can change the name on your ticket.".to_owned(),
+                NameChanges::Open(Some(until)) => {
+                    format!("You can change the name on your ticket until {}.", in_words(until, &snapshot.zone))
+                }
+                NameChanges::Closed(since) => format!(
+                    "The name on a ticket could be changed until {}. Please write to the organisers if it is wrong.",
+                    in_words(since, &snapshot.zone)
+                ),
+            };
+            if t.refunded_at.is_some() {
+                changes = "This ticket was refunded, so its name can no longer be changed.".to_owned();
+            } else if rule.open() {
+                let (value, error) = match typed {
+                    Some((value, error)) => (value, Some(error)),
+                    None => (t.holder_name.clone(), None),
+                };
+                name_form = Some(NameForm { action: path.clone(), value, error, max_chars: tickets::NAME_MAX_CHARS });
+            }
+            for r in receipts::for_order(&mut conn, &t.order_id).await? {
+                let Some(c) = Content::read(&r.content) else {
+                    tracing::error!(number = r.number, "a stored receipt is not readable; left out of the page");
+                    continue;
+                };
+                let lines = c.lines.iter().map(|l| (l.description.clone(), Content::amount(l.amount_cents))).collect();
+                documents.push(Document { total: c.total(), lines, c });
+            }
+            if t.refunded_at.is_none() {
+                streams = Some(todays_streams(state, &snapshot).await?);
+            }
+            let check_in_url = tickets::check_in_url(state.config.base_url(), &t.code);
+            let qr = qr::svg(&check_in_url, "QR code of your ticket").ok_or_else(|| {
+                AppError::internal("ticket QR code", format!("{} characters do not fit", check_in_url.len()))
+            })?;
+            Some(Shown {
+                ticket_type: t.ticket_type,
+                mode: tickets::mode_label(&t.mode),
+                name: t.holder_name,
+                order_id: t.order_id,
+                qr,
+                check_in_url,
+                refunded: t.refunded_at.is_some(),
+            })
+        }
+    };
+    let heading = if ticket.is_some() { "Your ticket" } else { "Link not valid" };
+    let view = AttendeePage {
+        layout,
+        heading,
+        notice: notice.map(str::to_owned),
+        ticket,
+        name_form,
+        changes,
+        documents,
+        streams,
+        zone: format!("{} time", snapshot.zone.city()),
+        not_found: NOT_FOUND,
+        resend_action: RESEND_PATH,
+        email: String::new(),
+        order: String::new(),
+        error: None,
+    };
+    Ok(private(html_response(status, html(&view)?)))
+}
+
+/// GET `/attendee/{token}`; `?saved=1` adds the notice that the name was changed (any other
+/// query is ignored). 404 for a token that opens no ticket.
+pub async fn show(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, AppError> {
+    let found = find(&state, &token).await?;
+    let status = if found.is_some() { StatusCode::OK } else { StatusCode::NOT_FOUND };
+    let saved = found.is_some() && query.as_deref() == Some("saved=1");
+    page(&state, &token, found, status, saved.then_some(SAVED), None).await
+}
+
+/// The one value of `name` in a form; `Err` with a 400's message when it is missing or sent
+/// more than once.
+fn one_field(body: &Bytes, name: &str) -> Result<String, &'static str> {
+    let values: Vec<String> =
+        url::form_urlencoded::parse(body).filter(|(n, _)| n == name).map(|(_, v)| v.into_owned()).collect();
+    match <[String; 1]>::try_from(values) {
+        Ok([value]) => Ok(value),
+        Err(values) if values.is_empty() => {
+            Err("The form sent no value, so nothing was changed. Please use the form on this page.")
+        }
+        Err(_) => {
+            Err("The form sent a field more than once, so nothing was changed. Please use the form on this page.")
+        }
+    }
+}
+
+/// POST `/attendee/{token}` (`name`): changes the name on the ticket while changes are open
+/// (`attendee_changes_until`, the event's zone) and the ticket is not refunded. 404 for an
+/// unknown token; 400 for a form without exactly one `name`; 422 with the form shown again and
+/// the field's error for a name the rule refuses; 409 when changes are closed or the ticket
+/// was refunded. Otherwise the change and its audit entry are stored together and the answer
+/// is a 303 to the page, which says so; the same name again changes nothing.
+pub async fn change_name(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    body: Bytes,
+) -> Result<Response, AppError> {
+    let Some(ticket) = find(&state, &token).await? else {
+        return page(&state, &token, None, StatusCode::NOT_FOUND, None, None).await;
+    };
+    let typed = match one_field(&body, "name") {
+        Ok(typed) => typed,
+        Err(message) => return page(&state, &token, Some(ticket), StatusCode::BAD_REQUEST, Some(message), None).await,
+    };
+    let now = state.clock.now();
+    let settings = attendees::settings(&mut *state.pool.acquire().await?).await?;
+    let zone = state.content.snapshot().await.zone.clone();
+    let rule = tickets::name_changes(settings.attendee_changes_until.as_deref(), &zone, now);
+    if ticket.refunded_at.is_some() || !rule.open() {
+        let notice = if ticket.refunded_at.is_some() {
+            "This ticket was refunded, so its name can no longer be changed. Nothing was changed."
+        } else {
+            "The name on a ticket can no longer be changed here, so nothing was changed. Please write to the organisers if it is wrong."
+        };
+        return page(&state, &token, Some(ticket), StatusCode::CONFLICT, Some(notice), None).await;
+    }
+    let name = match tickets::check_name(&typed) {
+        Ok(name) => name,
+        Err(error) => {
+            let notice = "The name was not changed: please correct it below.";
+            let shown = Some((typed, error));
+            return page(&state, &token, Some(ticket), StatusCode::UNPROCESSABLE_ENTITY, Some(notice), shown).await;
+        }
+    };
+    let back = format!("{}{token}", links::PREFIX);
+    if name == ticket.holder_name {
+        return Ok(private(see_other(&back)));
+    }
+    let at = timestamp(now);
+    let mut tx = crate::db::begin_write(&state.pool).await?;
+    if !attendees::set_holder_name(&mut tx, ticket.id, &name, &at).await? {
+        drop(tx);
+        let current = find(&state, &token).await?;
+        let notice = "This ticket was refunded, so its name can no longer be changed. Nothing was changed.";
+        return page(&state, &token, current, StatusCode::CONFLICT, Some(notice), None).await;
+    }
+    let mut entry = NewEntry::new(&at, audit::ATTENDEE, None, "ticket.name_changed").about("order", &ticket.order_id);
+    entry.details = json!({ "holder_name": { "before": ticket.holder_name, "after": name } });
+    audit::record(&mut tx, &entry).await?;
+    tx.commit().await?;
+    tracing::info!(order_id = ticket.order_id, "name on a ticket changed by its attendee");
+    Ok(private(see_other(&format!("{back}?saved=1"))))
+}
+
+#[derive(Template)]
+#[template(path = "pages/attendee_resend.html")]
+struct ResendPage {
+    layout: Layout,
+    /// The answer after a request; `None` before one.
+    answer: Option<&'static str>,
+    /// Why the form was refused; it shows again with what was typed.
+    error: Option<String>,
+    email: String,
+    order: String,
+    resend_action: &'static str,
+}
+
+async fn resend_page(
+    state: &AppState,
+    status: StatusCode,
+    answer: Option<&'static str>,
+    error: Option<String>,
+    (email, order): (String, String),
+) -> Result<Response, AppError> {
+    let snapshot = state.content.snapshot().await;
+    let layout = Layout::new(&state.page_ctx(&snapshot), |site| {
+        Meta::new(
+            format!("Your attendee page | {}", site.short_name),
+            "Ask for the link to your ticket and receipt again.",
+            RESEND_PATH,
+        )
+        .noindex()
+    })?;
+    let view = ResendPage { layout, answer, error, email, order, resend_action: RESEND_PATH };
+    Ok(private(html_response(status, html(&view)?)))
+}
+
+/// GET `/attendee`: the "send my link again" form.
+pub async fn resend_form(State(state): State<AppState>) -> Result<Response, AppError> {
+    resend_page(&state, StatusCode::OK, None, None, (String::new(), String::new())).await
+}
+
+/// POST `/attendee` (`email`, `order`): the same answer whatever the pair names
+/// ([`resend::ANSWER`]); a new link is mailed only when it names a paid registration (and
+/// its ticket had fewer than [`resend::LINKS_PER_HOUR`] links this hour). 422 with the form
+/// shown again when a field is empty or the address is not one; 400 for a field sent twice.
+pub async fn resend(State(state): State<AppState>, body: Bytes) -> Result<Response, AppError> {
+    let (email, order) = match (one_field(&body, "email"), one_field(&body, "order")) {
+        (Ok(email), Ok(order)) => (email.trim().to_owned(), order.trim().to_owned()),
+        (Err(message), _) | (_, Err(message)) => {
+            let typed = (String::new(), String::new());
+            return resend_page(&state, StatusCode::BAD_REQUEST, None, Some(message.into()), typed).await;
+        }
+    };
+    let error = if email.is_empty() || order.is_empty() {
+        Some("Please give both the e-mail address and the order id of your registration.")
+    } else if !crate::validate::is_valid_email(&email) {
+        Some("Please enter a valid email address.")
+    } else {
+        None
+    };
+    if let Some(error) = error {
+        return resend_page(&state, StatusCode::UNPROCESSABLE_ENTITY, None, Some(error.into()), (email, order)).await;
+    }
+    let ctx = crate::mail::Context::load(&state.pool, &state.config).await?;
+    match resend::send_again(&state.pool, &ctx, &order, &email, state.clock.now()).await? {
+        Ok(()) => tracing::info!(order_id = order, "attendee link sent again"),
+        Err(why) => tracing::info!(order_id = order, reason = ?why, "attendee link asked for; nothing sent"),
+    }
+    resend_page(&state, StatusCode::OK, Some(resend::ANSWER), None, (String::new(), String::new())).await
+}
+
+#[derive(Template)]
+#[template(path = "pages/check_in.html")]
+struct CheckInPage {
+    layout: Layout,
+}
+
+/// GET `/check-in/{code}`: what a phone's camera opens from a ticket's QR. For a code of the
+/// right shape, "Show this at the registration desk", with no word about the ticket or
+/// whether it exists (the desk checks it); 404 for anything else.
+pub async fn check_in(State(state): State<AppState>, Path(code): Path<String>) -> Result<Response, AppError> {
+    let snapshot = state.content.snapshot().await;
+    let known_shape = tickets::normalise_code(&code).is_some();
+    let path = format!("{}{code}", tickets::CHECK_IN_PREFIX);
+    let layout = Layout::new(&state.page_ctx(&snapshot), |site| {
+        Meta::new(format!("Ticket | {}", site.short_name), "A conference ticket's check-in address.", &path).noindex()
+    })?;
+    if !known_shape {
+        return Err(AppError::NotFound(String::new()));
+    }
+    Ok(private(html_response(StatusCode::OK, html(&CheckInPage { layout })?)))
+}
