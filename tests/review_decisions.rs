@@ -315,6 +315,48 @@ async fn two_instances_sweeping_at_the_same_moment_mail_each_reviewer_once() {
 }
 
 #[tokio::test]
+async fn overdue_counts_leave_out_withdrawn_papers_and_reviews_given_up_after_submitting() {
+    let app = review_app(datetime!(2025-03-20 00:00 UTC)).await;
+    set_deadline(&app, DEADLINE).await;
+    let (rita, sam, _tom) = reviewing_under_way(&app).await;
+    let before: Vec<(String, i64)> = conference::repo::review_records::behind(&app.pool)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|b| (b.name, b.unsubmitted))
+        .collect();
+    assert_eq!(before, [("Rita Reviewer".to_owned(), 2), ("Tom Third".to_owned(), 1)]);
+    // Tom's paper is withdrawn by its author; Sam declares a conflict after submitting, and
+    // holds a submitted review of that withdrawn paper too.
+    app.exec("UPDATE submissions SET state = 'withdrawn' WHERE review_code = 'R-CCCCC3'").await;
+    app.exec(&format!("UPDATE review_assignments SET state = 'withdrawn' WHERE reviewer_id = {sam}")).await;
+    let p3: i64 = sqlx::query_scalar("SELECT id FROM submissions WHERE review_code = 'R-CCCCC3'")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    let held = assign(&app, p3, sam, 3, "released").await;
+    let review = Review {
+        state: "submitted",
+        scores: (4, 4),
+        recommendation: "accept",
+        confidence: 4,
+        to_authors: "Good.",
+        confidential: "",
+    };
+    write_review(&app, held, p3, sam, &review).await;
+    // A draft of Rita's on the withdrawn paper is not overdue either.
+    let rita_on_p3 = assign(&app, p3, rita, 4, "released").await;
+    write_review(&app, rita_on_p3, p3, rita, &Review { state: "draft", ..review }).await;
+    let after: Vec<(String, i64)> = conference::repo::review_records::behind(&app.pool)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|b| (b.name, b.unsubmitted))
+        .collect();
+    assert_eq!(after, [("Rita Reviewer".to_owned(), 2)], "Tom's only paper was withdrawn; Sam owes nothing");
+}
+
+#[tokio::test]
 async fn the_progress_page_lists_papers_below_their_reviews_and_overdue_reviewers_with_remind_now() {
     let app = review_app(datetime!(2025-02-25 09:00 UTC)).await;
     set_deadline(&app, DEADLINE).await;
