@@ -66,6 +66,37 @@ const launchOptions = {
   ],
 };
 
+/**
+ * A server on `serverPort` with its own database and mail under `serverDataDir`: migrate and
+ * seed `seed` into the fresh database, then serve it.
+ */
+function server(serverPort: number, serverDataDir: string, seed: string, organisers: string) {
+  const url = `http://127.0.0.1:${serverPort}`;
+  return {
+    command: !serverBin
+      ? `echo "${missingServerBin}" >&2; exit 1`
+      : !existsSync(fixtureSeed)
+        ? `echo "${missingFixture}" >&2; exit 1`
+        : `"${serverBin}" seed --file "${seed}" && exec ${diesWithRunner}"${serverBin}" serve`,
+    url: `${url}/api/health`,
+    reuseExistingServer: false,
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
+    timeout: 60_000,
+    stdout: 'pipe' as const,
+    stderr: 'pipe' as const,
+    env: {
+      LISTEN_ADDR: `127.0.0.1:${serverPort}`,
+      PUBLIC_URL: url,
+      DATA_DIR: serverDataDir,
+      DATABASE_URL: `sqlite://${join(serverDataDir, 'conference.db')}`,
+      // Every spec posts from 127.0.0.1: one shared per-minute budget would make the suite
+      // fail on 429s. The limit itself is tested in tests/protection.rs.
+      RATE_LIMIT_PER_MINUTE: '100000',
+      ORGANISER_EMAIL: organisers,
+    },
+  };
+}
+
 export default defineConfig({
   testDir: 'e2e',
   reporter: 'list',
@@ -107,55 +138,16 @@ export default defineConfig({
     },
   ],
   webServer: [
-    {
-      // Migrate and seed the fixture into the fresh database, then serve it.
-      command: !serverBin
-        ? `echo "${missingServerBin}" >&2; exit 1`
-        : !existsSync(fixtureSeed)
-          ? `echo "${missingFixture}" >&2; exit 1`
-          : `"${serverBin}" seed --file "${fixtureSeed}" && exec ${diesWithRunner}"${serverBin}" serve`,
-      url: `${baseURL}/api/health`,
-      reuseExistingServer: false,
-      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
-      timeout: 60_000,
-      stdout: 'pipe',
-      stderr: 'pipe',
-      env: {
-        LISTEN_ADDR: `127.0.0.1:${port}`,
-        PUBLIC_URL: baseURL,
-        DATA_DIR: dataDir,
-        DATABASE_URL: `sqlite://${join(dataDir, 'conference.db')}`,
-        // Every spec posts from 127.0.0.1: one shared per-minute budget would make the suite
-        // fail on 429s. The limit itself is tested in tests/protection.rs.
-        RATE_LIMIT_PER_MINUTE: '100000',
-        // The organisers e2e/organiser.spec.ts, e2e/decisions.spec.ts and e2e/downloads.spec.ts
-        // sign in as (one each, so specs running side by side never take each other's mail).
-        // e2e.timetable@ is e2e/programme-organiser.spec.ts's (it publishes a programme);
-        // e2e.stars@ is e2e/programme-stars.spec.ts's (it publishes two talks to star).
-        ORGANISER_EMAIL:
-          'e2e.chair@example.org,e2e.programme@example.org,e2e.downloads@example.org,e2e.timetable@example.org,e2e.stars@example.org',
-      },
-    },
-    {
-      command: !serverBin
-        ? `echo "${missingServerBin}" >&2; exit 1`
-        : !existsSync(fixtureSeed)
-          ? `echo "${missingFixture}" >&2; exit 1`
-          : `"${serverBin}" seed --file "${join(reviewDataDir, 'seed.sql')}" && exec ${diesWithRunner}"${serverBin}" serve`,
-      url: `${reviewBaseURL}/api/health`,
-      reuseExistingServer: false,
-      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
-      timeout: 60_000,
-      stdout: 'pipe',
-      stderr: 'pipe',
-      env: {
-        LISTEN_ADDR: `127.0.0.1:${reviewPort}`,
-        PUBLIC_URL: reviewBaseURL,
-        DATA_DIR: reviewDataDir,
-        DATABASE_URL: `sqlite://${join(reviewDataDir, 'conference.db')}`,
-        RATE_LIMIT_PER_MINUTE: '100000',
-        ORGANISER_EMAIL: 'e2e.review@example.org',
-      },
-    },
+    // e2e.timetable@ is e2e/programme-organiser.spec.ts's (it publishes a programme);
+    // e2e.stars@ is e2e/programme-stars.spec.ts's (it publishes two talks to star). The
+    // organisers e2e/organiser.spec.ts, e2e/decisions.spec.ts and e2e/downloads.spec.ts sign
+    // in as one each, so specs running side by side never take each other's mail.
+    server(
+      port,
+      dataDir,
+      fixtureSeed,
+      'e2e.chair@example.org,e2e.programme@example.org,e2e.downloads@example.org,e2e.timetable@example.org,e2e.stars@example.org',
+    ),
+    server(reviewPort, reviewDataDir, join(reviewDataDir, 'seed.sql'), 'e2e.review@example.org'),
   ],
 });

@@ -780,6 +780,11 @@ impl Target {
     fn assignment(&self) -> Option<&Assignment> {
         self.live.iter().find(|a| a.reviewer_id == self.reviewer.id)
     }
+
+    /// The reviewer as the audit entries name them: `Name <address>`.
+    fn reviewer_label(&self) -> String {
+        format!("{} <{}>", self.reviewer.name, self.reviewer.email)
+    }
 }
 
 /// The form's `reviewer`: an id of a stored reviewer, else 422.
@@ -876,7 +881,7 @@ pub async fn assign_one(
             .find(|a| a.reviewer_id == t.reviewer.id)
             .map_or(0, |a| a.number);
         let details = json!({
-            "reviewer": format!("{} <{}>", t.reviewer.name, t.reviewer.email),
+            "reviewer": t.reviewer_label(),
             "reviewer_number": number,
             "assignment": "staged",
         });
@@ -915,7 +920,7 @@ pub async fn unassign(
         }
         store::withdraw(&mut tx, a.id).await?;
         let details = json!({
-            "reviewer": format!("{} <{}>", t.reviewer.name, t.reviewer.email),
+            "reviewer": t.reviewer_label(),
             "reviewer_number": a.number,
             "assignment": { "before": a.state, "after": "withdrawn" },
         });
@@ -959,7 +964,7 @@ pub async fn declare_conflict(
             store::withdraw(&mut tx, a.id).await?;
         }
         let details = json!({
-            "reviewer": format!("{} <{}>", t.reviewer.name, t.reviewer.email),
+            "reviewer": t.reviewer_label(),
             "withdrawn": assignment.as_ref().map(|a| format!("Reviewer {} ({})", a.number, a.state)),
         });
         organiser.record_on_submission(&mut tx, &at, "review.conflict_declared", &t.paper.reference, details).await?;
