@@ -130,6 +130,7 @@ pub const AREA_LINKS: &[(&str, &str)] = &[
     ("/organiser/review", "Review"),
     ("/organiser/programme", "Programme"),
     ("/organiser/streams", "Streams"),
+    ("/organiser/certificates", "Certificates"),
     ("/organiser/messages", "Messages"),
     ("/organiser/orders", "Orders"),
     ("/organiser/subscribers", "Subscribers"),
