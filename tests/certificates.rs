@@ -142,12 +142,11 @@ async fn mails(app: &TestApp) -> Vec<(String, String, String, String, String)> {
 
 /// (action, object id, details) of the certificates' audit entries, in order.
 async fn audited(app: &TestApp) -> Vec<(String, String, serde_json::Value)> {
-    let rows: Vec<(String, Option<String>, String)> = sqlx::query_as(
-        "SELECT action, object_id, details FROM audit_log WHERE action LIKE 'certificate%' ORDER BY id",
-    )
-    .fetch_all(&app.pool)
-    .await
-    .unwrap();
+    let rows: Vec<(String, Option<String>, String)> =
+        sqlx::query_as("SELECT action, object_id, details FROM audit_log WHERE action LIKE 'certificate%' ORDER BY id")
+            .fetch_all(&app.pool)
+            .await
+            .unwrap();
     rows.into_iter().map(|(a, o, d)| (a, o.unwrap_or_default(), serde_json::from_str(&d).unwrap())).collect()
 }
 
@@ -174,7 +173,11 @@ async fn world(app: &TestApp) -> String {
     check_in(app, &alma).await;
     publish_fixture_programme(app).await;
     let rejected = id_of(app, &PAPERS[3]).await;
-    sqlx::query("UPDATE submissions SET state = 'rejected' WHERE id = $1").bind(rejected).execute(&app.pool).await.unwrap();
+    sqlx::query("UPDATE submissions SET state = 'rejected' WHERE id = $1")
+        .bind(rejected)
+        .execute(&app.pool)
+        .await
+        .unwrap();
     accepted(app, &UNSCHEDULED).await;
     bruno
 }
@@ -206,7 +209,11 @@ async fn checked_in_and_online_attendees_and_presenters_of_published_accepted_pa
 
     let page = app.request("/organiser/certificates", &[("cookie", &cookie)]).await;
     assert_eq!(page.status, StatusCode::OK);
-    assert!(page.text().contains("Waiting for a release: <strong>2</strong> attendance, <strong>3</strong> presentation"), "{}", page.text());
+    assert!(
+        page.text().contains("Waiting for a release: <strong>2</strong> attendance, <strong>3</strong> presentation"),
+        "{}",
+        page.text()
+    );
 
     let released = release(&app, &cookie).await;
     assert_eq!(released.status, StatusCode::SEE_OTHER, "{}", released.text());
@@ -411,7 +418,10 @@ async fn the_verify_page_shows_the_name_type_event_date_and_validity_and_nothing
     let pdf = app.request(&format!("/certificates/{code}.pdf"), &[]).await;
     assert_eq!(pdf.status, StatusCode::OK);
     assert_eq!(pdf.header("content-type"), Some("application/pdf"));
-    assert_eq!(pdf.header("content-disposition"), Some(format!("attachment; filename=\"certificate-{code}.pdf\"").as_str()));
+    assert_eq!(
+        pdf.header("content-disposition"),
+        Some(format!("attachment; filename=\"certificate-{code}.pdf\"").as_str())
+    );
     assert_uncached_noindex(&pdf, "PDF");
     assert!(pdf.body.starts_with(b"%PDF-"), "a PDF");
 
@@ -460,7 +470,10 @@ async fn a_revoked_certificate_says_so_at_once_and_its_pdf_is_gone() {
     let reply = app.request(&format!("/certificates/{code}"), &[]).await;
     assert_eq!(reply.status, StatusCode::OK);
     let shown = main_text(&reply.text());
-    assert!(shown.contains("Revoked. This certificate is no longer valid.") && shown.contains("Status Revoked"), "{shown}");
+    assert!(
+        shown.contains("Revoked. This certificate is no longer valid.") && shown.contains("Status Revoked"),
+        "{shown}"
+    );
     let pdf = app.request(&format!("/certificates/{code}.pdf"), &[]).await;
     assert_eq!(pdf.status, StatusCode::GONE);
     assert!(pdf.text().contains("This certificate was revoked"), "{}", pdf.text());
@@ -545,7 +558,12 @@ async fn the_organisers_certificate_actions_need_an_organisers_session_from_the_
         let none = app.post(path, "application/x-www-form-urlencoded", "name=X", &[("origin", BASE)]).await;
         assert_eq!((none.status, none.header("location")), (StatusCode::SEE_OTHER, Some("/organiser")), "{path}");
         let forged = app
-            .post(path, "application/x-www-form-urlencoded", "name=X", &[("origin", "https://evil.example"), ("cookie", &cookie)])
+            .post(
+                path,
+                "application/x-www-form-urlencoded",
+                "name=X",
+                &[("origin", "https://evil.example"), ("cookie", &cookie)],
+            )
             .await;
         assert_eq!(forged.status, StatusCode::FORBIDDEN, "{path}");
         let other_role = post(&app, path, "name=X", &reviewer).await;
@@ -571,5 +589,17 @@ async fn no_public_page_nor_the_sitemap_links_a_certificate() {
         for code in &codes {
             assert!(!body.contains(code.as_str()), "{path} shows a certificate's code");
         }
+    }
+}
+
+#[tokio::test]
+async fn every_signature_the_production_seed_names_is_built_in() {
+    let app = app().await;
+    conference::db::seed(&app.pool).await.unwrap();
+    let signatories = conference::attendance::certificates::signatories(&app.pool).await.unwrap();
+    assert!(!signatories.is_empty());
+    for s in &signatories {
+        let png = s.signature_png.as_ref().unwrap_or_else(|| panic!("{}'s signature is in seed/signatures/", s.name));
+        assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "{} signs with a PNG", s.name);
     }
 }

@@ -259,10 +259,11 @@ async fn mail_to(
     };
     let subject = if reissued { "Your corrected certificate" } else { "Your certificates" };
     let site = &ctx.site;
-    let message = mail::compose(email, ctx.subject(subject), &MailText { site, m: &shown }, &MailHtml { site, m: &shown })
-        .map_err(|e| AppError::internal("certificates mail", e))?
-        .reply_to(&site.contact_email)
-        .dedupe_key(key);
+    let message =
+        mail::compose(email, ctx.subject(subject), &MailText { site, m: &shown }, &MailHtml { site, m: &shown })
+            .map_err(|e| AppError::internal("certificates mail", e))?
+            .reply_to(&site.contact_email)
+            .dedupe_key(key);
     mail::enqueue(conn, &message).await?;
     Ok(())
 }
