@@ -103,8 +103,11 @@ async fn release(app: &TestApp, cookie: &str) -> Reply {
 /// A stored certificate: (code, email, holder, kind, title, revoked).
 type Stored = (String, String, String, String, Option<String>, bool);
 
+/// A certificate's row: (code, email, holder, kind, title, revoked_at).
+type Row = (String, String, String, String, Option<String>, Option<String>);
+
 async fn stored(app: &TestApp) -> Vec<Stored> {
-    let rows: Vec<(String, String, String, String, Option<String>, Option<String>)> = sqlx::query_as(
+    let rows: Vec<Row> = sqlx::query_as(
         "SELECT code, email, holder_name, kind, title, revoked_at FROM certificates ORDER BY kind, email, issued_at",
     )
     .fetch_all(&app.pool)
