@@ -401,9 +401,11 @@ pub async fn revoke(pool: &Pool, code: &str, actor: Actor<'_>, now: OffsetDateTi
     let at = timestamp(now);
     let mut tx = db::begin_write(pool).await?;
     let Some(certificate) = store::by_code_on(&mut tx, code).await? else {
+        tx.rollback().await?;
         return Ok(Changed::Unknown);
     };
     if !store::revoke(&mut tx, code, &at, actor.email).await? {
+        tx.rollback().await?;
         return Ok(Changed::Stale);
     }
     let mut entry = actor.entry(&at, "certificate.revoked").about("certificate", code);
@@ -430,10 +432,12 @@ pub async fn reissue(
     let at = timestamp(now);
     let mut tx = db::begin_write(pool).await?;
     let Some(old) = store::by_code_on(&mut tx, code).await? else {
+        tx.rollback().await?;
         return Ok(Changed::Unknown);
     };
     let new_code = tickets::new_code();
     if !store::replace(&mut tx, code, &new_code, &at, actor.email).await? {
+        tx.rollback().await?;
         return Ok(Changed::Stale);
     }
     let new = NewCertificate {
