@@ -292,6 +292,25 @@ attendee_page "send my link again" /attendee 200
 attendee_page "send my link again, answered" /attendee 200 -H "Origin: $base" \
   --data 'email=nobody%40example.org&order=ORD1740816000000AB12CD'
 attendee_page "a wrong attendee link" "/attendee/$(printf 'A%.0s' $(seq 1 43))" 404
+# Certificates (issue 33 item 5): two certificates of the accepted paper stored by SQL (what a
+# release after the conference does), one revoked; the public verify page of each, the revoked
+# one's PDF (410), and the organisers' page with its rows and with a refused reissue (422).
+sqlite3 "$work/data/conference.db" <<SQL >/dev/null
+.timeout 5000
+INSERT INTO certificates (code, email, holder_name, kind, submission_id, reference, title, release_number, issued_at, revoked_at, revoked_by)
+  SELECT 'VALIDCERTVALIDCERTVALIDCE2', email, author_name, 'presentation', id, reference, paper_title, 1, '2025-03-25T00:00:00Z', NULL, NULL
+  FROM submissions WHERE reference = '$reference';
+INSERT INTO certificates (code, email, holder_name, kind, submission_id, reference, title, release_number, issued_at, revoked_at, revoked_by, replaced_by)
+  SELECT 'REVOKEDCERTREVOKEDCERTREV2', email, author_name, 'presentation', id, reference, paper_title, 1, '2025-03-24T00:00:00Z', '2025-03-25T00:00:00Z', '$organiser', 'VALIDCERTVALIDCERTVALIDCE2'
+  FROM submissions WHERE reference = '$reference';
+SQL
+organiser_answer "certificate verify page" 200 /certificates/VALIDCERTVALIDCERTVALIDCE2
+organiser_answer "certificate verify page, revoked" 200 /certificates/REVOKEDCERTREVOKEDCERTREV2
+organiser_answer "certificate PDF, revoked" 410 /certificates/REVOKEDCERTREVOKEDCERTREV2.pdf
+organiser_page "organiser certificates" /organiser/certificates
+grep -q 'VALIDCERTVALIDCERTVALIDCE2' "$work/pages/$n.html" || { echo "validate: /organiser/certificates lists no certificate" >&2; exit 1; }
+organiser_answer "organiser certificates, a refused reissue" 422 /organiser/certificates/VALIDCERTVALIDCERTVALIDCE2/reissue \
+  -H "Origin: $base" --data 'name='
 
 # Every stylesheet any page links: the site-wide one and the page-group sheets.
 css=$(cat "$work/pages/"*.html | grep -o '/assets/[^"]*\.css' | sort -u)

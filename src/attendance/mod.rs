@@ -7,6 +7,7 @@
 //! page lists. SQL in [`crate::repo::attendees`], [`crate::repo::receipts`] and
 //! [`crate::repo::streams`].
 
+pub mod certificates;
 pub mod documents;
 pub mod issue;
 pub mod links;

@@ -3,6 +3,7 @@
 pub mod assignments;
 pub mod attendees;
 pub mod audit;
+pub mod certificates;
 pub mod content;
 pub mod dashboard;
 pub mod decisions;

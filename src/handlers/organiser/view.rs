@@ -136,7 +136,7 @@ pub const AREA_NAV: &[NavGroup] = &[
         ],
     },
     NavGroup { name: "Programme", links: &[("/organiser/programme", "Programme"), ("/organiser/streams", "Streams")] },
-    NavGroup { name: "Attendees", links: &[("/organiser/orders", "Orders")] },
+    NavGroup { name: "Attendees", links: &[("/organiser/orders", "Orders"), ("/organiser/certificates", "Certificates")] },
     NavGroup {
         name: "Mail and log",
         links: &[
@@ -189,6 +189,9 @@ pub fn action_label(action: &str) -> &str {
         "stream.removed" => "Stream link removed",
         "ticket.name_changed" => "Name on the ticket changed by the attendee",
         "attendee.link_sent" => "Attendee link sent again",
+        "certificates.released" => "Certificates released and mailed",
+        "certificate.revoked" => "Certificate revoked",
+        "certificate.reissued" => "Certificate reissued with a corrected name and mailed",
         "programme.placed" => "Placed in the programme",
         "programme.moved" => "Moved in its session",
         "programme.removed" => "Taken out of the programme",
