@@ -68,7 +68,13 @@ async fn submitted(app: &TestApp) -> Vec<String> {
 
 /// The `id`s (less `prefix`) of the rows matching `rows` on the page at `path`, and its
 /// "Previous page" and "Next page" links made absolute.
-async fn page_of(app: &TestApp, cookie: &str, path: &str, rows: &str, prefix: &str) -> (Vec<String>, Option<String>, Option<String>) {
+async fn page_of(
+    app: &TestApp,
+    cookie: &str,
+    path: &str,
+    rows: &str,
+    prefix: &str,
+) -> (Vec<String>, Option<String>, Option<String>) {
     let reply = get(app, cookie, path).await;
     assert_eq!(reply.status, StatusCode::OK, "{path}: {}", reply.text());
     let document = parse(&reply.text());
@@ -88,7 +94,14 @@ async fn page_of(app: &TestApp, cookie: &str, path: &str, rows: &str, prefix: &s
 
 /// Every page from `start` following `rel` links: the rows of each page in turn, and the
 /// address of the last page.
-async fn walk(app: &TestApp, cookie: &str, start: &str, rows: &str, prefix: &str, forward: bool) -> (Vec<Vec<String>>, String) {
+async fn walk(
+    app: &TestApp,
+    cookie: &str,
+    start: &str,
+    rows: &str,
+    prefix: &str,
+    forward: bool,
+) -> (Vec<Vec<String>>, String) {
     let mut pages = Vec::new();
     let mut at = start.to_owned();
     loop {
@@ -198,7 +211,8 @@ async fn the_reviewers_list_pages_through_every_reviewer_once_removed_last_and_s
     // A notice of a form is not carried to the next page.
     let id = &expected[0];
     let noticed = get(&app, &cookie, &format!("{REVIEWERS}?done=resent&id={id}")).await.text();
-    let next = first(&parse(&noticed), "nav.organiser__pager a[rel=next]").unwrap().value().attr("href").unwrap().to_owned();
+    let next =
+        first(&parse(&noticed), "nav.organiser__pager a[rel=next]").unwrap().value().attr("href").unwrap().to_owned();
     assert_eq!(next, format!("{REVIEWERS}?page=2"));
 }
 
@@ -305,7 +319,8 @@ async fn kept_counts_equal_a_direct_count_after_every_change_of_assignments_and_
     assert_eq!(staged.status, StatusCode::SEE_OTHER, "{}", staged.text());
     assert_counts_right(&app, &cookie, "staged automatically").await;
 
-    let released = post(&app, &cookie, &format!("{OVERVIEW}/release"), &format!("mark={}", mark(&app, &cookie).await)).await;
+    let released =
+        post(&app, &cookie, &format!("{OVERVIEW}/release"), &format!("mark={}", mark(&app, &cookie).await)).await;
     assert_eq!(released.status, StatusCode::SEE_OTHER, "{}", released.text());
     assert_counts_right(&app, &cookie, "released").await;
 
@@ -333,7 +348,8 @@ async fn kept_counts_equal_a_direct_count_after_every_change_of_assignments_and_
     // Staged by hand, then discarded.
     paper_action(&app, &cookie, &adas[0], "assign", ada).await;
     assert_counts_right(&app, &cookie, "assigned by hand").await;
-    let discarded = post(&app, &cookie, &format!("{OVERVIEW}/discard"), &format!("mark={}", mark(&app, &cookie).await)).await;
+    let discarded =
+        post(&app, &cookie, &format!("{OVERVIEW}/discard"), &format!("mark={}", mark(&app, &cookie).await)).await;
     assert_eq!(discarded.status, StatusCode::SEE_OTHER, "{}", discarded.text());
     assert_counts_right(&app, &cookie, "discarded").await;
 
@@ -347,7 +363,8 @@ async fn kept_counts_equal_a_direct_count_after_every_change_of_assignments_and_
     let paper = get(&app, &ada_cookie, &format!("/review/papers/{code}")).await;
     assert_eq!(paper.status, StatusCode::OK, "{}", paper.text());
     let document = parse(&paper.text());
-    let version = first(&document, "form.review-form input[name=version]").unwrap().value().attr("value").unwrap().to_owned();
+    let version =
+        first(&document, "form.review-form input[name=version]").unwrap().value().attr("value").unwrap().to_owned();
     let body = format!(
         "version={version}&score-tidal-rigour=4&score-lantern-clarity=3&recommendation=accept&confidence=4\
          &comments_to_authors=Clear.&confidential_comments=Fine.&action=submit"

@@ -88,7 +88,8 @@ pub async fn reviewer_names(pool: &Pool, ids: &[i64]) -> Result<HashMap<i64, Str
         return Ok(HashMap::new());
     }
     let placeholders: Vec<String> = (1..=ids.len()).map(|n| format!("${n}")).collect();
-    let sql = format!("SELECT id, name FROM reviewers WHERE state = 'accepted' AND id IN ({})", placeholders.join(", "));
+    let sql =
+        format!("SELECT id, name FROM reviewers WHERE state = 'accepted' AND id IN ({})", placeholders.join(", "));
     let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql));
     for id in &ids {
         query = query.bind(*id);

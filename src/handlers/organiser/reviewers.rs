@@ -30,8 +30,8 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::json;
 
-use super::form::fields;
 use super::dashboard;
+use super::form::fields;
 use super::query::{Pager, Params};
 use super::session::{Organiser, SignedIn};
 use super::sign_in::layout;
