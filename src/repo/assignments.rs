@@ -186,6 +186,12 @@ pub async fn loads(pool: &Pool) -> Result<HashMap<i64, (i64, i64)>, sqlx::Error>
     Ok(loads)
 }
 
+/// [`loads`], made once per `count_version` (every write of an assignment moves it, migration
+/// 0021) and kept in `counts`: what a paper's page shows beside each reviewer.
+pub async fn loads_kept(pool: &Pool, counts: &Counts) -> Result<std::sync::Arc<HashMap<i64, (i64, i64)>>, sqlx::Error> {
+    counts.kept.made("reviewers' loads", || loads(pool)).await
+}
+
 /// The conflicts declared by reviewers or organisers: `(paper id, reviewer id)`.
 pub async fn declared_conflicts(pool: &Pool) -> Result<HashSet<(i64, i64)>, sqlx::Error> {
     let rows: Vec<(i64, i64)> =
