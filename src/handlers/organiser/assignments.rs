@@ -693,7 +693,8 @@ async fn paper_page(
     let webmail = store::webmail_domains(&state.pool).await?;
     // Every reviewer's load is a count over all 40,000 assignments at conference scale:
     // kept until `count_version` moves (bench/organiser.sh run 8).
-    let loads = store::loads_kept(&state.pool, &dashboard::counts(state).await?).await?;
+    let kept = dashboard::counts(state).await?;
+    let loads = store::loads_kept(&state.pool, &kept).await?;
     let (live, declared) = {
         let mut conn = state.pool.acquire().await?;
         (store::live_of(&mut conn, paper.id).await?, store::declared_on(&mut conn, paper.id).await?)
