@@ -200,6 +200,7 @@ for engine in $ENGINES; do
     "/organiser/submissions?reviews_below=2&page=20" \
     /organiser/review \
     /organiser/reviewers \
+    "/organiser/reviewers?page=8" \
     /organiser/review/assignments \
     "/organiser/review/assignments?page=200" \
     /organiser/review/assignments/P-2025-B00000 \

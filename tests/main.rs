@@ -43,6 +43,7 @@ mod programme_pages;
 mod protection;
 mod review_assignment;
 mod review_decisions;
+mod review_lists;
 mod reviewers;
 mod reviewing;
 mod seed;

@@ -4,6 +4,8 @@
 //! [`Where`] serves a list's page, its count and its CSV, so the CSV is exactly the view.
 
 use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
+use std::sync::Arc;
 
 use futures_util::stream::BoxStream;
 use sqlx::any::AnyRow;
@@ -40,6 +42,8 @@ struct KeptInner {
     /// By filter and order: row offset -> the key of the row there.
     anchors: HashMap<String, BTreeMap<i64, Key>>,
     anchored: usize,
+    /// Figures a page made from counted tables ([`Kept::made`]), by name.
+    made: HashMap<String, Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 /// Counts, and anchors, a [`Kept`] holds before it starts again empty.
@@ -93,6 +97,29 @@ impl Kept {
             self.keep_anchor(list, offset, key.clone());
             (offset, key)
         }))
+    }
+
+    /// What `make` makes, made once under this version for `name` (which names every input
+    /// the figure depends on besides the counted tables, e.g. a setting) and kept until it
+    /// moves: the review pages' counts and overdue reviewers (issue 32 item 10). Two views
+    /// arriving together may both make it; either result holds.
+    pub async fn made<T, F, Fut>(&self, name: &str, make: F) -> Result<Arc<T>, sqlx::Error>
+    where
+        T: Send + Sync + 'static,
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<T, sqlx::Error>>,
+    {
+        let found = self.lock().made.get(name).cloned();
+        if let Some(made) = found.and_then(|m| m.downcast::<T>().ok()) {
+            return Ok(made);
+        }
+        let made = Arc::new(make().await?);
+        let mut kept = self.lock();
+        if kept.made.len() >= KEPT {
+            kept.made.clear();
+        }
+        kept.made.insert(name.to_owned(), made.clone());
+        Ok(made)
     }
 
     fn keep_anchor(&self, list: String, offset: i64, key: Key) {

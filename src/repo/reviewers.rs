@@ -1,7 +1,11 @@
 //! Reviewers and the review settings (migration 0019, DESIGN.md section 15).
 
+use std::sync::Arc;
+
 use sqlx::FromRow;
 
+use super::dashboard::Counts;
+use super::filter::Where;
 use crate::db::{Connection, Pool};
 
 /// One invited reviewer. `email` is trimmed and lower-cased; `topics` holds focus areas,
@@ -85,18 +89,39 @@ pub struct Listed {
     pub handed_back: i64,
 }
 
-/// Every reviewer, removed ones last, by name.
-pub async fn list(pool: &Pool) -> Result<Vec<Listed>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT r.id, r.email, r.name, r.affiliation, r.topics, r.state, r.invited_at, r.answered_at, r.removed_at, \
-           (SELECT COUNT(*) FROM review_assignments a WHERE a.reviewer_id = r.id AND a.state <> 'withdrawn') AS live_papers, \
-           (SELECT COUNT(*) FROM review_assignments a WHERE a.reviewer_id = r.id AND a.state = 'withdrawn' \
-              AND NOT EXISTS (SELECT 1 FROM reviews v WHERE v.assignment_id = a.id AND v.state = 'submitted')) AS handed_back \
-         FROM reviewers r \
-         ORDER BY CASE r.state WHEN 'removed' THEN 1 ELSE 0 END, LOWER(r.name), r.id",
-    )
-    .fetch_all(pool)
-    .await
+/// The reviewers' list's order: those not removed first, by name (ties by id, so that every
+/// reviewer is on exactly one page). Migration 0021's `reviewers_listed` is this order.
+const LISTED_ORDER: &str = "CASE state WHEN 'removed' THEN 1 ELSE 0 END, lower(name), id";
+
+/// One page (from 1, [`super::filter::PAGE_SIZE`] a page) of every reviewer, removed ones
+/// last, by name, and how many there are: paged by the organisers' lists' rule
+/// ([`Where::page`]), with the two counts read for the page's rows only.
+pub async fn list(pool: &Pool, page: i64, counts: &Counts) -> Result<(i64, Vec<Listed>), sqlx::Error> {
+    Where::new()
+        .page(
+            pool,
+            "SELECT r.id, r.email, r.name, r.affiliation, r.topics, r.state, r.invited_at, r.answered_at, r.removed_at, \
+               (SELECT COUNT(*) FROM review_assignments a WHERE a.reviewer_id = r.id AND a.state <> 'withdrawn') AS live_papers, \
+               (SELECT COUNT(*) FROM review_assignments a WHERE a.reviewer_id = r.id AND a.state = 'withdrawn' \
+                  AND NOT EXISTS (SELECT 1 FROM reviews v WHERE v.assignment_id = a.id AND v.state = 'submitted')) AS handed_back \
+             FROM reviewers r",
+            ("reviewers", "id"),
+            LISTED_ORDER,
+            page,
+            counts.matches(None),
+        )
+        .await
+}
+
+/// How many reviewers are in each state (`invited`, `accepted`, ...), kept in `counts` until
+/// `count_version` moves (every write of a reviewer does, migration 0021).
+pub async fn states_counted(pool: &Pool, counts: &Counts) -> Result<Arc<Vec<(String, i64)>>, sqlx::Error> {
+    counts
+        .kept
+        .made("reviewers by state", || async {
+            sqlx::query_as("SELECT state, COUNT(*) FROM reviewers GROUP BY state").fetch_all(pool).await
+        })
+        .await
 }
 
 /// Reviewer `id`, read on `conn` (a transaction's view).

@@ -16,6 +16,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::json;
 
+use super::dashboard;
 use super::query::Params;
 use super::session::SignedIn;
 use super::sign_in::layout;
@@ -83,26 +84,29 @@ async fn page(
     let needed = reviewers::settings(&state.pool).await?.reviewers_per_paper;
     let deadline = reminders::deadline(&state.pool).await?;
     let passed = deadline.as_ref().is_some_and(|d| d.passed(now));
-    let progress = review_records::progress(&state.pool).await?;
-    let (under_count, under) = review_records::under_reviewed(&state.pool, needed, UNDER_REVIEWED_SHOWN).await?;
-    let under_more = under_count > under.len() as i64;
-    let under = under
-        .into_iter()
+    let kept = dashboard::counts(state).await?;
+    let figures = review_records::figures(&state.pool, needed, UNDER_REVIEWED_SHOWN, &kept).await?;
+    let progress = figures.progress;
+    let under_count = figures.under_count;
+    let under_more = under_count > figures.under.len() as i64;
+    let under = figures
+        .under
+        .iter()
         .map(|p| Paper {
             href: submissions::href(&p.reference),
-            reference: p.reference,
-            title: p.paper_title,
+            reference: p.reference.clone(),
+            title: p.paper_title.clone(),
             reviews: format!("{}/{needed}", p.reviews_submitted),
         })
         .collect();
     let overdue = if passed {
-        review_records::behind(&state.pool)
+        review_records::behind_kept(&state.pool, &kept)
             .await?
-            .into_iter()
+            .iter()
             .map(|r| Overdue {
                 remind: REMIND.replace("{id}", &r.id.to_string()),
-                name: r.name,
-                email: r.email,
+                name: r.name.clone(),
+                email: r.email.clone(),
                 count: r.unsubmitted,
             })
             .collect()

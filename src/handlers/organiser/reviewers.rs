@@ -1,9 +1,10 @@
 //! The reviewers, as organisers invite and remove them (issue 32 item 1, DESIGN.md section 15).
 //!
-//! - `GET /organiser/reviewers` ([`PATH`]): every reviewer with their affiliation, topics,
+//! - `GET /organiser/reviewers` ([`PATH`], `page`): the reviewers, 50 a page as the other
+//!   organisers' lists (removed ones last, by name), each with their affiliation, topics,
 //!   state, when they were invited and answered, the papers they hold (assignments not
-//!   withdrawn) and those handed back; the form that invites one; the form that invites many
-//!   from a pasted CSV (`crate::review::roster`).
+//!   withdrawn) and those handed back; the counts by state; the form that invites one; the
+//!   form that invites many from a pasted CSV (`crate::review::roster`).
 //! - `POST /organiser/reviewers/invite` ([`INVITE`]: `name`, `email`, `affiliation`, `topics`
 //!   once per chosen focus area): stores the reviewer as invited and mails the invitation
 //!   (`reviewer.invited`). A removed reviewer invited again is invited again, on their row.
@@ -29,8 +30,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::json;
 
+use super::dashboard;
 use super::form::fields;
-use super::query::Params;
+use super::query::{Pager, Params};
 use super::session::{Organiser, SignedIn};
 use super::sign_in::layout;
 use super::view::word;
@@ -118,6 +120,8 @@ struct ReviewersPage {
     problem: Option<String>,
     summary: Vec<(String, i64)>,
     rows: Vec<Row>,
+    /// This page of the reviewers and the links to its neighbours.
+    pager: Pager,
     /// The conference's focus areas (`site.focus_areas`).
     areas: Vec<String>,
     invite: InviteForm,
@@ -208,11 +212,14 @@ async fn page(
     problem: Option<String>,
     invite: InviteForm,
     import: ImportForm,
+    page_number: i64,
 ) -> Result<Response, AppError> {
-    let listed = store::list(&state.pool).await?;
+    let counts = dashboard::counts(state).await?;
+    let (total, listed) = store::list(&state.pool, page_number, &counts).await?;
+    let by_state = store::states_counted(&state.pool, &counts).await?;
     let summary = STATES
         .iter()
-        .map(|s| (word(s), listed.iter().filter(|r| r.state == *s).count() as i64))
+        .map(|s| (word(s), by_state.iter().find(|(state, _)| state == s).map_or(0, |(_, count)| *count)))
         .filter(|(_, count)| *count > 0)
         .collect();
     let rows = listed
@@ -238,6 +245,8 @@ async fn page(
         problem,
         summary,
         rows,
+        // Links with the page alone: a notice of the previous form is not carried along.
+        pager: Pager::new(PATH, &Params::default(), page_number, total),
         areas: focus_areas(state).await?,
         invite,
         import,
@@ -257,7 +266,8 @@ pub async fn list(
     RawQuery(raw): RawQuery,
 ) -> Result<Response, AppError> {
     let notice = notice(&state, raw.as_deref()).await?;
-    page(&state, StatusCode::OK, notice, None, InviteForm::default(), ImportForm::default()).await
+    let page_number = Params::parse(raw.as_deref(), &["done", "id", "count"])?.page()?;
+    page(&state, StatusCode::OK, notice, None, InviteForm::default(), ImportForm::default(), page_number).await
 }
 
 /// The value of a field sent at most once (empty when absent); a 400 when it repeats.
@@ -440,7 +450,7 @@ pub async fn invite(
 /// The page again with the one-reviewer form as typed and its errors (422).
 async fn refused(state: &AppState, typed: InviteForm) -> Result<Response, AppError> {
     let problem = Some("Nobody was invited: please correct the form below.".to_owned());
-    page(state, StatusCode::UNPROCESSABLE_ENTITY, None, problem, typed, ImportForm::default()).await
+    page(state, StatusCode::UNPROCESSABLE_ENTITY, None, problem, typed, ImportForm::default(), 1).await
 }
 
 /// POST `/organiser/reviewers/import`: `reviewers`, the pasted CSV.
@@ -495,12 +505,12 @@ async fn import_refused(state: &AppState, text: String, err: ImportError) -> Res
     };
     let import = ImportForm { text, problem: Some(err.to_string()), lines };
     let problem = Some("Nobody was invited: the pasted list has problems, listed under it.".to_owned());
-    page(state, StatusCode::UNPROCESSABLE_ENTITY, None, problem, InviteForm::default(), import).await
+    page(state, StatusCode::UNPROCESSABLE_ENTITY, None, problem, InviteForm::default(), import, 1).await
 }
 
 /// The page again with `problem` (a 409: the reviewer's state changed), nothing changed.
 async fn conflict(state: &AppState, problem: String) -> Result<Response, AppError> {
-    page(state, StatusCode::CONFLICT, None, Some(problem), InviteForm::default(), ImportForm::default()).await
+    page(state, StatusCode::CONFLICT, None, Some(problem), InviteForm::default(), ImportForm::default(), 1).await
 }
 
 /// A reviewer's number from the address; 404 for anything else.
