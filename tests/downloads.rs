@@ -80,6 +80,8 @@ struct Data {
     material: (String, String),
     asset: String,
     stylesheet: String,
+    /// `/attendee/<token>` of a registration paid through the test gateway (issue 33).
+    attendee: String,
 }
 
 async fn data(app: &TestApp) -> Data {
@@ -133,7 +135,8 @@ async fn data(app: &TestApp) -> Data {
     let marker = "<link rel=\"stylesheet\" href=\"";
     let at = home.find(marker).expect("the home page's stylesheet") + marker.len();
     let stylesheet = home[at..].split('"').next().unwrap().to_owned();
-    Data { reference, paper, message_id, order_id, material, asset, stylesheet }
+    let attendee = crate::attendee_documents::paid_attendee(app).await;
+    Data { reference, paper, message_id, order_id, material, asset, stylesheet, attendee }
 }
 
 /// The table: a request for every route, and the downloads (every CSV, filtered too, the paper).
@@ -193,6 +196,14 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         get("/attendee", "/attendee", Visitor),
         post("/attendee", "/attendee"),
         get("/check-in/{code}", format!("/check-in/{}", "A".repeat(26)), Visitor),
+        // Its PDFs (issue 33 items 1 and 7): a real link's ticket and receipt, a credit note
+        // there is none of, and a forged link's.
+        get("/attendee/{token}/ticket.pdf", format!("{}/ticket.pdf", data.attendee), Visitor),
+        get("/attendee/{token}/receipt.pdf", format!("{}/receipt.pdf", data.attendee), Visitor),
+        get("/attendee/{token}/credit-note.pdf", format!("{}/credit-note.pdf", data.attendee), Visitor),
+        get("/attendee/{token}/ticket.pdf", format!("/attendee/{token}/ticket.pdf"), Visitor),
+        get("/attendee/{token}/receipt.pdf", format!("/attendee/{token}/receipt.pdf"), Visitor),
+        get("/attendee/{token}/credit-note.pdf", format!("/attendee/{token}/credit-note.pdf"), Visitor),
         get("/favicon.ico", "/favicon.ico", Visitor),
         get("/test-gateway", "/test-gateway", Visitor),
         post("/test-gateway", "/test-gateway"),
@@ -524,10 +535,19 @@ async fn every_route_and_download_is_whole_under_every_accept_encoding() {
         if row.url.contains(".csv") {
             assert_eq!(reference.status, StatusCode::OK, "{}", row.url);
         }
+        if row.url == format!("{}/ticket.pdf", data.attendee) || row.url == format!("{}/receipt.pdf", data.attendee) {
+            assert_eq!(reference.status, StatusCode::OK, "{}", row.url);
+            assert!(reference.body.starts_with(b"%PDF-"), "{} is a PDF", row.url);
+            assert_eq!(reference.raw_length, Some(reference.body.len() as u64), "{}: its length is sent", row.url);
+        }
     }
     // The downloads that were cut off are compressed, so the above tried them compressed.
     for url in ["/organiser/submissions.csv", "/organiser/orders.csv", "/organiser/audit.csv?q=signed_in"] {
         assert!(compressed.contains(url), "{url} is sent compressed to a browser");
+    }
+    for document in ["ticket.pdf", "receipt.pdf"] {
+        let url = format!("{}/{document}", data.attendee);
+        assert!(!compressed.contains(&url), "{url} is sent as drawn, never compressed");
     }
     for row in rows.iter().filter(|row| row.route.ends_with("/paper") || row.route.starts_with("/api/files/")) {
         assert!(!compressed.contains(&row.url), "{} is sent as it is stored, never compressed again", row.url);

@@ -8,6 +8,7 @@ mod api_contact;
 mod api_files;
 mod api_newsletter;
 mod api_submission;
+mod attendee_documents;
 mod attendees;
 mod authors_programme;
 mod backup;

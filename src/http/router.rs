@@ -89,6 +89,10 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route(attendee::CHECK_IN_PATH, get(attendee::check_in))
         // A certificate's verify page and its PDF (`<code>.pdf`), public and noindex (issue 33).
         .route(certificate::PATH, get(certificate::show))
+        // Its documents as PDFs, behind the same token (issue 33 items 1 and 7).
+        .route(attendee::TICKET_PDF_PATH, get(attendee::ticket_pdf))
+        .route(attendee::RECEIPT_PDF_PATH, get(attendee::receipt_pdf))
+        .route(attendee::CREDIT_NOTE_PDF_PATH, get(attendee::credit_note_pdf))
         // Browsers ask for it on their own (e.g. when an image is opened by itself).
         .route("/favicon.ico", get(|| async { Redirect::permanent("/static/img/favicon.svg") }));
     // The built-in TEST gateway (DESIGN.md section 6) exists only in `PAYMENTS_MODE=test`; in

@@ -13,6 +13,7 @@ pub mod log;
 pub mod loopback;
 pub mod payer;
 pub mod payments;
+pub mod pdf;
 pub mod programme;
 pub mod review;
 pub mod rng;

@@ -106,6 +106,9 @@ struct AttendeePage {
     layout: Layout,
     heading: &'static str,
     notice: Option<String>,
+    /// `/attendee/<token>`: its PDFs are under it (`ticket.pdf`, `receipt.pdf`,
+    /// `credit-note.pdf`).
+    path: String,
     ticket: Option<Shown>,
     /// Open: the form; closed: `None` and [`AttendeePage::changes`] says why.
     name_form: Option<NameForm>,
@@ -248,6 +251,7 @@ async fn page(
         layout,
         heading,
         notice: notice.map(str::to_owned),
+        path: path.clone(),
         ticket,
         name_form,
         changes,
@@ -438,4 +442,90 @@ pub async fn check_in(State(state): State<AppState>, Path(code): Path<String>) -
         return Err(AppError::NotFound(String::new()));
     }
     Ok(private(html_response(StatusCode::OK, html(&CheckInPage { layout })?)))
+}
+
+// ---------------------------------------------------------------------------------------
+// The documents as PDFs (issue 33 items 1 and 7): the ticket, the receipt and a refund's
+// credit note, behind the same token as the page.
+// ---------------------------------------------------------------------------------------
+
+/// The route of the ticket as a PDF.
+pub const TICKET_PDF_PATH: &str = "/attendee/{token}/ticket.pdf";
+/// The route of the receipt (or invoice) as a PDF.
+pub const RECEIPT_PDF_PATH: &str = "/attendee/{token}/receipt.pdf";
+/// The route of a refund's credit note as a PDF.
+pub const CREDIT_NOTE_PDF_PATH: &str = "/attendee/{token}/credit-note.pdf";
+
+/// What the page says when a document asked for does not exist (yet): a refunded ticket,
+/// or a credit note of an order that was not refunded.
+const NO_DOCUMENT: &str = "There is no such document for this registration. The documents it has are on this page.";
+
+/// A PDF as a private download: its length sent (never compressed again, as a paper is not:
+/// `crate::http::compressible`), named `filename`, with the attendee pages' headers.
+fn pdf_download(bytes: Vec<u8>, filename: &str) -> Response {
+    let safe: String =
+        filename.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
+    let body = axum::body::Body::from(bytes);
+    private(crate::handlers::organiser::download::attachment(body, "application/pdf", &format!("{safe}.pdf")))
+}
+
+/// Draws a PDF away from the async workers (a few milliseconds of CPU each).
+async fn drawn(draw: impl FnOnce() -> Vec<u8> + Send + 'static) -> Result<Vec<u8>, AppError> {
+    tokio::task::spawn_blocking(draw).await.map_err(|err| AppError::internal("PDF drawing", err))
+}
+
+/// GET `/attendee/{token}/ticket.pdf`: the ticket (`crate::attendance::documents::ticket_pdf`),
+/// `ticket-<order id>.pdf`. 404 (the page's) for a token that opens no ticket; for a refunded
+/// ticket, the page with a 404 and a word that there is none.
+pub async fn ticket_pdf(State(state): State<AppState>, Path(token): Path<String>) -> Result<Response, AppError> {
+    let Some(t) = find(&state, &token).await? else {
+        return page(&state, &token, None, StatusCode::NOT_FOUND, None, None).await;
+    };
+    if t.refunded_at.is_some() {
+        return page(&state, &token, Some(t), StatusCode::NOT_FOUND, Some(NO_DOCUMENT), None).await;
+    }
+    let snapshot = state.content.snapshot().await;
+    let site = snapshot.site()?;
+    let document = crate::attendance::documents::TicketDocument {
+        event: site.name.clone(),
+        dates: crate::dates::range_label(&site.start_date, &site.end_date),
+        venue: format!("{}, {}", site.venue_name, site.city),
+        holder_name: t.holder_name.clone(),
+        ticket_type: t.ticket_type.clone(),
+        mode: tickets::mode_label(&t.mode).to_owned(),
+        order_id: t.order_id.clone(),
+        check_in_url: tickets::check_in_url(state.config.base_url(), &t.code),
+    };
+    let bytes = drawn(move || crate::attendance::documents::ticket_pdf(&document)).await?;
+    Ok(pdf_download(bytes, &format!("ticket-{}", t.order_id)))
+}
+
+/// The stored document of `kind` of `token`'s order as a PDF, drawn from the JSON it was
+/// issued with, so a number is the same bytes on every download; `<number>.pdf`.
+async fn stored_document(state: &AppState, token: &str, kind: receipts::Kind) -> Result<Response, AppError> {
+    let Some(t) = find(state, token).await? else {
+        return page(state, token, None, StatusCode::NOT_FOUND, None, None).await;
+    };
+    let mut conn = state.pool.acquire().await?;
+    let stored = receipts::of_order(&mut conn, &t.order_id, kind).await?;
+    drop(conn);
+    let Some(stored) = stored else {
+        return page(state, token, Some(t), StatusCode::NOT_FOUND, Some(NO_DOCUMENT), None).await;
+    };
+    let content = Content::read(&stored.content)
+        .ok_or_else(|| AppError::internal("stored receipt", format!("{} is not readable", stored.number)))?;
+    let bytes = drawn(move || crate::attendance::documents::receipt_pdf(&content)).await?;
+    Ok(pdf_download(bytes, &stored.number))
+}
+
+/// GET `/attendee/{token}/receipt.pdf`: the order's receipt (or invoice) as issued. 404 (the
+/// page's) for a token that opens no ticket or an order without a numbered receipt.
+pub async fn receipt_pdf(State(state): State<AppState>, Path(token): Path<String>) -> Result<Response, AppError> {
+    stored_document(&state, &token, receipts::Kind::Receipt).await
+}
+
+/// GET `/attendee/{token}/credit-note.pdf`: a refunded order's credit note, which cites the
+/// receipt it cancels. 404 (the page's) as for the receipt, and while there is no refund.
+pub async fn credit_note_pdf(State(state): State<AppState>, Path(token): Path<String>) -> Result<Response, AppError> {
+    stored_document(&state, &token, receipts::Kind::CreditNote).await
 }
