@@ -74,7 +74,7 @@ impl Role {
         match self {
             Role::Organiser => "organisers",
             Role::Reviewer => "reviewers",
-            Role::CheckIn => "the registration desk's staff",
+            Role::CheckIn => "check-in desks",
         }
     }
 }

@@ -133,7 +133,8 @@ async fn audited(app: &TestApp) -> Vec<(String, String, Value)> {
 /// Signs desk staff `email` in through the desk's mailed link; the cookie.
 async fn desk_sign_in(app: &TestApp, email: &str) -> String {
     let body = format!("email={}", email.replace('@', "%40"));
-    let asked = app.post("/organiser/check-in/sign-in", "application/x-www-form-urlencoded", body, &[("origin", BASE)]).await;
+    let asked =
+        app.post("/organiser/check-in/sign-in", "application/x-www-form-urlencoded", body, &[("origin", BASE)]).await;
     assert_eq!(asked.status, StatusCode::OK, "{}", asked.text());
     let link = desk_link(app, email).await.expect("a mailed desk link");
     let path = link.strip_prefix(BASE).unwrap().to_owned();
@@ -148,10 +149,8 @@ async fn desk_sign_in(app: &TestApp, email: &str) -> String {
 
 /// The latest desk sign-in link mailed to `email`.
 async fn desk_link(app: &TestApp, email: &str) -> Option<String> {
-    let rows: Vec<(String, String)> = sqlx::query_as("SELECT to_address, text_body FROM outbox ORDER BY id")
-        .fetch_all(&app.pool)
-        .await
-        .unwrap();
+    let rows: Vec<(String, String)> =
+        sqlx::query_as("SELECT to_address, text_body FROM outbox ORDER BY id").fetch_all(&app.pool).await.unwrap();
     let prefix = format!("{BASE}/organiser/check-in/sign-in/");
     rows.into_iter().rev().filter(|(to, _)| to == email).find_map(|(_, body)| {
         let at = body.find(&prefix)?;
@@ -210,7 +209,8 @@ async fn refunded_unknown_and_foreign_codes_are_refused_and_check_nothing_in() {
     let app = app().await;
     let (order, code) = ticket(&app, PRESENTER_VIRTUAL, "Bea Tidewell").await;
     let cookie = sign_in(&app, CHAIR).await;
-    for unknown in ["A".repeat(26), "hello".into(), format!("https://elsewhere.example/check-in/{code}"), "../x".into()] {
+    for unknown in ["A".repeat(26), "hello".into(), format!("https://elsewhere.example/check-in/{code}"), "../x".into()]
+    {
         let (status, answer) = scan(&app, &cookie, &unknown).await;
         assert_eq!((status, answer["result"].as_str()), (StatusCode::OK, Some("unknown")), "{unknown}: {answer}");
         assert_eq!(answer["name"], Value::Null, "an unknown code shows nobody");
@@ -256,7 +256,8 @@ async fn before_and_after_the_conference_a_ticket_is_not_valid_today() {
 
 #[tokio::test]
 async fn checkin_days_replace_the_conference_days_and_any_opens_every_day() {
-    let rehearsal = app_with_days(datetime!(2025-03-19 02:00 UTC), CheckInDays::Days(vec![date!(2025 - 03 - 19)])).await;
+    let rehearsal =
+        app_with_days(datetime!(2025-03-19 02:00 UTC), CheckInDays::Days(vec![date!(2025 - 03 - 19)])).await;
     let (_, code) = ticket(&rehearsal, LISTENER_PHYSICAL, "Dee Rehearsal").await;
     let cookie = sign_in(&rehearsal, CHAIR).await;
     assert_eq!(scan(&rehearsal, &cookie, &code).await.1["result"], "valid", "the rehearsal day");
@@ -334,6 +335,7 @@ async fn a_search_by_name_or_order_id_lists_tickets_each_with_a_check_in_button(
 
 #[tokio::test]
 async fn desk_staff_sign_in_by_the_mailed_link_and_reach_the_desk_and_nothing_else() {
+    assert_eq!(conference::organisers::CHECK_IN_HOME, conference::handlers::organiser::check_in::PATH);
     let app = app().await;
     let (order, code) = ticket(&app, LISTENER_PHYSICAL, "Ada Lanternwright").await;
     let cookie = desk_sign_in(&app, DOOR).await;
@@ -360,13 +362,23 @@ async fn desk_staff_sign_in_by_the_mailed_link_and_reach_the_desk_and_nothing_el
         assert_eq!(app.request(path, &[("cookie", &cookie)]).await.status, StatusCode::NOT_FOUND, "{path}");
     }
     let refund = app
-        .post("/organiser/sign-out-everywhere", "application/x-www-form-urlencoded", "", &[("origin", BASE), ("cookie", &cookie)])
+        .post(
+            "/organiser/sign-out-everywhere",
+            "application/x-www-form-urlencoded",
+            "",
+            &[("origin", BASE), ("cookie", &cookie)],
+        )
         .await;
     assert_eq!(refund.status, StatusCode::NOT_FOUND, "an organiser's POST");
 
     // Signing out ends the session.
     let out = app
-        .post("/organiser/check-in/sign-out", "application/x-www-form-urlencoded", "", &[("origin", BASE), ("cookie", &cookie)])
+        .post(
+            "/organiser/check-in/sign-out",
+            "application/x-www-form-urlencoded",
+            "",
+            &[("origin", BASE), ("cookie", &cookie)],
+        )
         .await;
     assert_eq!(out.status, StatusCode::SEE_OTHER);
     let after = app.request(DESK, &[("cookie", &cookie)]).await.text();
@@ -378,8 +390,9 @@ async fn without_checkin_email_nobody_is_desk_staff_and_organisers_get_no_desk_l
     let app = app_with_clock(|c| c.organiser_email = Some(CHAIR.into()), Clock::fixed(FIRST_DAY)).await;
     for email in [DOOR, CHAIR] {
         let body = format!("email={}", email.replace('@', "%40"));
-        let asked =
-            app.post("/organiser/check-in/sign-in", "application/x-www-form-urlencoded", body, &[("origin", BASE)]).await;
+        let asked = app
+            .post("/organiser/check-in/sign-in", "application/x-www-form-urlencoded", body, &[("origin", BASE)])
+            .await;
         assert_eq!(asked.status, StatusCode::OK);
         assert!(asked.text().contains("If this address belongs to the registration desk"), "the same answer");
         assert_eq!(desk_link(&app, email).await, None, "no desk link for {email}");
@@ -405,7 +418,12 @@ async fn from_outside_the_desk_answers_the_sign_in_page_404_or_403() {
     let cookie = sign_in(&app, CHAIR).await;
     let body = serde_urlencoded::to_string([("code", code.as_str())]).unwrap();
     let forged = app
-        .post(DESK, "application/x-www-form-urlencoded", body, &[("origin", "https://evil.example"), ("cookie", &cookie)])
+        .post(
+            DESK,
+            "application/x-www-form-urlencoded",
+            body,
+            &[("origin", "https://evil.example"), ("cookie", &cookie)],
+        )
         .await;
     assert_eq!(forged.status, StatusCode::FORBIDDEN);
     let mut json = json_request(&code, &cookie);
@@ -432,6 +450,25 @@ async fn the_desk_may_use_the_camera_and_other_pages_may_not() {
     assert!(desk.header("cache-control").unwrap().contains("no-store"));
     let dashboard = app.request("/organiser", &[("cookie", &cookie)]).await;
     assert!(dashboard.header("permissions-policy").unwrap().contains("camera=()"));
+}
+
+#[tokio::test]
+async fn a_morning_queue_scans_past_the_visitors_post_budget() {
+    // The default budget, 30 POSTs a minute per address: every desk of a venue may share one.
+    let app = app_with_clock(
+        |c| {
+            c.organiser_email = Some(CHAIR.into());
+            c.checkin_days = CheckInDays::Any;
+        },
+        Clock::fixed(FIRST_DAY),
+    )
+    .await;
+    assert_eq!(app.config.rate_limit_per_minute, 30);
+    let cookie = sign_in(&app, CHAIR).await;
+    for n in 0..40 {
+        let (status, answer) = scan(&app, &cookie, &"A".repeat(26)).await;
+        assert_eq!((status, answer["result"].as_str()), (StatusCode::OK, Some("unknown")), "scan {n}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -534,14 +571,14 @@ async fn the_csv_lists_every_check_in_and_the_dashboard_counts_them_per_day_and_
     let mut reader = csv::Reader::from_reader(&csv.body[..]);
     let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_owned).collect();
     assert_eq!(header, ["day", "checked_in_at", "checked_by", "order_id", "name", "ticket_type", "mode"]);
-    let records: Vec<Vec<String>> =
-        reader.records().map(|r| r.unwrap().iter().map(str::to_owned).collect()).collect();
+    let records: Vec<Vec<String>> = reader.records().map(|r| r.unwrap().iter().map(str::to_owned).collect()).collect();
     assert_eq!(records.len(), 4);
     assert_eq!(records[3][..4], ["2025-03-22", "2025-03-22T01:00:00.000000Z", CHAIR, ada.as_str()]);
     assert!(records.iter().any(|r| r[4] == "'=Bea Tidewell"), "a formula is kept a text: {records:?}");
-    let exported: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM audit_log WHERE action = 'export.csv' AND object_id = 'check-ins'")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let exported: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM audit_log WHERE action = 'export.csv' AND object_id = 'check-ins'")
+            .fetch_one(&app.pool)
+            .await
+            .unwrap();
     assert_eq!(exported, 1, "the download is audited");
 }

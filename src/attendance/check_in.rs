@@ -44,9 +44,7 @@ impl Answer {
     /// The ticket the code named, when it named one.
     pub fn ticket(&self) -> Option<&DeskTicket> {
         match self {
-            Answer::Valid(t) | Answer::Refunded(t) | Answer::NotToday(t) | Answer::Already { ticket: t, .. } => {
-                Some(t)
-            }
+            Answer::Valid(t) | Answer::Refunded(t) | Answer::NotToday(t) | Answer::Already { ticket: t, .. } => Some(t),
             Answer::Unknown => None,
         }
     }
@@ -150,7 +148,8 @@ pub fn when_label(at: &str, zone: &Zone) -> String {
         return at.to_owned();
     };
     let local = instant.to_offset(zone.offset_at(instant));
-    let format = time::macros::format_description!("[hour]:[minute], [weekday] [day padding:none] [month repr:long] [year]");
+    let format =
+        time::macros::format_description!("[hour]:[minute], [weekday] [day padding:none] [month repr:long] [year]");
     local.format(&format).unwrap_or_else(|_| at.to_owned())
 }
 

@@ -31,12 +31,13 @@ use crate::export::SafeWriter;
 use crate::handlers::layout::Layout;
 use crate::handlers::render::html;
 use crate::handlers::state::AppState;
-use crate::organisers::{CHECK_IN_HOME, Role};
+use crate::organisers::Role;
 use crate::repo::check_ins::{self, DeskTicket, Found};
 use crate::repo::organisers as store;
 
-/// The desk's address.
-pub const PATH: &str = CHECK_IN_HOME;
+/// The desk's address, desk staff's home
+/// ([`crate::organisers::CHECK_IN_HOME`], the same address).
+pub const PATH: &str = "/organiser/check-in";
 /// The check-ins' CSV.
 pub const CSV: &str = "/organiser/check-in.csv";
 /// Desk staff's sign-in form.
@@ -304,7 +305,9 @@ pub async fn check(State(state): State<AppState>, request: Request) -> Result<Re
     let code = if json {
         match Json::<CodeBody>::from_request(request, &state).await {
             Ok(Json(body)) => body.code,
-            Err(rejection) => return Ok(crate::error::ApiError(AppError::BadRequest(rejection.body_text())).into_response()),
+            Err(rejection) => {
+                return Ok(crate::error::ApiError(AppError::BadRequest(rejection.body_text())).into_response());
+            }
         }
     } else {
         match Form::<CodeBody>::from_request(request, &state).await {

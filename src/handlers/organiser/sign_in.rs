@@ -40,7 +40,8 @@ pub const LINK_ON_ITS_WAY: &str = "If this address belongs to an organiser, a si
 /// The same answer on the reviewers' sign-in page.
 pub const REVIEWER_LINK_ON_ITS_WAY: &str = "If this address belongs to a reviewer, a sign-in link is on its way.";
 /// The same answer on the check-in desk's sign-in page.
-pub const DESK_LINK_ON_ITS_WAY: &str = "If this address belongs to the registration desk's staff, a sign-in link is on its way.";
+pub const DESK_LINK_ON_ITS_WAY: &str =
+    "If this address belongs to the registration desk's staff, a sign-in link is on its way.";
 
 /// The answer to an accepted request for a `role` link.
 fn link_on_its_way(role: Role) -> &'static str {
