@@ -105,7 +105,7 @@ fn page_answer(page: &str) -> (String, String) {
     let result = crate::common::html::first(&doc, "#check-in-result [data-result]")
         .map(|el| el.value().attr("data-result").unwrap_or_default().to_owned())
         .unwrap_or_default();
-    let text = crate::common::html::first(&doc, "#check-in-result").map(|el| crate::common::html::text(el)).unwrap();
+    let text = crate::common::html::first(&doc, "#check-in-result").map(crate::common::html::text).unwrap();
     (result, text)
 }
 
@@ -281,7 +281,7 @@ async fn an_empty_code_is_refused_with_the_field_error() {
     let reply = typed(&app, &cookie, "  ").await;
     assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
     let doc = crate::common::html::parse(&reply.text());
-    let error = crate::common::html::first(&doc, "#check-in-code-error").map(|e| crate::common::html::text(e));
+    let error = crate::common::html::first(&doc, "#check-in-code-error").map(crate::common::html::text);
     assert_eq!(error.as_deref(), Some("Scan a ticket or type its code."));
     let (status, body) = scan(&app, &cookie, "").await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);

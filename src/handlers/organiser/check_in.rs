@@ -59,14 +59,14 @@ const PERMISSIONS: &str = "camera=(self), microphone=(), geolocation=(), interes
 /// Who is at the desk: an organiser or desk staff.
 enum Access {
     None,
-    Desk(Account),
+    Desk(Box<Account>),
     Refused,
 }
 
 async fn access(parts: &axum::http::request::Parts, state: &AppState) -> Result<Access, AppError> {
     Ok(match session::account(parts, state).await? {
         None => Access::None,
-        Some(account) if matches!(account.role, Role::Organiser | Role::CheckIn) => Access::Desk(account),
+        Some(account) if matches!(account.role, Role::Organiser | Role::CheckIn) => Access::Desk(Box::new(account)),
         Some(_) => Access::Refused,
     })
 }
