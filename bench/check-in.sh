@@ -91,6 +91,8 @@ case "$answer" in *'"result":"valid"'*) ;; *) echo "check-in.sh: the first scan 
 fixed=$(curl -fs -H "Origin: $URL" -H "Cookie: $cookie" -H 'Content-Type: application/json' \
   --data "{\"code\":\"$first\"}" "$URL/organiser/check-in")
 printf '%s' "$fixed" >"$work/answer.json"
+mkdir -p "$work/nginx/html"
+echo ok >"$work/nginx/html/index.html"
 start_nginx "$NGINX_URL" "$work" "" "" "location = /organiser/check-in { default_type application/json; return 200 '$(sed "s/'/\\\\'/g" "$work/answer.json")'; }"
 
 echo "# $(date -u '+%F %H:%M') UTC, $(nproc) cores: $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
