@@ -150,7 +150,7 @@ export default defineConfig({
       port,
       dataDir,
       fixtureSeed,
-      'e2e.chair@example.org,e2e.programme@example.org,e2e.downloads@example.org,e2e.timetable@example.org,e2e.stars@example.org',
+      'e2e.chair@example.org,e2e.programme@example.org,e2e.downloads@example.org,e2e.timetable@example.org,e2e.stars@example.org,e2e.certificates@example.org',
     ),
     server(reviewPort, reviewDataDir, join(reviewDataDir, 'seed.sql'), 'e2e.review@example.org'),
   ],

@@ -7,7 +7,7 @@
 use axum::http::StatusCode;
 
 use crate::api_submission::{Form, submit};
-use crate::common::html::{parse, select, text};
+use crate::common::html::{by_id, parse, select, text};
 use crate::common::{BASE, Reply, TestApp};
 use crate::organiser::{CHAIR, assert_refused_anonymous_and_foreign, organisers_app, sign_in};
 
@@ -306,9 +306,23 @@ async fn a_decision_from_a_stale_page_is_409_and_changes_nothing() {
     assert_eq!(text(back), format!("Open submission {reference} as it is now"));
     assert_eq!(
         select(&page, "nav[aria-label='Organiser area'] a").len(),
-        conference::handlers::organiser::view::AREA_LINKS.len(),
+        conference::handlers::organiser::view::area_links().count(),
         "the organiser area's header"
     );
+    // The links come in named groups (a line each on a phone): every group's list is labelled
+    // by its visible name, and Submissions sits under "Papers".
+    for list in select(&page, "nav[aria-label='Organiser area'] ul[aria-labelledby]") {
+        let name = list.value().attr("aria-labelledby").unwrap();
+        assert!(
+            by_id(&page, name).is_some_and(|label| !text(label).is_empty()),
+            "the group name {name} is on the page"
+        );
+    }
+    let papers = select(&page, "nav[aria-label='Organiser area'] .organiser-nav__group")
+        .into_iter()
+        .find(|group| text(*group).starts_with("Papers "))
+        .expect("a Papers group");
+    assert!(select(papers, "a").iter().any(|a| a.value().attr("href") == Some("/organiser/submissions")));
     assert!(!conflict.text().contains("Go back home") && select(&page, ".dock").is_empty(), "not the visitors' page");
     assert_eq!(state_of(&app, &reference).await, ("submitted".into(), Some("accepted".into())));
     // A stale selection changes none of its rows.

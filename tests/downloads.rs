@@ -153,6 +153,18 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
     }
     let token = "A".repeat(43);
     let reference = &data.reference;
+    // A certificate of the table's paper (issue 33 item 5), for its verify page and PDF.
+    let certificate = "CERTDLCERTDLCERTDLCERTDL22";
+    sqlx::query(
+        "INSERT INTO certificates (code, email, holder_name, kind, submission_id, reference, title, release_number, \
+         issued_at) SELECT $1, email, author_name, 'presentation', id, reference, paper_title, 1, '2025-03-25T00:00:00Z' \
+         FROM submissions WHERE reference = $2 ON CONFLICT DO NOTHING",
+    )
+    .bind(certificate)
+    .bind(reference)
+    .execute(&app.pool)
+    .await
+    .unwrap();
     let (material_id, material_link) = &data.material;
     rows.extend([
         get("/sitemap.xml", "/sitemap.xml", Visitor),
@@ -277,6 +289,14 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         // The audit log grows with every download: these ask for what does not.
         get("/organiser/audit", "/organiser/audit?q=signed_in", Organiser),
         get("/organiser/audit.csv", "/organiser/audit.csv?q=signed_in", Organiser),
+        // Certificates (issue 33 item 5): the verify page and the PDF; the organisers' page,
+        // and its forms posted without a session.
+        get("/certificates/{code}", format!("/certificates/{certificate}"), Visitor),
+        get("/certificates/{code}", format!("/certificates/{certificate}.pdf"), Visitor),
+        get("/organiser/certificates", "/organiser/certificates", Organiser),
+        post("/organiser/certificates/release", "/organiser/certificates/release"),
+        post("/organiser/certificates/{code}/revoke", format!("/organiser/certificates/{certificate}/revoke")),
+        post("/organiser/certificates/{code}/reissue", format!("/organiser/certificates/{certificate}/reissue")),
         // Stream links (issue 33): the organisers' page; a form posted without a session.
         get("/organiser/streams", "/organiser/streams", Organiser),
         post("/organiser/streams/{session}", "/organiser/streams/session-a"),

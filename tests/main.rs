@@ -12,6 +12,7 @@ mod attendees;
 mod authors_programme;
 mod backup;
 mod budget;
+mod certificates;
 mod check_in;
 mod checkout_pages;
 mod clock;

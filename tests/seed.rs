@@ -34,6 +34,8 @@ fn content_tables() -> BTreeSet<String> {
     // The review form and the webmail domains (migration 0019, issue 32).
     tables.insert("review_criteria".into());
     tables.insert("webmail_domains".into());
+    // Who signs the certificates (migration 0022, issue 33 item 5).
+    tables.insert("certificate_signatories".into());
     tables
 }
 

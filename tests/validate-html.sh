@@ -262,6 +262,57 @@ sqlite3 "$work/data/conference.db" ".timeout 5000" "UPDATE site SET review_deadl
 reviewer_page "reviewer's paper after the deadline" /review/papers/R-VALID1 200
 grep -q 'The deadline has passed' "$work/pages/$n.html" || { echo "validate: the deadline does not show as passed" >&2; exit 1; }
 
+# The attendee side (issue 33): an order paid through the test gateway (initiated, then the
+# gateway's Approve form posted back), the attendee page from its receipt mail, the QR's
+# check-in address as a phone opens it, "send my link again" (the form and its answer) and the
+# 404 of a wrong link.
+attendee_page() { # NAME PATH STATUS [curl args...]: saves the answer (must be STATUS) as the next page
+  local name=$1 path=$2 want=$3 code
+  shift 3
+  n=$((n + 1))
+  code=$(curl -s -o "$work/pages/$n.html" -w '%{http_code}' "$@" "$base$path")
+  echo "$name ($path)" >"$work/pages/$n.path"
+  [ "$code" = "$want" ] || { echo "validate: $name answered $code, not $want" >&2; exit 1; }
+}
+initiated=$(curl -s -H "Origin: $base" -H 'Content-Type: application/json' \
+  --data '{"plan":"listener-physical","name":"Zoë Ñúñez","email":"validate.attendee@example.org","phone":"+639171234567","address":"12 Quay Road","city":"Port Quill","state":"","zip":"4242","country":"Lanternland"}' \
+  "$base/api/ccavenue-initiate")
+enc_request=$(echo "$initiated" | sed -n 's/.*"encRequest":"\([0-9a-f]*\)".*/\1/p')
+[ -n "$enc_request" ] || { echo "validate: initiating a ticket order answered $initiated" >&2; exit 1; }
+enc_response=$(curl -s -H "Origin: $base" --data "encRequest=$enc_request&access_code=TEST" "$base/test-gateway" |
+  grep -o 'name="encResp" value="[0-9a-f]*"' | head -n 1 | sed -e 's/.*value="//' -e 's/"$//')
+[ -n "$enc_response" ] || { echo "validate: the test gateway offered no Approve form" >&2; exit 1; }
+approved=$(curl -s -o /dev/null -w '%{http_code}' -H "Origin: $base" --data-urlencode "encResp=$enc_response" "$base/api/ccavenue-handle")
+case "$approved" in 30?) ;; *) echo "validate: approving the payment answered $approved" >&2; exit 1 ;; esac
+attendee_link=$(mailed_link "$work/data/mail" '/attendee/[A-Za-z0-9_-]\{43\}') ||
+  { echo "validate: no receipt mail with an attendee link within 30 s" >&2; exit 1; }
+attendee_page "attendee page" "$attendee_link" 200
+check_in=$(grep -o '/check-in/[A-Za-z0-9]*' "$work/pages/$n.html" | head -n 1)
+[ -n "$check_in" ] || { echo "validate: the attendee page prints no check-in address" >&2; exit 1; }
+attendee_page "ticket's check-in address, without a desk's session" "$check_in" 200
+attendee_page "send my link again" /attendee 200
+attendee_page "send my link again, answered" /attendee 200 -H "Origin: $base" \
+  --data 'email=nobody%40example.org&order=ORD1740816000000AB12CD'
+attendee_page "a wrong attendee link" "/attendee/$(printf 'A%.0s' $(seq 1 43))" 404
+# Certificates (issue 33 item 5): two certificates of the accepted paper stored by SQL (what a
+# release after the conference does), one revoked; the public verify page of each, the revoked
+# one's PDF (410), and the organisers' page with its rows and with a refused reissue (422).
+sqlite3 "$work/data/conference.db" <<SQL >/dev/null
+.timeout 5000
+INSERT INTO certificates (code, email, holder_name, kind, submission_id, reference, title, release_number, issued_at, revoked_at, revoked_by)
+  SELECT 'VALIDCERTVALIDCERTVALIDCE2', email, author_name, 'presentation', id, reference, paper_title, 1, '2025-03-25T00:00:00Z', NULL, NULL
+  FROM submissions WHERE reference = '$reference';
+INSERT INTO certificates (code, email, holder_name, kind, submission_id, reference, title, release_number, issued_at, revoked_at, revoked_by, replaced_by)
+  SELECT 'REVOKEDCERTREVOKEDCERTREV2', email, author_name, 'presentation', id, reference, paper_title, 1, '2025-03-24T00:00:00Z', '2025-03-25T00:00:00Z', '$organiser', 'VALIDCERTVALIDCERTVALIDCE2'
+  FROM submissions WHERE reference = '$reference';
+SQL
+organiser_answer "certificate verify page" 200 /certificates/VALIDCERTVALIDCERTVALIDCE2
+organiser_answer "certificate verify page, revoked" 200 /certificates/REVOKEDCERTREVOKEDCERTREV2
+organiser_answer "certificate PDF, revoked" 410 /certificates/REVOKEDCERTREVOKEDCERTREV2.pdf
+organiser_page "organiser certificates" /organiser/certificates
+grep -q 'VALIDCERTVALIDCERTVALIDCE2' "$work/pages/$n.html" || { echo "validate: /organiser/certificates lists no certificate" >&2; exit 1; }
+organiser_answer "organiser certificates, a refused reissue" 422 /organiser/certificates/VALIDCERTVALIDCERTVALIDCE2/reissue \
+  -H "Origin: $base" --data 'name='
 # The check-in desk (issue 33 item 3): a ticket written by SQL for the order sent above, then
 # the desk as the organiser (fresh, searched, after a valid check-in, after "already", with a
 # refused empty code) and the desk staff's sign-in page (no session).

@@ -67,6 +67,7 @@ DELETE FROM site;
 DELETE FROM mail_templates;
 DELETE FROM review_criteria;
 DELETE FROM webmail_domains;
+DELETE FROM certificate_signatories;
 
 -- -----------------------------------------------------------------------------
 -- Site settings (exactly one row, id = 1)
@@ -704,3 +705,15 @@ INSERT INTO webmail_domains (domain) VALUES
 ('web.de'),
 ('mail.com'),
 ('zoho.com');
+
+-- -----------------------------------------------------------------------------
+-- Certificates (issue 33 item 5): who signs the attendance and presentation
+-- certificates, in order. `signature` is a PNG file name under seed/signatures/
+-- (built into the binary like static/, never served on its own; keep it small,
+-- a transparent background prints best); NULL prints the name and role without
+-- an image.
+-- -----------------------------------------------------------------------------
+
+INSERT INTO certificate_signatories (position, name, role, signature) VALUES
+(1, 'Prof. Juan dela Cruz', 'Conference Chair', 'chair.png'),
+(2, 'Dr. Maria Clara Santos', 'Conference Co-Chair', 'co-chair.png');

@@ -8,6 +8,7 @@
 //! page lists. SQL in [`crate::repo::attendees`], [`crate::repo::receipts`] and
 //! [`crate::repo::streams`].
 
+pub mod certificates;
 pub mod check_in;
 pub mod documents;
 pub mod issue;

@@ -54,6 +54,13 @@ pub fn is_attendee_link(path: &str) -> bool {
     path == "/attendee" || path.starts_with("/attendee/") || path.starts_with("/check-in/")
 }
 
+/// A certificate's verify page and PDF (issue 33 item 5): public, but a revoke must show at
+/// once, so no cache keeps them (a shared cache would serve "valid" for up to a minute, or
+/// ten while revalidating).
+pub fn is_certificate(path: &str) -> bool {
+    path.starts_with(crate::attendance::certificates::PREFIX)
+}
+
 /// The policy for an answer, or `None` to keep the handler's.
 pub fn policy(method: &Method, path: &str, status: StatusCode, is_html: bool) -> Option<&'static str> {
     if path == "/api"
@@ -61,6 +68,7 @@ pub fn policy(method: &Method, path: &str, status: StatusCode, is_html: bool) ->
         || is_signed_in_area(path)
         || is_status_link(path)
         || is_attendee_link(path)
+        || is_certificate(path)
         || PRIVATE_PAGES.contains(&path)
     {
         return Some(PRIVATE);
@@ -102,6 +110,11 @@ mod tests {
             assert_eq!(policy(get, path, StatusCode::NOT_FOUND, true), Some(PRIVATE), "{path}");
         }
         assert_eq!(policy(get, "/attendees", StatusCode::OK, true), Some(PAGE), "only the /attendee tree");
+        for path in ["/certificates/ABC", "/certificates/ABC.pdf"] {
+            assert_eq!(policy(get, path, StatusCode::OK, true), Some(PRIVATE), "{path}");
+            assert_eq!(policy(get, path, StatusCode::OK, false), Some(PRIVATE), "{path}");
+            assert_eq!(policy(get, path, StatusCode::GONE, true), Some(PRIVATE), "{path}");
+        }
         assert_eq!(policy(get, "/assets/main-abc123.js", StatusCode::OK, false), None);
         assert_eq!(policy(get, "/sitemap.xml", StatusCode::OK, false), None);
     }

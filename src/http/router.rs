@@ -41,6 +41,10 @@ use crate::handlers::organiser::{review_progress, reviews_csv};
 use crate::handlers::organiser::check_in;
 use crate::handlers::page_table::PAGES;
 use crate::handlers::pages::attendee;
+// A certificate's public verify page and PDF (issue 33 item 5).
+use crate::handlers::pages::certificate;
+// Certificates in the back office (not the `crate::attendance::certificates` domain).
+use crate::handlers::organiser::certificates;
 use crate::handlers::pages::{errors, newsletter as newsletter_links, submission_status, test_gateway};
 use crate::handlers::review;
 use crate::handlers::seo;
@@ -85,6 +89,8 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route(attendee::PATH, get(attendee::show).post(attendee::change_name))
         .route(attendee::RESEND_PATH, get(attendee::resend_form).post(attendee::resend))
         .route(attendee::CHECK_IN_PATH, get(attendee::check_in))
+        // A certificate's verify page and its PDF (`<code>.pdf`), public and noindex (issue 33).
+        .route(certificate::PATH, get(certificate::show))
         // Browsers ask for it on their own (e.g. when an image is opened by itself).
         .route("/favicon.ico", get(|| async { Redirect::permanent("/static/img/favicon.svg") }));
     // The built-in TEST gateway (DESIGN.md section 6) exists only in `PAYMENTS_MODE=test`; in
@@ -145,6 +151,11 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         // Stream links of online and hybrid sessions (issue 33 item 6).
         .route(streams::PATH, get(streams::show))
         .route(streams::SESSION, post(streams::set))
+        // Certificates (issue 33 item 5): release, revoke, reissue.
+        .route(certificates::PATH, get(certificates::show))
+        .route(certificates::RELEASE, post(certificates::release))
+        .route(certificates::REVOKE, post(certificates::revoke))
+        .route(certificates::REISSUE, post(certificates::reissue))
         // Deciding from the reviews and their records (issue 32 items 7 to 9).
         .route(review_progress::PATH, get(review_progress::show))
         .route(review_progress::REMIND, post(review_progress::remind))

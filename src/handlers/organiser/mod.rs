@@ -4,6 +4,7 @@
 //! query strings (`query`), form bodies (`form`), page shapes (`view`) and downloads (`download`).
 
 pub mod assignments;
+pub mod certificates;
 pub mod check_in;
 pub mod dashboard;
 pub mod decide;

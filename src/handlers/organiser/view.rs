@@ -121,22 +121,52 @@ pub struct ActionForm {
     pub button: &'static str,
 }
 
-/// The organiser area's header links (`templates/organiser/page.html`): (address, name).
-pub const AREA_LINKS: &[(&str, &str)] = &[
-    ("/organiser", "Dashboard"),
-    ("/organiser/submissions", "Submissions"),
-    ("/organiser/reviewers", "Reviewers"),
-    ("/organiser/review/assignments", "Assignments"),
-    ("/organiser/review", "Review"),
-    ("/organiser/programme", "Programme"),
-    ("/organiser/streams", "Streams"),
-    ("/organiser/check-in", "Check-in"),
-    ("/organiser/messages", "Messages"),
-    ("/organiser/orders", "Orders"),
-    ("/organiser/subscribers", "Subscribers"),
-    ("/organiser/outbox", "Outbox"),
-    ("/organiser/audit", "Audit"),
+/// The organiser area's header links (`templates/organiser/page.html`), in groups of (address,
+/// name): fourteen links in one row wrapped into four lines on a phone, so each group gets a line
+/// of its own there, named by the group.
+pub const AREA_NAV: &[NavGroup] = &[
+    NavGroup { name: "", links: &[("/organiser", "Dashboard")] },
+    NavGroup {
+        name: "Papers",
+        links: &[
+            ("/organiser/submissions", "Submissions"),
+            ("/organiser/reviewers", "Reviewers"),
+            ("/organiser/review/assignments", "Assignments"),
+            ("/organiser/review", "Review"),
+        ],
+    },
+    NavGroup { name: "Programme", links: &[("/organiser/programme", "Programme"), ("/organiser/streams", "Streams")] },
+    NavGroup {
+        name: "Attendees",
+        links: &[
+            ("/organiser/orders", "Orders"),
+            ("/organiser/check-in", "Check-in"),
+            ("/organiser/certificates", "Certificates"),
+        ],
+    },
+    NavGroup {
+        name: "Mail and log",
+        links: &[
+            ("/organiser/messages", "Messages"),
+            ("/organiser/subscribers", "Subscribers"),
+            ("/organiser/outbox", "Outbox"),
+            ("/organiser/audit", "Audit"),
+        ],
+    },
 ];
+
+/// A named group of the organiser area's header links: (address, name); the dashboard's group
+/// has no name.
+#[derive(Debug)]
+pub struct NavGroup {
+    pub name: &'static str,
+    pub links: &'static [(&'static str, &'static str)],
+}
+
+/// Every header link of the organiser area, in order: (address, name).
+pub fn area_links() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
+    AREA_NAV.iter().flat_map(|group| group.links)
+}
 
 /// An entry of an item's history (from the audit log), in the words organisers use.
 #[derive(Debug, Clone)]
@@ -167,6 +197,9 @@ pub fn action_label(action: &str) -> &str {
         "ticket.checked_in" => "Checked in at the desk",
         "ticket.name_changed" => "Name on the ticket changed by the attendee",
         "attendee.link_sent" => "Attendee link sent again",
+        "certificates.released" => "Certificates released and mailed",
+        "certificate.revoked" => "Certificate revoked",
+        "certificate.reissued" => "Certificate reissued with a corrected name and mailed",
         "programme.placed" => "Placed in the programme",
         "programme.moved" => "Moved in its session",
         "programme.removed" => "Taken out of the programme",

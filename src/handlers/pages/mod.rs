@@ -3,6 +3,7 @@
 
 pub mod about;
 pub mod attendee;
+pub mod certificate;
 pub mod changes;
 pub mod errors;
 pub mod home;

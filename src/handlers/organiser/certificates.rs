@@ -1,0 +1,276 @@
+//! Certificates in the back office (issue 33 item 5): the counts, the Release button, and the
+//! issued certificates (searchable, 50 a page, newest first), each with Revoke and Reissue with
+//! a corrected name. The rules and the mails are `crate::attendance::certificates`; every
+//! action is audited in its transaction (`certificates.released`, `certificate.revoked`,
+//! `certificate.reissued`).
+//!
+//! Releasing is refused (409, the page says from when) before the conference's last day on
+//! the app's clock. Releasing again issues only the certificates that are missing (a late
+//! check-in, a paper published late) and mails only those people; with nothing missing it
+//! changes nothing and says so.
+
+use askama::Template;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+
+use super::form::{fields, one};
+use super::query::{Pager, Params};
+use super::session::SignedIn;
+use super::sign_in::layout;
+use crate::attendance::certificates::{self, Actor, Changed, Event, Released};
+use crate::attendance::tickets;
+use crate::error::AppError;
+use crate::handlers::layout::Layout;
+use crate::handlers::render::{render, see_other};
+use crate::handlers::state::AppState;
+use crate::repo::certificates::{self as store, Certificate};
+
+/// The page's address.
+pub const PATH: &str = "/organiser/certificates";
+/// Where the Release button posts.
+pub const RELEASE: &str = "/organiser/certificates/release";
+/// Where a certificate's Revoke button posts.
+pub const REVOKE: &str = "/organiser/certificates/{code}/revoke";
+/// Where a certificate's Reissue form posts (`name`).
+pub const REISSUE: &str = "/organiser/certificates/{code}/reissue";
+
+/// The page's query parameters: the search, and what the last action did.
+const PARAMS: [&str; 5] = ["q", "released", "nothing", "revoked", "reissued"];
+
+/// One issued certificate of the list.
+struct Row {
+    code: String,
+    verify: String,
+    name: String,
+    email: String,
+    kind: &'static str,
+    /// The paper's reference and title, for a presentation certificate.
+    paper: Option<String>,
+    issued_at: String,
+    /// "Valid", "Revoked" or "Replaced by <code>".
+    status: String,
+    revocable: bool,
+    reissuable: bool,
+    revoke: String,
+    reissue: String,
+    /// The name in the reissue form: the holder's, or what was typed when refused.
+    typed: String,
+    error: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "organiser/certificates.html")]
+struct CertificatesPage {
+    layout: Layout,
+    notice: Option<String>,
+    problem: Option<String>,
+    /// "Not released yet." or when and by whom it was last released.
+    released: String,
+    /// When releasing opens, before the conference's last day; `None` once it may.
+    opens: Option<String>,
+    /// (what, valid, revoked) per kind.
+    counts: Vec<(&'static str, i64, i64)>,
+    /// What a release would issue now: (attendance, presentation).
+    waiting: (usize, usize),
+    release_action: &'static str,
+    search: String,
+    rows: Vec<Row>,
+    pager: Pager,
+    name_max: usize,
+}
+
+/// A reissue refused for its name: the certificate, what was typed and why.
+struct Refused {
+    code: String,
+    typed: String,
+    error: String,
+}
+
+fn row(c: Certificate, base_url: &str, refused: Option<&Refused>) -> Row {
+    let typed = refused.filter(|r| r.code == c.code);
+    let status = match (&c.revoked_at, &c.replaced_by) {
+        (None, _) => "Valid".to_owned(),
+        (Some(_), None) => "Revoked".to_owned(),
+        (Some(_), Some(by)) => format!("Replaced by {by}"),
+    };
+    Row {
+        verify: certificates::verify_url(base_url, &c.code),
+        revoke: REVOKE.replace("{code}", &c.code),
+        reissue: REISSUE.replace("{code}", &c.code),
+        name: c.holder_name.clone(),
+        typed: typed.map_or_else(|| c.holder_name.clone(), |r| r.typed.clone()),
+        error: typed.map(|r| r.error.clone()),
+        email: c.email,
+        kind: certificates::kind_label(&c.kind),
+        paper: c.reference.as_ref().map(|r| format!("{r} · {}", c.title.clone().unwrap_or_default())),
+        issued_at: c.issued_at,
+        revocable: c.revoked_at.is_none(),
+        reissuable: c.replaced_by.is_none(),
+        status,
+        code: c.code,
+    }
+}
+
+async fn page(
+    state: &AppState,
+    status: StatusCode,
+    params: &Params,
+    notice: Option<String>,
+    problem: Option<String>,
+    refused: Option<Refused>,
+) -> Result<Response, AppError> {
+    let search = params.search()?;
+    let page = params.page()?;
+    let (total, listed) = store::list(&state.pool, search.as_deref(), page).await?;
+    let base_url = state.config.base_url();
+    let rows = listed.into_iter().map(|c| row(c, base_url, refused.as_ref())).collect();
+    let releases = store::releases(&state.pool).await?;
+    let released = match (&releases.last_released_at, &releases.last_released_by) {
+        (Some(at), Some(by)) if releases.releases > 0 => {
+            format!("Released {} time(s); last on {at} (UTC) by {by}.", releases.releases)
+        }
+        _ => "Not released yet.".to_owned(),
+    };
+    let snapshot = state.content.snapshot().await;
+    let event = Event::of(snapshot.site()?);
+    let opens = certificates::release_opens(&event, &snapshot.zone, state.clock.now()).err();
+    let mut counts = Vec::new();
+    for (kind, valid, revoked) in store::counts(&state.pool).await? {
+        counts.push((certificates::kind_label(&kind), valid, revoked));
+    }
+    // A refused reissue of a certificate this page does not list: its reason at the top.
+    let rows: Vec<Row> = rows;
+    let shown_in_row = rows.iter().any(|r| r.error.is_some());
+    let problem = problem.or_else(|| refused.filter(|_| !shown_in_row).map(|r| r.error));
+    let view = CertificatesPage {
+        layout: layout(state, "Certificates", PATH).await?,
+        notice,
+        problem,
+        released,
+        opens: opens.map(|message| message.replace(" Nothing was issued.", "")),
+        counts,
+        waiting: certificates::waiting(&state.pool).await?,
+        release_action: RELEASE,
+        search: params.value("q"),
+        pager: Pager::new(PATH, params, page, total),
+        rows,
+        name_max: tickets::NAME_MAX_CHARS,
+    };
+    render(status, &view)
+}
+
+/// GET `/organiser/certificates`: the counts, the Release button and the issued certificates
+/// (`q` searches code, name and e-mail; `page`); `released`, `nothing`, `revoked` and
+/// `reissued` say what the last action did.
+pub async fn show(
+    State(state): State<AppState>,
+    SignedIn(_): SignedIn,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, AppError> {
+    let params = Params::parse(raw.as_deref(), &PARAMS)?;
+    let notice = if let Some(number) = params.get("released") {
+        Some(format!(
+            "Release {} is done: each person it issued a certificate to gets one mail listing theirs.",
+            super::view::shown(number)
+        ))
+    } else if params.get("nothing").is_some() {
+        Some("Nothing new to issue: everyone who earned a certificate has one. No mail was sent.".to_owned())
+    } else if let Some(code) = params.get("revoked") {
+        Some(format!("Certificate {} is revoked: its verify page says so.", super::view::shown(code)))
+    } else {
+        params.get("reissued").map(|code| {
+            format!(
+                "The certificate was reissued as {} and mailed to its holder; the old one is revoked.",
+                super::view::shown(code)
+            )
+        })
+    };
+    page(&state, StatusCode::OK, &params, notice, None, None).await
+}
+
+/// POST `/organiser/certificates/release`: issues every missing certificate and mails each
+/// person it issued something to (see the module). 409 with the page and its reason before the
+/// conference's last day; otherwise 303 to the page, which says what happened.
+pub async fn release(State(state): State<AppState>, SignedIn(organiser): SignedIn) -> Result<Response, AppError> {
+    let snapshot = state.content.snapshot().await;
+    let event = Event::of(snapshot.site()?);
+    let ctx = crate::mail::Context::load(&state.pool, &state.config).await?;
+    let actor = Actor { email: &organiser.email, client: organiser.client.as_deref() };
+    match certificates::release(&state.pool, &ctx, &event, &snapshot.zone, actor, state.clock.now()).await? {
+        Released::NotYet(message) => {
+            page(&state, StatusCode::CONFLICT, &Params::default(), None, Some(message), None).await
+        }
+        Released::NothingNew => Ok(see_other(&format!("{PATH}?nothing=1"))),
+        Released::Issued { number, attendance, presentation, mails } => {
+            tracing::info!(number, attendance, presentation, mails, "certificates released");
+            Ok(see_other(&format!("{PATH}?released={number}")))
+        }
+    }
+}
+
+/// A certificate's code from its route; 404 for one of the wrong shape.
+fn code_of(typed: &str) -> Result<String, AppError> {
+    tickets::normalise_code(typed)
+        .filter(|code| code == typed)
+        .ok_or_else(|| AppError::NotFound("No certificate has this code.".into()))
+}
+
+/// POST `/organiser/certificates/{code}/revoke`: revokes the certificate (audited); 404 for a
+/// code no certificate has, 409 with the page when it is revoked already; otherwise 303 to the
+/// page.
+pub async fn revoke(
+    State(state): State<AppState>,
+    SignedIn(organiser): SignedIn,
+    Path(code): Path<String>,
+) -> Result<Response, AppError> {
+    let code = code_of(&code)?;
+    let actor = Actor { email: &organiser.email, client: organiser.client.as_deref() };
+    match certificates::revoke(&state.pool, &code, actor, state.clock.now()).await? {
+        Changed::Done(_) => Ok(see_other(&format!("{PATH}?revoked={code}"))),
+        Changed::Unknown => Err(AppError::NotFound("No certificate has this code.".into())),
+        Changed::Stale => {
+            let message = format!("Certificate {code} was revoked already, so nothing was changed.");
+            page(&state, StatusCode::CONFLICT, &Params::default(), None, Some(message), None).await
+        }
+    }
+}
+
+/// POST `/organiser/certificates/{code}/reissue` (`name`): revokes the certificate and issues
+/// a new one with a new code under `name` (the forms' one-line rule), mailed to its holder
+/// (audited). 404 for a code no certificate has; 400 for a form without exactly one `name`;
+/// 422 with the page, the name typed and its error for a name the rule refuses; 409 when it
+/// was replaced already; otherwise 303 to the page.
+pub async fn reissue(
+    State(state): State<AppState>,
+    SignedIn(organiser): SignedIn,
+    Path(code): Path<String>,
+    body: axum::body::Bytes,
+) -> Result<Response, AppError> {
+    let code = code_of(&code)?;
+    let fields = fields(&body);
+    let typed = one(&fields, "name")?.to_owned();
+    if store::by_code(&state.pool, &code).await?.is_none() {
+        return Err(AppError::NotFound("No certificate has this code.".into()));
+    }
+    let name = match tickets::check_name(&typed) {
+        Ok(name) => name,
+        Err(error) => {
+            let params = Params::default();
+            let refused = Refused { code: code.clone(), typed, error };
+            return page(&state, StatusCode::UNPROCESSABLE_ENTITY, &params, None, None, Some(refused)).await;
+        }
+    };
+    let snapshot = state.content.snapshot().await;
+    let event = Event::of(snapshot.site()?);
+    let ctx = crate::mail::Context::load(&state.pool, &state.config).await?;
+    let actor = Actor { email: &organiser.email, client: organiser.client.as_deref() };
+    match certificates::reissue(&state.pool, &ctx, &event, &code, &name, actor, state.clock.now()).await? {
+        Changed::Done(new_code) => Ok(see_other(&format!("{PATH}?reissued={new_code}"))),
+        Changed::Unknown => Err(AppError::NotFound("No certificate has this code.".into())),
+        Changed::Stale => {
+            let message = format!("Certificate {code} was replaced already, so nothing was changed.");
+            page(&state, StatusCode::CONFLICT, &Params::default(), None, Some(message), None).await
+        }
+    }
+}
