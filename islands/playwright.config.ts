@@ -93,6 +93,10 @@ function server(serverPort: number, serverDataDir: string, seed: string, organis
       // fail on 429s. The limit itself is tested in tests/protection.rs.
       RATE_LIMIT_PER_MINUTE: '100000',
       ORGANISER_EMAIL: organisers,
+      // The check-in desk (e2e/check-in.spec.ts): its desk staff, open on any day (the
+      // fixture's conference days are in the past of the real clock).
+      CHECKIN_EMAIL: 'e2e.desk@example.org',
+      CHECKIN_DAYS: 'any',
     },
   };
 }

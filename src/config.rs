@@ -43,6 +43,17 @@ pub struct Config {
     #[arg(long, env = "ORGANISER_EMAIL", global = true)]
     pub organiser_email: Option<String>,
 
+    /// Desk staff who may sign in to the check-in desk (`/organiser/check-in`) and reach
+    /// nothing else; a comma-separated list, read on every request. Unset: no desk staff.
+    #[arg(long, env = "CHECKIN_EMAIL", global = true)]
+    pub checkin_email: Option<String>,
+
+    /// The days check-in is open: comma-separated `YYYY-MM-DD` in the event's zone, or `any`.
+    /// Unset: the conference's days (`site.start_date` to `site.end_date`). A bad value stops
+    /// start-up.
+    #[arg(long, env = "CHECKIN_DAYS", default_value = "", value_parser = CheckInDays::from_str, global = true)]
+    pub checkin_days: CheckInDays,
+
     /// Minutes an organiser session may stay unused before it ends (DESIGN.md section 12).
     #[arg(long, env = "ORGANISER_IDLE_MINUTES", default_value_t = 30, global = true)]
     pub organiser_idle_minutes: u64,
@@ -166,6 +177,45 @@ pub struct Config {
     pub http_listen_addr: Option<SocketAddr>,
 }
 
+/// `CHECKIN_DAYS` (DESIGN.md section 16): the days the check-in desk accepts tickets.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum CheckInDays {
+    /// Unset: the conference's days, from the seed.
+    #[default]
+    Conference,
+    /// `any`: every day (a rehearsal, tests).
+    Any,
+    /// These days, in the event's zone.
+    Days(Vec<time::Date>),
+}
+
+impl FromStr for CheckInDays {
+    type Err = String;
+
+    /// `""` (the conference's days), `any`, or `YYYY-MM-DD[,YYYY-MM-DD...]`; anything else is
+    /// refused with the value that failed.
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        let value = value.trim();
+        if value.is_empty() {
+            return Ok(CheckInDays::Conference);
+        }
+        if value.eq_ignore_ascii_case("any") {
+            return Ok(CheckInDays::Any);
+        }
+        let format = time::macros::format_description!("[year]-[month]-[day]");
+        let mut days = Vec::new();
+        for entry in value.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            let day = time::Date::parse(entry, &format)
+                .map_err(|_| format!("CHECKIN_DAYS: {entry:?} is not a date (YYYY-MM-DD); use dates or `any`"))?;
+            days.push(day);
+        }
+        if days.is_empty() {
+            return Err("CHECKIN_DAYS names no day; leave it unset for the conference's days, or write `any`".into());
+        }
+        Ok(CheckInDays::Days(days))
+    }
+}
+
 /// Let's Encrypt's production ACME directory, `ACME_DIRECTORY`'s default.
 pub const LETS_ENCRYPT_DIRECTORY: &str = "https://acme-v02.api.letsencrypt.org/directory";
 
@@ -228,6 +278,8 @@ impl std::fmt::Debug for Config {
             .field("smtp_url", &set(&self.smtp_url))
             .field("mail_from", &self.mail_from)
             .field("organiser_email", &self.organiser_email)
+            .field("checkin_email", &self.checkin_email)
+            .field("checkin_days", &self.checkin_days)
             .field("payments_mode", &self.payments_mode)
             .field("ccavenue_merchant_id", &self.ccavenue_merchant_id)
             .field("ccavenue_access_code", &set(&self.ccavenue_access_code))
@@ -328,6 +380,8 @@ impl Config {
             smtp_url: None,
             mail_from: None,
             organiser_email: None,
+            checkin_email: None,
+            checkin_days: CheckInDays::Conference,
             payments_mode: None,
             ccavenue_merchant_id: None,
             ccavenue_access_code: None,
@@ -380,6 +434,19 @@ mod tests {
         let args = std::iter::once("conference".to_string())
             .chain(vars.iter().map(|(name, value)| format!("--{}={value}", name.to_lowercase().replace('_', "-"))));
         Config::try_parse_from(args)
+    }
+
+    #[test]
+    fn checkin_days_are_the_conference_any_or_dates_and_a_bad_one_stops_start_up() {
+        assert_eq!(parsed(&[]).unwrap().checkin_days, CheckInDays::Conference);
+        assert_eq!(parsed(&[("CHECKIN_DAYS", "ANY")]).unwrap().checkin_days, CheckInDays::Any);
+        let days = parsed(&[("CHECKIN_DAYS", "2025-03-20, 2025-03-21")]).unwrap().checkin_days;
+        let expected = [time::macros::date!(2025 - 03 - 20), time::macros::date!(2025 - 03 - 21)];
+        assert_eq!(days, CheckInDays::Days(expected.to_vec()));
+        for bad in ["2025-13-01", "tomorrow", "21/03/2025", ","] {
+            let err = parsed(&[("CHECKIN_DAYS", bad)]).expect_err(bad).to_string();
+            assert!(err.contains("CHECKIN_DAYS"), "{bad}: {err}");
+        }
     }
 
     #[test]

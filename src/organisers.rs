@@ -35,6 +35,9 @@ pub enum Role {
     Organiser,
     /// Reviewers who accepted their invitation (table `reviewers`): `/review/...`.
     Reviewer,
+    /// Desk staff, `CHECKIN_EMAIL`'s addresses (DESIGN.md section 16): `/organiser/check-in`
+    /// and nothing else.
+    CheckIn,
 }
 
 impl Role {
@@ -43,6 +46,7 @@ impl Role {
         match self {
             Role::Organiser => "organiser",
             Role::Reviewer => "reviewer",
+            Role::CheckIn => "checkin",
         }
     }
 
@@ -51,6 +55,7 @@ impl Role {
         match name {
             "organiser" => Some(Role::Organiser),
             "reviewer" => Some(Role::Reviewer),
+            "checkin" => Some(Role::CheckIn),
             _ => None,
         }
     }
@@ -60,6 +65,7 @@ impl Role {
         match self {
             Role::Organiser => "/organiser",
             Role::Reviewer => "/review",
+            Role::CheckIn => CHECK_IN_HOME,
         }
     }
 
@@ -68,6 +74,7 @@ impl Role {
         match self {
             Role::Organiser => "organisers",
             Role::Reviewer => "reviewers",
+            Role::CheckIn => "check-in desks",
         }
     }
 }
@@ -82,6 +89,17 @@ pub fn is_organiser(config: &Config, email: &str) -> bool {
     let email = normalise(email);
     !email.is_empty()
         && config.organiser_email.as_deref().is_some_and(|list| list.split(',').any(|entry| normalise(entry) == email))
+}
+
+/// The check-in desk's page, desk staff's home (DESIGN.md section 16).
+pub const CHECK_IN_HOME: &str = "/organiser/check-in";
+
+/// Whether `email` is one of `CHECKIN_EMAIL`'s addresses (desk staff), compared as organisers
+/// are and read on every request; without `CHECKIN_EMAIL` there are no desk staff.
+pub fn is_desk_staff(config: &Config, email: &str) -> bool {
+    let email = normalise(email);
+    !email.is_empty()
+        && config.checkin_email.as_deref().is_some_and(|list| list.split(',').any(|entry| normalise(entry) == email))
 }
 
 /// A fresh secret: what the organiser holds (`token`, base64url) and what is stored (`hash`).
@@ -127,6 +145,19 @@ mod tests {
         assert!(!is_organiser(&config, ""));
         config.organiser_email = Some(",,".into());
         assert!(!is_organiser(&config, ""), "empty entries name nobody");
+    }
+
+    #[test]
+    fn desk_staff_are_the_listed_addresses_and_nobody_without_a_list() {
+        let mut config = Config::for_tests("data".into());
+        assert!(!is_desk_staff(&config, "door@example.org"), "no list, no desk staff");
+        config.checkin_email = Some(" Door@Example.org ,hall@example.org".into());
+        assert!(is_desk_staff(&config, "door@example.org"));
+        assert!(is_desk_staff(&config, "HALL@example.org "));
+        assert!(!is_desk_staff(&config, "chair@example.org"));
+        assert!(!is_organiser(&config, "door@example.org"), "desk staff are not organisers");
+        assert_eq!(Role::parse(Role::CheckIn.as_str()), Some(Role::CheckIn));
+        assert_eq!(Role::CheckIn.as_str(), "checkin");
     }
 
     #[test]

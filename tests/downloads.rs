@@ -316,6 +316,15 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         get("/organiser/review", "/organiser/review", Organiser),
         post("/organiser/review/remind/{id}", "/organiser/review/remind/1"),
         get("/organiser/reviews.csv", "/organiser/reviews.csv", Organiser),
+        // The check-in desk (issue 33 item 3): the desk, a code posted without a session (the
+        // sign-in page's redirect), the CSV, and the desk staff's sign-in.
+        get("/organiser/check-in", "/organiser/check-in?q=a", Organiser),
+        post("/organiser/check-in", "/organiser/check-in"),
+        get("/organiser/check-in.csv", "/organiser/check-in.csv", Organiser),
+        post("/organiser/check-in/sign-in", "/organiser/check-in/sign-in"),
+        get("/organiser/check-in/sign-in/{token}", format!("/organiser/check-in/sign-in/{token}"), Visitor),
+        post("/organiser/check-in/sign-in/{token}", format!("/organiser/check-in/sign-in/{token}")),
+        post("/organiser/check-in/sign-out", "/organiser/check-in/sign-out"),
         get("/api/health", "/api/health", Visitor),
         get("/api/collections/{name}/records", "/api/collections/speakers/records", Visitor),
         get(

@@ -38,6 +38,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The check-in desk (issue 33 item 3) is open whatever the day, and has one desk address.
+export CHECKIN_EMAIL=validate.desk@example.org CHECKIN_DAYS=any
 LISTEN_ADDR="127.0.0.1:$port" PUBLIC_URL="$base" DATA_DIR="$work/data" \
   DATABASE_URL="sqlite://$work/data/conference.db" RUST_LOG=warn ORGANISER_EMAIL="$organiser" \
   "$server_bin" serve >"$work/server.log" 2>&1 &
@@ -311,6 +313,28 @@ organiser_page "organiser certificates" /organiser/certificates
 grep -q 'VALIDCERTVALIDCERTVALIDCE2' "$work/pages/$n.html" || { echo "validate: /organiser/certificates lists no certificate" >&2; exit 1; }
 organiser_answer "organiser certificates, a refused reissue" 422 /organiser/certificates/VALIDCERTVALIDCERTVALIDCE2/reissue \
   -H "Origin: $base" --data 'name='
+# The check-in desk (issue 33 item 3): a ticket written by SQL for the order sent above, then
+# the desk as the organiser (fresh, searched, after a valid check-in, after "already", with a
+# refused empty code) and the desk staff's sign-in page (no session).
+sqlite3 "$work/data/conference.db" <<SQL >/dev/null
+.timeout 5000
+INSERT INTO tickets (order_id, code, holder_name, mode, ticket_type, created)
+  SELECT order_id, 'VALIDATECHECKINCODEABCDEF2', 'Ana Cruz', 'physical', 'Presenter', '2025-03-01T00:00:00Z'
+  FROM orders ORDER BY created LIMIT 1;
+SQL
+organiser_page "check-in desk" /organiser/check-in
+organiser_page "check-in desk, searched" "/organiser/check-in?q=ana"
+grep -q 'id="check-in-found"' "$work/pages/$n.html" || { echo "validate: the desk's search lists nothing" >&2; exit 1; }
+organiser_page "check-in desk, a valid ticket" /organiser/check-in -H "Origin: $base" --data code=VALIDATECHECKINCODEABCDEF2
+grep -q 'data-result="valid"' "$work/pages/$n.html" || { echo "validate: the desk did not check the ticket in" >&2; exit 1; }
+organiser_page "check-in desk, already checked in" /organiser/check-in -H "Origin: $base" \
+  --data-urlencode "code=$base/check-in/VALIDATECHECKINCODEABCDEF2"
+grep -q 'data-result="already"' "$work/pages/$n.html" || { echo "validate: the desk's second scan is not 'already'" >&2; exit 1; }
+organiser_answer "check-in desk, an empty code" 422 /organiser/check-in -H "Origin: $base" --data code=
+n=$((n + 1))
+curl -s -o "$work/pages/$n.html" "$base/organiser/check-in"
+echo "check-in desk sign-in page (/organiser/check-in)" >"$work/pages/$n.path"
+grep -q 'action="/organiser/check-in/sign-in"' "$work/pages/$n.html" || { echo "validate: no desk sign-in page" >&2; exit 1; }
 
 # Every stylesheet any page links: the site-wide one and the page-group sheets.
 css=$(cat "$work/pages/"*.html | grep -o '/assets/[^"]*\.css' | sort -u)

@@ -37,6 +37,8 @@ use crate::handlers::organiser::programme;
 use crate::handlers::organiser::reviewers;
 use crate::handlers::organiser::streams;
 use crate::handlers::organiser::{review_progress, reviews_csv};
+// The registration desk (issue 33 item 3), not the `crate::attendance::check_in` rules.
+use crate::handlers::organiser::check_in;
 use crate::handlers::page_table::PAGES;
 use crate::handlers::pages::attendee;
 // A certificate's public verify page and PDF (issue 33 item 5).
@@ -172,6 +174,12 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route(assignments::ASSIGN, post(assignments::assign_one))
         .route(assignments::UNASSIGN, post(assignments::unassign))
         .route(assignments::CONFLICT, post(assignments::declare_conflict))
+        // The check-in desk (issue 33 item 3): organisers and desk staff (`CHECKIN_EMAIL`).
+        .route(check_in::PATH, get(check_in::show).post(check_in::check))
+        .route(check_in::CSV, get(check_in::csv))
+        .route(check_in::SIGN_IN, post(check_in::request_link))
+        .route(check_in::SIGN_IN_LINK, get(check_in::confirm_page).post(check_in::sign_in))
+        .route(check_in::SIGN_OUT, post(check_in::sign_out))
         .route(records::AUDIT, get(records::audit_list))
         .route("/organiser/audit.csv", get(records::audit_csv))
         // The reviewers' area (issue 32, DESIGN.md section 15): the same sign-in, its own role.

@@ -4,6 +4,7 @@ pub mod assignments;
 pub mod attendees;
 pub mod audit;
 pub mod certificates;
+pub mod check_ins;
 pub mod content;
 pub mod dashboard;
 pub mod decisions;

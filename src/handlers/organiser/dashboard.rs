@@ -39,6 +39,8 @@ pub struct DashboardPage {
     /// The row of the session this page was asked with.
     pub current_session: i64,
     pub entries: Vec<Entry>,
+    /// Check-ins per day and ticket type (issue 33 item 3).
+    pub check_ins: Vec<crate::repo::check_ins::DayCount>,
 }
 
 impl DashboardPage {
@@ -118,6 +120,7 @@ pub async fn home(State(state): State<AppState>, request: Request) -> Result<Res
         sessions: store::sessions_of(pool, &organiser.email).await?,
         current_session: organiser.session,
         entries: audit::latest(pool, LATEST_ENTRIES).await?,
+        check_ins: crate::repo::check_ins::counts(pool).await?,
         email: organiser.email,
     };
     render(StatusCode::OK, &page)

@@ -5,6 +5,7 @@
 
 pub mod assignments;
 pub mod certificates;
+pub mod check_in;
 pub mod dashboard;
 pub mod decide;
 pub mod download;

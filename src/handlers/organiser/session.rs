@@ -142,6 +142,7 @@ pub async fn holds(state: &AppState, role: Role, email: &str) -> Result<Option<O
     Ok(match role {
         Role::Organiser => organisers::is_organiser(&state.config, email).then_some(None),
         Role::Reviewer => reviewers::accepted(&state.pool, email).await?.map(Some),
+        Role::CheckIn => organisers::is_desk_staff(&state.config, email).then_some(None),
     })
 }
 
@@ -168,6 +169,7 @@ pub async fn account(parts: &Parts, state: &AppState) -> Result<Option<Account>,
             let reason = match role {
                 Role::Organiser => "not in ORGANISER_EMAIL",
                 Role::Reviewer => "not an accepted reviewer",
+                Role::CheckIn => "not in CHECKIN_EMAIL",
             };
             let entry = NewEntry {
                 details: serde_json::json!({ "reason": reason }),

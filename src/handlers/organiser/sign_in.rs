@@ -39,12 +39,16 @@ use crate::validate;
 pub const LINK_ON_ITS_WAY: &str = "If this address belongs to an organiser, a sign-in link is on its way.";
 /// The same answer on the reviewers' sign-in page.
 pub const REVIEWER_LINK_ON_ITS_WAY: &str = "If this address belongs to a reviewer, a sign-in link is on its way.";
+/// The same answer on the check-in desk's sign-in page.
+pub const DESK_LINK_ON_ITS_WAY: &str =
+    "If this address belongs to the registration desk's staff, a sign-in link is on its way.";
 
 /// The answer to an accepted request for a `role` link.
 fn link_on_its_way(role: Role) -> &'static str {
     match role {
         Role::Organiser => LINK_ON_ITS_WAY,
         Role::Reviewer => REVIEWER_LINK_ON_ITS_WAY,
+        Role::CheckIn => DESK_LINK_ON_ITS_WAY,
     }
 }
 
@@ -53,6 +57,7 @@ fn sign_in_title(role: Role) -> &'static str {
     match role {
         Role::Organiser => "Organisers: sign in",
         Role::Reviewer => "Reviewers: sign in",
+        Role::CheckIn => "Check-in desk: sign in",
     }
 }
 /// The answer past the per-address limit, the same for any address.
@@ -117,6 +122,7 @@ pub async fn sign_in_page(
     let heading = match role {
         Role::Organiser => "Organisers",
         Role::Reviewer => "Reviewers",
+        Role::CheckIn => "Check-in desk",
     };
     let action = format!("{}/sign-in", role.home());
     answer(status, &SignInPage { layout, heading, home: role.home(), action, notice, error, email })

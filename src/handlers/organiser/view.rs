@@ -136,7 +136,14 @@ pub const AREA_NAV: &[NavGroup] = &[
         ],
     },
     NavGroup { name: "Programme", links: &[("/organiser/programme", "Programme"), ("/organiser/streams", "Streams")] },
-    NavGroup { name: "Attendees", links: &[("/organiser/orders", "Orders"), ("/organiser/certificates", "Certificates")] },
+    NavGroup {
+        name: "Attendees",
+        links: &[
+            ("/organiser/orders", "Orders"),
+            ("/organiser/check-in", "Check-in"),
+            ("/organiser/certificates", "Certificates"),
+        ],
+    },
     NavGroup {
         name: "Mail and log",
         links: &[
@@ -187,6 +194,7 @@ pub fn action_label(action: &str) -> &str {
         "order.refunded" => "Refund recorded",
         "stream.set" => "Stream link set",
         "stream.removed" => "Stream link removed",
+        "ticket.checked_in" => "Checked in at the desk",
         "ticket.name_changed" => "Name on the ticket changed by the attendee",
         "attendee.link_sent" => "Attendee link sent again",
         "certificates.released" => "Certificates released and mailed",

@@ -53,6 +53,7 @@ pub async fn authenticate(parts: &Parts, state: &AppState) -> Result<Access, App
     let reviewer = match role {
         Role::Reviewer => reviewer,
         Role::Organiser => reviewers::accepted(&state.pool, &email).await?,
+        Role::CheckIn => None,
     };
     Ok(match reviewer {
         Some(reviewer) => Access::Reviewing(Box::new(Reviewing { email, session, role, client, reviewer })),

@@ -1,0 +1,192 @@
+//! The registration desk (issue 33 item 3, DESIGN.md section 16): a scanned or typed code
+//! checks its ticket in at most once per day, in the event's zone, on the days check-in is
+//! open (`CHECKIN_DAYS`, else the conference's days). Every check-in is audited in the
+//! transaction that stores it. SQL in [`crate::repo::check_ins`].
+
+use time::{Date, OffsetDateTime};
+
+use crate::config::CheckInDays;
+use crate::db::Pool;
+use crate::repo::audit::{self, NewEntry};
+use crate::repo::check_ins::{self, DeskTicket};
+use crate::zone::Zone;
+
+use super::tickets::{self, CHECK_IN_PREFIX};
+
+/// What the desk answers to a code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// Checked in now.
+    Valid(DeskTicket),
+    /// Checked in earlier today: when (RFC 3339 UTC) and by whom (the desk's address).
+    Already { ticket: DeskTicket, at: String, by: String },
+    /// The order was refunded: the ticket no longer admits.
+    Refunded(DeskTicket),
+    /// No ticket has this code (or it cannot be a code).
+    Unknown,
+    /// Check-in is closed today.
+    NotToday(DeskTicket),
+}
+
+impl Answer {
+    /// The answer's name in the JSON and the page: `valid`, `already`, `refunded`, `unknown`,
+    /// `not_today`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Answer::Valid(_) => "valid",
+            Answer::Already { .. } => "already",
+            Answer::Refunded(_) => "refunded",
+            Answer::Unknown => "unknown",
+            Answer::NotToday(_) => "not_today",
+        }
+    }
+
+    /// The ticket the code named, when it named one.
+    pub fn ticket(&self) -> Option<&DeskTicket> {
+        match self {
+            Answer::Valid(t) | Answer::Refunded(t) | Answer::NotToday(t) | Answer::Already { ticket: t, .. } => Some(t),
+            Answer::Unknown => None,
+        }
+    }
+}
+
+/// The day `now` falls on in the event's `zone`.
+pub fn today(now: OffsetDateTime, zone: &Zone) -> Date {
+    now.to_offset(zone.offset_at(now)).date()
+}
+
+/// `day` as stored: `YYYY-MM-DD`.
+pub fn day_key(day: Date) -> String {
+    format!("{:04}-{:02}-{:02}", day.year(), u8::from(day.month()), day.day())
+}
+
+/// Whether check-in is open on `day`: `CHECKIN_DAYS`' days or `any`, else the conference's
+/// days `start..=end` (`YYYY-MM-DD` from the seed; closed when they do not parse).
+pub fn is_open(days: &CheckInDays, start: &str, end: &str, day: Date) -> bool {
+    match days {
+        CheckInDays::Any => true,
+        CheckInDays::Days(days) => days.contains(&day),
+        CheckInDays::Conference => match (crate::dates::parse(start), crate::dates::parse(end)) {
+            (Some(start), Some(end)) => start <= day && day <= end,
+            _ => false,
+        },
+    }
+}
+
+/// The code in what the desk typed or scanned: a code, or the QR's whole address
+/// `PUBLIC_URL/check-in/<code>` (`base_url` without a trailing slash; scheme and host compared
+/// case-insensitively). `None` for anything else, which is no ticket's code.
+pub fn code_in(typed: &str, base_url: &str) -> Option<String> {
+    let typed = typed.trim();
+    let prefix = format!("{base_url}{CHECK_IN_PREFIX}");
+    let code = match typed.get(..prefix.len()) {
+        Some(head) if head.eq_ignore_ascii_case(&prefix) => {
+            typed[prefix.len()..].split(['?', '#']).next().unwrap_or("").trim_end_matches('/')
+        }
+        _ if typed.contains('/') => return None,
+        _ => typed,
+    };
+    tickets::normalise_code(code)
+}
+
+/// Who checks in and from where, for `checked_by` and the audit log.
+pub struct Desk<'a> {
+    pub email: &'a str,
+    pub client: Option<&'a str>,
+}
+
+/// Checks in the ticket of `typed` (see [`code_in`]) at `now`: looks it up, refuses a refunded
+/// ticket and a closed day, and stores the day's check-in unless a desk did first (then that
+/// one's time and desk). The stored check-in and its audit entry (`ticket.checked_in`, about
+/// the order) share one transaction.
+#[allow(clippy::too_many_arguments)]
+pub async fn check_in(
+    pool: &Pool,
+    typed: &str,
+    base_url: &str,
+    desk: &Desk<'_>,
+    now: OffsetDateTime,
+    zone: &Zone,
+    days: &CheckInDays,
+    conference: (&str, &str),
+) -> Result<Answer, sqlx::Error> {
+    let Some(code) = code_in(typed, base_url) else { return Ok(Answer::Unknown) };
+    let Some(ticket) = check_ins::ticket_by_code(pool, &code).await? else { return Ok(Answer::Unknown) };
+    if ticket.refunded_at.is_some() {
+        return Ok(Answer::Refunded(ticket));
+    }
+    let day = today(now, zone);
+    if !is_open(days, conference.0, conference.1, day) {
+        return Ok(Answer::NotToday(ticket));
+    }
+    let day = day_key(day);
+    let at = crate::mail::outbox::timestamp(now);
+    let mut tx = crate::db::begin_write(pool).await?;
+    if check_ins::insert(&mut tx, ticket.id, &day, &at, desk.email).await? {
+        let entry = NewEntry {
+            details: serde_json::json!({ "day": day, "ticket_type": ticket.ticket_type, "mode": ticket.mode }),
+            ..NewEntry::new(&at, desk.email, desk.client, "ticket.checked_in").about("order", &ticket.order_id)
+        };
+        audit::record(&mut tx, &entry).await?;
+        tx.commit().await?;
+        return Ok(Answer::Valid(ticket));
+    }
+    // Another desk won: its row is committed (PostgreSQL's INSERT waited for it).
+    let earlier = check_ins::of_day(&mut tx, ticket.id, &day).await?;
+    tx.rollback().await?;
+    Ok(match earlier {
+        Some((at, by)) => Answer::Already { ticket, at, by },
+        // Unreachable while check-ins are never deleted; answered as a retry would be.
+        None => Answer::Already { ticket, at, by: String::new() },
+    })
+}
+
+/// A stored time (RFC 3339 UTC) as the desk reads it: `09:12, Friday 21 March 2025` in the
+/// event's zone; the stored text when it does not parse.
+pub fn when_label(at: &str, zone: &Zone) -> String {
+    let Ok(instant) = OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339) else {
+        return at.to_owned();
+    };
+    let local = instant.to_offset(zone.offset_at(instant));
+    let format =
+        time::macros::format_description!("[hour]:[minute], [weekday] [day padding:none] [month repr:long] [year]");
+    local.format(&format).unwrap_or_else(|_| at.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::{date, datetime, offset};
+
+    use super::*;
+
+    #[test]
+    fn a_code_is_typed_or_the_qr_address_scanned() {
+        let base = "https://conf.example.org";
+        let code = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+        assert_eq!(code_in(code, base).as_deref(), Some(code));
+        assert_eq!(code_in(" abcd-efgh ijklmnopqrstuvwxyz ", base).as_deref(), Some(code));
+        assert_eq!(code_in(&format!("{base}/check-in/{code}"), base).as_deref(), Some(code));
+        assert_eq!(code_in(&format!("HTTPS://CONF.example.org/check-in/{code}?x#y"), base).as_deref(), Some(code));
+        assert_eq!(code_in(&format!("https://evil.example/check-in/{code}"), base), None);
+        assert_eq!(code_in("short", base), None);
+        assert_eq!(code_in("", base), None);
+    }
+
+    #[test]
+    fn check_in_is_open_on_the_conference_days_in_the_event_zone_or_as_configured() {
+        let zone = Zone::fixed("Asia/Singapore", offset!(+8));
+        // 16:30 UTC on the 20th is half past midnight on the 21st in Singapore.
+        assert_eq!(today(datetime!(2025-03-20 16:30 UTC), &zone), date!(2025 - 03 - 21));
+        let (start, end) = ("2025-03-21", "2025-03-23");
+        assert!(!is_open(&CheckInDays::Conference, start, end, date!(2025 - 03 - 20)));
+        assert!(is_open(&CheckInDays::Conference, start, end, date!(2025 - 03 - 21)));
+        assert!(is_open(&CheckInDays::Conference, start, end, date!(2025 - 03 - 23)));
+        assert!(!is_open(&CheckInDays::Conference, start, end, date!(2025 - 03 - 24)));
+        assert!(is_open(&CheckInDays::Any, start, end, date!(2020 - 01 - 01)));
+        let rehearsal = CheckInDays::Days(vec![date!(2025 - 03 - 19)]);
+        assert!(is_open(&rehearsal, start, end, date!(2025 - 03 - 19)));
+        assert!(!is_open(&rehearsal, start, end, date!(2025 - 03 - 21)), "the list replaces the conference's days");
+        assert_eq!(day_key(date!(2025 - 03 - 09)), "2025-03-09");
+        assert_eq!(when_label("2025-03-21T01:12:00Z", &zone), "09:12, Friday 21 March 2025");
+    }
+}

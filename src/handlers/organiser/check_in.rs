@@ -1,0 +1,397 @@
+//! The check-in desk, `/organiser/check-in` (issue 33 item 3, DESIGN.md section 16): for
+//! organisers and for desk staff (`CHECKIN_EMAIL`, signed in by the same mailed link under
+//! `/organiser/check-in/sign-in`). A desk session reaches these routes only; anywhere else it
+//! answers as another role's session does (404).
+//!
+//! - `GET /organiser/check-in`: the sign-in page without a session; with one, the desk: the
+//!   camera scanner (island `CheckInDesk`), the typed-code form, and with `?q=` the tickets
+//!   whose holder's name contains it or whose order id it is, each with a check-in button.
+//! - `POST /organiser/check-in` (field `code`: a code or the QR's whole address): one answer
+//!   of valid / already / refunded / unknown / not today ([`crate::attendance::check_in`]).
+//!   A form POST gets the page again with the answer (no JavaScript needed); a JSON POST (the
+//!   island) gets the answer as JSON. One handler for both, so they cannot drift apart.
+//! - `GET /organiser/check-in.csv`: every check-in, organisers only.
+
+use askama::Template;
+use axum::extract::{FromRequest, Path, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::{Form, Json};
+use serde::{Deserialize, Serialize};
+
+use super::download::{self, CsvList};
+use super::session::{self, Account, SignedInForFile};
+use super::sign_in::{self, SignInForm, client_of, layout};
+use crate::attendance::check_in::{self as desk, Answer, Desk};
+use crate::attendance::tickets;
+use crate::client_ip::ClientIp;
+use crate::config::CheckInDays;
+use crate::error::AppError;
+use crate::export::SafeWriter;
+use crate::handlers::layout::Layout;
+use crate::handlers::render::html;
+use crate::handlers::state::AppState;
+use crate::organisers::Role;
+use crate::repo::check_ins::{self, DeskTicket, Found};
+use crate::repo::organisers as store;
+
+/// The desk's address, desk staff's home
+/// ([`crate::organisers::CHECK_IN_HOME`], the same address).
+pub const PATH: &str = "/organiser/check-in";
+/// The check-ins' CSV.
+pub const CSV: &str = "/organiser/check-in.csv";
+/// Desk staff's sign-in form.
+pub const SIGN_IN: &str = "/organiser/check-in/sign-in";
+/// Desk staff's mailed link.
+pub const SIGN_IN_LINK: &str = "/organiser/check-in/sign-in/{token}";
+/// Ends the desk's session.
+pub const SIGN_OUT: &str = "/organiser/check-in/sign-out";
+
+/// Tickets a search lists at most.
+const SEARCH_LIMIT: i64 = 25;
+/// The longest code field or search accepted (the QR's address is about 60 characters).
+const FIELD_MAX_CHARS: usize = 300;
+
+/// The page may use the camera, on this origin only: every other page keeps the site-wide
+/// `camera=()` (`crate::http::security`).
+const PERMISSIONS: &str = "camera=(self), microphone=(), geolocation=(), interest-cohort=()";
+
+/// Who is at the desk: an organiser or desk staff.
+enum Access {
+    None,
+    Desk(Box<Account>),
+    Refused,
+}
+
+async fn access(parts: &axum::http::request::Parts, state: &AppState) -> Result<Access, AppError> {
+    Ok(match session::account(parts, state).await? {
+        None => Access::None,
+        Some(account) if matches!(account.role, Role::Organiser | Role::CheckIn) => Access::Desk(Box::new(account)),
+        Some(_) => Access::Refused,
+    })
+}
+
+/// The answer as the page and the island show it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Shown {
+    /// `valid`, `already`, `refunded`, `unknown`, `not_today`.
+    pub result: &'static str,
+    /// The answer in a few words, e.g. "Valid: welcome".
+    pub title: String,
+    /// Further lines: name, ticket type, mode; when and by whom.
+    pub lines: Vec<String>,
+    pub name: Option<String>,
+    pub ticket_type: Option<String>,
+    /// `virtual` or `physical`.
+    pub mode: Option<String>,
+    pub order_id: Option<String>,
+    /// The earlier check-in (RFC 3339 UTC) and its desk, for `already`.
+    pub at: Option<String>,
+    pub by: Option<String>,
+}
+
+fn ticket_lines(ticket: &DeskTicket) -> Vec<String> {
+    vec![
+        ticket.holder_name.clone(),
+        format!("{} · {}", ticket.ticket_type, tickets::mode_label(&ticket.mode)),
+        format!("Order {}", ticket.order_id),
+    ]
+}
+
+fn shown(answer: &Answer, zone: &crate::zone::Zone, days: &str) -> Shown {
+    let (title, mut lines, at, by) = match answer {
+        Answer::Valid(t) => ("Valid: welcome".to_owned(), ticket_lines(t), None, None),
+        Answer::Already { ticket, at, by } => {
+            let mut lines = ticket_lines(ticket);
+            lines.insert(0, format!("Checked in at {} by {by}.", desk::when_label(at, zone)));
+            ("Already checked in today".to_owned(), lines, Some(at.clone()), Some(by.clone()))
+        }
+        Answer::Refunded(t) => ("Refunded: this ticket no longer admits".to_owned(), ticket_lines(t), None, None),
+        Answer::Unknown => {
+            ("Unknown code: no ticket has it".to_owned(), vec!["Check the code, or search by name.".into()], None, None)
+        }
+        Answer::NotToday(t) => {
+            let mut lines = ticket_lines(t);
+            lines.insert(0, format!("Check-in is open on {days}."));
+            ("Not valid today".to_owned(), lines, None, None)
+        }
+    };
+    lines.retain(|l| !l.is_empty());
+    let ticket = answer.ticket();
+    Shown {
+        result: answer.kind(),
+        title,
+        lines,
+        name: ticket.map(|t| t.holder_name.clone()),
+        ticket_type: ticket.map(|t| t.ticket_type.clone()),
+        mode: ticket.map(|t| t.mode.clone()),
+        order_id: ticket.map(|t| t.order_id.clone()),
+        at,
+        by,
+    }
+}
+
+/// The days check-in is open, in words.
+fn open_days(days: &CheckInDays, start: &str, end: &str) -> String {
+    match days {
+        CheckInDays::Any => "any day".into(),
+        CheckInDays::Conference => crate::dates::range_label(start, end),
+        CheckInDays::Days(days) => {
+            days.iter().map(|d| crate::dates::long(&desk::day_key(*d))).collect::<Vec<_>>().join(", ")
+        }
+    }
+}
+
+/// The island's props: where to post, and the answer the page shows (after a form POST).
+#[derive(Serialize)]
+struct IslandProps {
+    action: &'static str,
+    shown: Option<Shown>,
+}
+
+/// One ticket a search found.
+struct FoundLine {
+    code: String,
+    name: String,
+    detail: String,
+    state: Option<String>,
+    refunded: bool,
+}
+
+#[derive(Template)]
+#[template(path = "organiser/check_in.html")]
+struct DeskPage {
+    layout: Layout,
+    /// Desk staff see no other organiser page: no lists in the header.
+    organiser: bool,
+    email: String,
+    today: String,
+    open: bool,
+    days: String,
+    zone: String,
+    shown: Option<Shown>,
+    error: Option<String>,
+    code: String,
+    query: String,
+    found: Option<Vec<FoundLine>>,
+    props: IslandProps,
+    field_max: usize,
+}
+
+/// The page with `shown` or `error`, as `status`.
+#[allow(clippy::too_many_arguments)]
+async fn desk_page(
+    state: &AppState,
+    account: &Account,
+    status: StatusCode,
+    shown: Option<Shown>,
+    error: Option<String>,
+    code: String,
+    query: String,
+) -> Result<Response, AppError> {
+    let (zone, start, end) = event(state).await;
+    let today = desk::today(state.clock.now(), &zone);
+    let day = desk::day_key(today);
+    let found = if query.trim().is_empty() {
+        None
+    } else {
+        let rows = check_ins::search(&state.pool, &query, &day, SEARCH_LIMIT).await?;
+        Some(rows.into_iter().map(|f| found_line(f, &zone)).collect())
+    };
+    let page = DeskPage {
+        layout: layout(state, "Check-in desk", PATH).await?,
+        organiser: account.role == Role::Organiser,
+        email: account.email.clone(),
+        today: crate::dates::long(&day),
+        open: desk::is_open(&state.config.checkin_days, &start, &end, today),
+        days: open_days(&state.config.checkin_days, &start, &end),
+        zone: zone.name.clone(),
+        props: IslandProps { action: PATH, shown: shown.clone() },
+        shown,
+        error,
+        code,
+        query,
+        found,
+        field_max: FIELD_MAX_CHARS,
+    };
+    let mut response = crate::handlers::render::html_response(status, html(&page)?);
+    response.headers_mut().insert("permissions-policy", HeaderValue::from_static(PERMISSIONS));
+    Ok(response)
+}
+
+fn found_line(f: Found, zone: &crate::zone::Zone) -> FoundLine {
+    FoundLine {
+        detail: format!("{} · {} · Order {}", f.ticket_type, tickets::mode_label(&f.mode), f.order_id),
+        state: f.checked_in_at.as_deref().map(|at| format!("Checked in today at {}", desk::when_label(at, zone))),
+        refunded: f.refunded_at.is_some(),
+        code: f.code,
+        name: f.holder_name,
+    }
+}
+
+/// The event's zone and the conference's first and last days (`YYYY-MM-DD`; empty without a
+/// seeded site, which keeps check-in closed unless `CHECKIN_DAYS` opens it).
+async fn event(state: &AppState) -> (crate::zone::Zone, String, String) {
+    let snapshot = state.content.snapshot().await;
+    let days = snapshot.site.as_ref().map(|s| (s.start_date.clone(), s.end_date.clone())).unwrap_or_default();
+    (snapshot.zone.clone(), days.0, days.1)
+}
+
+/// The query's `q`.
+fn query_of(parts: &axum::http::request::Parts) -> String {
+    parts
+        .uri
+        .query()
+        .and_then(|q| url::form_urlencoded::parse(q.as_bytes()).find(|(k, _)| k == "q").map(|(_, v)| v.into_owned()))
+        .map(|q| q.chars().take(FIELD_MAX_CHARS).collect())
+        .unwrap_or_default()
+}
+
+/// GET `/organiser/check-in`.
+pub async fn show(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    let (parts, _) = request.into_parts();
+    match access(&parts, &state).await? {
+        Access::None => sign_in::sign_in_page(&state, Role::CheckIn, StatusCode::OK, None, None, String::new()).await,
+        Access::Refused => Ok(session::not_found()),
+        Access::Desk(account) => {
+            desk_page(&state, &account, StatusCode::OK, None, None, String::new(), query_of(&parts)).await
+        }
+    }
+}
+
+/// The code field, as a form or JSON sends it.
+#[derive(Debug, Deserialize)]
+pub struct CodeBody {
+    #[serde(default)]
+    pub code: String,
+}
+
+/// The problem with an empty or overlong field, if any.
+fn field_problem(code: &str) -> Option<&'static str> {
+    if code.trim().is_empty() {
+        Some("Scan a ticket or type its code.")
+    } else if code.chars().count() > FIELD_MAX_CHARS {
+        Some("That is longer than any ticket's code or address.")
+    } else {
+        None
+    }
+}
+
+fn is_json(request: &Request) -> bool {
+    request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("application/json"))
+}
+
+/// POST `/organiser/check-in`: a form (the page again, with the answer) or JSON (the answer).
+pub async fn check(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    let json = is_json(&request);
+    let (parts, body) = request.into_parts();
+    let account = match access(&parts, &state).await? {
+        Access::Desk(account) => account,
+        Access::Refused => return Ok(session::not_found()),
+        Access::None if json => {
+            let body = crate::error::ErrorBody {
+                message: "Your session ended. Please sign in again.".into(),
+                errors: Default::default(),
+            };
+            return Ok((StatusCode::UNAUTHORIZED, Json(body)).into_response());
+        }
+        Access::None => return Ok(Redirect::to(PATH).into_response()),
+    };
+    let request = Request::from_parts(parts, body);
+    let code = if json {
+        match Json::<CodeBody>::from_request(request, &state).await {
+            Ok(Json(body)) => body.code,
+            Err(rejection) => {
+                return Ok(crate::error::ApiError(AppError::BadRequest(rejection.body_text())).into_response());
+            }
+        }
+    } else {
+        match Form::<CodeBody>::from_request(request, &state).await {
+            Ok(Form(body)) => body.code,
+            Err(rejection) => return Err(AppError::BadRequest(rejection.body_text())),
+        }
+    };
+    if let Some(problem) = field_problem(&code) {
+        if json {
+            let errors = [("code".to_owned(), problem.to_owned())].into_iter().collect();
+            let err = AppError::Unprocessable { message: problem.into(), errors };
+            return Ok(crate::error::ApiError(err).into_response());
+        }
+        let code = code.chars().take(FIELD_MAX_CHARS).collect();
+        let status = StatusCode::UNPROCESSABLE_ENTITY;
+        return desk_page(&state, &account, status, None, Some(problem.into()), code, String::new()).await;
+    }
+    let (zone, start, end) = event(&state).await;
+    let who = Desk { email: &account.email, client: account.client.as_deref() };
+    let days = &state.config.checkin_days;
+    let now = state.clock.now();
+    let answer =
+        desk::check_in(&state.pool, &code, state.config.base_url(), &who, now, &zone, days, (&start, &end)).await?;
+    let shown = shown(&answer, &zone, &open_days(days, &start, &end));
+    if json {
+        return Ok(Json(shown).into_response());
+    }
+    desk_page(&state, &account, StatusCode::OK, Some(shown), None, String::new(), String::new()).await
+}
+
+/// GET `/organiser/check-in.csv`: every check-in (day, time, desk, order, name, type, mode),
+/// organisers only, audited as `export.csv` of the list `check-ins`.
+pub async fn csv(
+    State(state): State<AppState>,
+    SignedInForFile(organiser): SignedInForFile,
+) -> Result<Response, AppError> {
+    let list = CsvList {
+        list: "check-ins",
+        header: &["day", "checked_in_at", "checked_by", "order_id", "name", "ticket_type", "mode"],
+        rows: check_ins::stream,
+        write: write_row,
+    };
+    download::csv(&state, &organiser, list, (), serde_json::json!({})).await
+}
+
+fn write_row(out: &mut SafeWriter<Vec<u8>>, r: check_ins::Record) -> ::csv::Result<()> {
+    out.write_record([&r.day, &r.at, &r.checked_by, &r.order_id, &r.holder_name, &r.ticket_type, &r.mode])
+}
+
+/// POST `/organiser/check-in/sign-in`.
+pub async fn request_link(
+    State(state): State<AppState>,
+    client: Option<axum::Extension<ClientIp>>,
+    Form(form): Form<SignInForm>,
+) -> Result<Response, AppError> {
+    sign_in::request_link_as(&state, Role::CheckIn, client_of(client), form).await
+}
+
+/// GET `/organiser/check-in/sign-in/{token}`.
+pub async fn confirm_page(State(state): State<AppState>, Path(token): Path<String>) -> Result<Response, AppError> {
+    sign_in::confirm_page_as(&state, Role::CheckIn, &token).await
+}
+
+/// POST `/organiser/check-in/sign-in/{token}`.
+pub async fn sign_in(
+    State(state): State<AppState>,
+    client: Option<axum::Extension<ClientIp>>,
+    Path(token): Path<String>,
+) -> Result<Response, AppError> {
+    sign_in::sign_in_as(&state, Role::CheckIn, client_of(client), &token).await
+}
+
+/// POST `/organiser/check-in/sign-out`: ends this session, an organiser's or the desk's.
+pub async fn sign_out(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
+    let (parts, _) = request.into_parts();
+    let account = match access(&parts, &state).await? {
+        Access::Desk(account) => account,
+        Access::None => return Ok(Redirect::to(PATH).into_response()),
+        Access::Refused => return Ok(session::not_found()),
+    };
+    let stamp = crate::mail::outbox::timestamp(state.clock.now());
+    let mut tx = crate::db::begin_write(&state.pool).await?;
+    store::delete_session(&mut tx, account.session).await?;
+    crate::repo::audit::record(&mut tx, &account.entry(&stamp, "auth.signed_out")).await?;
+    tx.commit().await?;
+    sign_in::signed_out(&state, Role::CheckIn)
+}
