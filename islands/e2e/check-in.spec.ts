@@ -5,7 +5,7 @@
 // by their mailed link; "Scan a ticket" checks the ticket in ("Valid"), a second scan says
 // "Already". Headless Chromium on Linux has no BarcodeDetector, so this runs the island's jsQR
 // path. The desk page also passes axe.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
@@ -13,9 +13,12 @@ import QRCode from 'qrcode';
 import { test, expect } from './fixtures';
 import { seriousViolations } from './axe';
 import { LISTENER_PHYSICAL } from './content';
-import { mailFiles, mailedLink } from './mail';
+import { mailDir, mailFiles, mailedLink, mailedText } from './mail';
+import { signInAs } from './sign-in';
 
 const DESK = 'e2e.desk@example.org';
+// An organiser of the e2e server (playwright.config.ts), who releases the certificates.
+const ORGANISER = 'e2e.certificates@example.org';
 const PAYER = {
   name: 'Quill Deskscan',
   email: 'e2e.checkin.attendee@example.net',
@@ -83,7 +86,7 @@ async function payForTicket(page: Page): Promise<string> {
   return handOff.orderId;
 }
 
-test('a camera scan checks the ticket in once, and a second scan says already', async ({ page, baseURL }) => {
+test('issue 33 end to end: a camera scan checks the ticket in once, a second says already; the receipt downloads; the released certificate verifies', async ({ page, baseURL }) => {
   test.setTimeout(120_000);
   const before = new Set(mailFiles());
   await payForTicket(page);
@@ -142,4 +145,35 @@ test('a camera scan checks the ticket in once, and a second scan says already', 
     await browser.close();
     rmSync(dir, { recursive: true, force: true });
   }
+
+  // The rest of issue 33's "Done when": the numbered receipt downloads whole from the attendee
+  // page; after organisers release certificates, the checked-in attendee gets one mail whose
+  // certificate link is a PDF and whose printed verify address says valid.
+  await page.goto(attendeeLink);
+  const receiptLink = page.getByRole('link', { name: /^Download receipt [A-Z]+-\d{4}-\d{6} \(PDF\)$/ });
+  const [download] = await Promise.all([page.waitForEvent('download'), receiptLink.click()]);
+  expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+  const receipt = readFileSync((await download.path())!);
+  expect(receipt.subarray(0, 5).toString()).toBe('%PDF-');
+  expect(receipt.subarray(-6).toString()).toContain('%%EOF');
+
+  const beforeRelease = new Set(mailFiles());
+  await signInAs(page, ORGANISER);
+  await page.goto('/organiser/certificates');
+  await page.getByRole('button', { name: 'Release certificates' }).click();
+  // Another spec may release at the same time and issue this attendee's certificate first:
+  // then this release has nothing new, and the attendee still gets exactly one mail.
+  await expect(page.locator('#notice')).toContainText(/Release \d+ is done|Nothing new/);
+  const mail = await mailedText(PAYER.email, /Your certificates/, beforeRelease, /\/certificates\/[A-Z2-7]{26}/);
+  const verify = mail.match(/https?:\/\/[^\s"<>]+\/certificates\/[A-Z2-7]{26}(?![.\w])/)![0];
+  const pdf = await page.request.get(`${verify}.pdf`);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
+  expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  await page.goto(verify);
+  await expect(page.locator('#certificate-name')).toHaveText(PAYER.name);
+  await expect(page.locator('#certificate-type')).toHaveText('Attendance');
+  await expect(page.locator('#certificate-validity')).toHaveText('Valid');
+  expect(await seriousViolations(page)).toEqual([]);
+  const certificateMails = mailFiles().filter((name) => !beforeRelease.has(name) && /Your certificates/.test(readFileSync(join(mailDir(), name), 'utf8')) && readFileSync(join(mailDir(), name), 'utf8').includes(`To: ${PAYER.email}`));
+  expect(certificateMails, 'one certificate mail for the attendee').toHaveLength(1);
 });
