@@ -1,42 +1,21 @@
 // After payment, as the attendee lives it (issue 33): pay for a physical ticket through the
 // test gateway, open the attendee page from the receipt mail, and find the ticket, its QR and
-// the numbered receipt there; the QR's address shows no personal data; "send my link again"
-// answers the same for any order. axe runs on every page on the way.
+// the numbered receipt there; the QR's address shows no personal data; the ticket's PDF
+// downloads whole; "send my link again" answers the same for any order. axe runs on every page
+// on the way.
 import { test, expect } from './fixtures';
-import { withoutNotice, mounted } from './island-helpers';
+import { readFileSync } from 'node:fs';
+import { withoutNotice } from './island-helpers';
 import { LISTENER_PHYSICAL } from './content';
-import { mailFiles, mailedLink } from './mail';
+import { payForTicket } from './tickets';
 import { seriousViolations } from './axe';
-import type { Page } from '@playwright/test';
 
 test.beforeEach(async ({ page }) => withoutNotice(page));
 
 const ATTENDEE = { name: 'Zoë Ñúñez', email: 'zoe.attendee@example.org' };
 
-/** Pays for `LISTENER_PHYSICAL` in TEST mode and returns the attendee link from the receipt mail. */
-async function payAndOpenMail(page: Page): Promise<string> {
-  const before = new Set(mailFiles());
-  await page.goto('/pricing');
-  const island = await mounted(page, 'TicketCheckout', page.locator(`#plan-${LISTENER_PHYSICAL.id}`));
-  await island.getByRole('button', { name: `Register Now for ${LISTENER_PHYSICAL.title}` }).click();
-  const dialog = page.getByRole('dialog', { name: `Register: ${LISTENER_PHYSICAL.title}` });
-  const field = (name: string) => dialog.getByRole('textbox', { name, exact: true });
-  await field('Name').fill(ATTENDEE.name);
-  await field('Email').fill(ATTENDEE.email);
-  await field('Phone').fill('2015550123');
-  await field('Address').fill('12 Quay Road');
-  await field('City').fill('Port Quill');
-  await field('ZIP Code').fill('4242');
-  await field('Country').fill('Lanternland');
-  await dialog.getByRole('button', { name: `Pay Now USD ${LISTENER_PHYSICAL.amount}` }).click();
-  await expect(page).toHaveURL(/\/test-gateway$/);
-  await page.getByRole('button', { name: 'Approve' }).click();
-  await expect(page).toHaveURL(/\/Success\?order=ORD/);
-  return mailedLink(ATTENDEE.email, /TEST Payment (receipt|invoice) /, /https?:\/\/[^\s"<>]+\/attendee\/[A-Za-z0-9_-]{43}/, before);
-}
-
 test('a paid physical ticket: the attendee page from the mail, its QR address and its receipt', async ({ page }) => {
-  const link = await payAndOpenMail(page);
+  const link = await payForTicket(page, LISTENER_PHYSICAL, ATTENDEE);
   const path = new URL(link).pathname;
 
   const answer = await page.goto(path);
@@ -78,4 +57,30 @@ test('a wrong attendee link is a plain 404 that offers the form', async ({ page,
   expect(answer?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'Send my link again' })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+// Chromium asks with `Accept-Encoding: gzip, deflate, br, zstd` (downloads once arrived cut off
+// that way, issue 30): the saved file must be a whole PDF, byte for byte the server's identity
+// answer.
+test('a paid visitor downloads their ticket from the attendee page, whole', async ({ page }) => {
+  // An address of this run only: other specs share the server and its mail folder.
+  const email = `pdf.ticket.${Date.now()}@example.org`;
+
+  const link = await payForTicket(page, LISTENER_PHYSICAL, { name: 'Zoë Ñúñez', email, address: 'Calle Mayor 5', city: 'Madrid', zip: '28013', country: 'Spain' });
+  await page.goto(new URL(link).pathname);
+  await expect(page.getByRole('heading', { level: 1, name: 'Your ticket' })).toBeVisible();
+  await expect(page.locator('#ticket-name')).toHaveText('Zoë Ñúñez');
+
+  const download = page.getByRole('link', { name: 'Download the ticket (PDF)' });
+  const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+  expect(file.suggestedFilename()).toMatch(/^ticket-ORD[A-Za-z0-9-]*\.pdf$/);
+  expect(await file.failure(), 'the ticket download completes').toBeNull();
+  const saved = readFileSync((await file.path())!);
+  expect(saved.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  expect(saved.subarray(-6).toString('latin1')).toContain('%%EOF');
+  // The same PDF as the server sends it uncompressed: not one byte lost on the way.
+  const identity = await page.request.get((await download.getAttribute('href'))!, { headers: { 'accept-encoding': 'identity' } });
+  expect(identity.status()).toBe(200);
+  expect(identity.headers()['content-type']).toBe('application/pdf');
+  expect(saved.equals(await identity.body()), 'the saved ticket is the whole answer').toBe(true);
 });

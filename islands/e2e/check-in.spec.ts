@@ -8,13 +8,14 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Page } from '@playwright/test';
+import { chromium } from '@playwright/test';
 import QRCode from 'qrcode';
 import { test, expect } from './fixtures';
 import { seriousViolations } from './axe';
 import { LISTENER_PHYSICAL } from './content';
 import { mailDir, mailFiles, mailedLink, mailedText } from './mail';
 import { signInAs } from './sign-in';
+import { payForTicket } from './tickets';
 
 const DESK = 'e2e.desk@example.org';
 // An organiser of the e2e server (playwright.config.ts), who releases the certificates.
@@ -22,12 +23,7 @@ const ORGANISER = 'e2e.certificates@example.org';
 const PAYER = {
   name: 'Quill Deskscan',
   email: 'e2e.checkin.attendee@example.net',
-  phone: '+14155550177',
   address: '5 Harbour Row',
-  city: 'Port Quill',
-  state: 'Lanternland',
-  zip: '10001',
-  country: 'United States',
 };
 
 /**
@@ -58,39 +54,9 @@ function qrVideo(text: string, file: string): void {
   writeFileSync(file, Buffer.concat([header, frame, frame]));
 }
 
-/** Pays for a physical ticket through the TEST gateway; the order id. */
-async function payForTicket(page: Page): Promise<string> {
-  const response = await page.request.post('/api/ccavenue-initiate', { data: { plan: LISTENER_PHYSICAL.id, ...PAYER } });
-  expect(response.status()).toBe(201);
-  const handOff = (await response.json()) as { orderId: string; encRequest: string; accessCode: string; gatewayUrl: string };
-  await page.goto('/test-gateway');
-  await page.evaluate(({ gatewayUrl, encRequest, accessCode }) => {
-    const form = document.createElement('form');
-    form.method = 'post';
-    form.action = gatewayUrl;
-    for (const [name, value] of [
-      ['encRequest', encRequest],
-      ['access_code', accessCode],
-    ]) {
-      const input = document.createElement('input');
-      input.type = 'hidden';
-      input.name = name;
-      input.value = value;
-      form.append(input);
-    }
-    document.body.append(form);
-    form.submit();
-  }, handOff);
-  await page.getByRole('button', { name: 'Approve', exact: true }).click();
-  await page.waitForURL(`**/Success?order=${handOff.orderId}`);
-  return handOff.orderId;
-}
-
 test('issue 33 end to end: a camera scan checks the ticket in once, a second says already; the receipt downloads; the released certificate verifies', async ({ page, baseURL }) => {
   test.setTimeout(120_000);
-  const before = new Set(mailFiles());
-  await payForTicket(page);
-  const attendeeLink = await mailedLink(PAYER.email, /Payment receipt/, /https?:\/\/[^\s"<>]+\/attendee\/[A-Za-z0-9_-]{43}/, before);
+  const attendeeLink = await payForTicket(page, LISTENER_PHYSICAL, PAYER);
   await page.goto(attendeeLink);
   const checkInUrl = (await page.locator('#check-in-url').innerText()).trim();
   expect(checkInUrl, 'the attendee page prints the check-in address').toBeTruthy();

@@ -7,8 +7,9 @@ use time::{Date, OffsetDateTime};
 
 use crate::config::CheckInDays;
 use crate::db::Pool;
+use crate::repo::attendees::{self, Ticket};
 use crate::repo::audit::{self, NewEntry};
-use crate::repo::check_ins::{self, DeskTicket};
+use crate::repo::check_ins;
 use crate::zone::Zone;
 
 use super::tickets::{self, CHECK_IN_PREFIX};
@@ -17,15 +18,15 @@ use super::tickets::{self, CHECK_IN_PREFIX};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answer {
     /// Checked in now.
-    Valid(DeskTicket),
+    Valid(Ticket),
     /// Checked in earlier today: when (RFC 3339 UTC) and by whom (the desk's address).
-    Already { ticket: DeskTicket, at: String, by: String },
+    Already { ticket: Ticket, at: String, by: String },
     /// The order was refunded: the ticket no longer admits.
-    Refunded(DeskTicket),
+    Refunded(Ticket),
     /// No ticket has this code (or it cannot be a code).
     Unknown,
     /// Check-in is closed today.
-    NotToday(DeskTicket),
+    NotToday(Ticket),
 }
 
 impl Answer {
@@ -42,7 +43,7 @@ impl Answer {
     }
 
     /// The ticket the code named, when it named one.
-    pub fn ticket(&self) -> Option<&DeskTicket> {
+    pub fn ticket(&self) -> Option<&Ticket> {
         match self {
             Answer::Valid(t) | Answer::Refunded(t) | Answer::NotToday(t) | Answer::Already { ticket: t, .. } => Some(t),
             Answer::Unknown => None,
@@ -111,7 +112,7 @@ pub async fn check_in(
     conference: (&str, &str),
 ) -> Result<Answer, sqlx::Error> {
     let Some(code) = code_in(typed, base_url) else { return Ok(Answer::Unknown) };
-    let Some(ticket) = check_ins::ticket_by_code(pool, &code).await? else { return Ok(Answer::Unknown) };
+    let Some(ticket) = attendees::ticket_by_code(pool, &code).await? else { return Ok(Answer::Unknown) };
     if ticket.refunded_at.is_some() {
         return Ok(Answer::Refunded(ticket));
     }

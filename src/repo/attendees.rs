@@ -54,6 +54,18 @@ pub struct Ticket {
 
 const COLUMNS: &str = "id, order_id, code, holder_name, mode, ticket_type, created, name_changed_at, refunded_at";
 
+/// The ticket of `code` (in its stored form, `crate::attendance::tickets::normalise_code`), by
+/// the unique index on `tickets.code`: what the check-in desk scans.
+pub async fn ticket_by_code(pool: &Pool, code: &str) -> Result<Option<Ticket>, sqlx::Error> {
+    if !crate::db::storable(code) {
+        return Ok(None);
+    }
+    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM tickets WHERE code = $1")))
+        .bind(code)
+        .fetch_optional(pool)
+        .await
+}
+
 /// A ticket to store.
 #[derive(Debug, Clone)]
 pub struct NewTicket<'a> {

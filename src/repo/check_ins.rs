@@ -9,34 +9,6 @@ use sqlx::FromRow;
 
 use crate::db::{self, Connection, Pool};
 
-/// What the desk needs of a ticket: its row id, name, type, mode, order and refund.
-#[derive(Debug, Clone, FromRow, PartialEq, Eq)]
-pub struct DeskTicket {
-    pub id: i64,
-    pub order_id: String,
-    /// Base32, upper case (`crate::attendance::tickets::normalise_code`).
-    pub code: String,
-    pub holder_name: String,
-    /// `virtual` or `physical`.
-    pub mode: String,
-    pub ticket_type: String,
-    /// RFC 3339 UTC of the refund; `None` while the ticket stands.
-    pub refunded_at: Option<String>,
-}
-
-const DESK_COLUMNS: &str = "id, order_id, code, holder_name, mode, ticket_type, refunded_at";
-
-/// The ticket of `code` (in its stored form), by the unique index on `tickets.code`.
-pub async fn ticket_by_code(pool: &Pool, code: &str) -> Result<Option<DeskTicket>, sqlx::Error> {
-    if !db::storable(code) {
-        return Ok(None);
-    }
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {DESK_COLUMNS} FROM tickets WHERE code = $1")))
-        .bind(code)
-        .fetch_optional(pool)
-        .await
-}
-
 /// Stores the check-in of ticket `ticket_id` on `day` (`YYYY-MM-DD`, event zone) at `at` by
 /// `by`, unless that ticket already has one that day. Returns whether this row was stored:
 /// of two desks at once exactly one gets `true` (on PostgreSQL the second `INSERT` waits for

@@ -32,7 +32,8 @@ use crate::handlers::layout::Layout;
 use crate::handlers::render::html;
 use crate::handlers::state::AppState;
 use crate::organisers::Role;
-use crate::repo::check_ins::{self, DeskTicket, Found};
+use crate::repo::attendees::Ticket;
+use crate::repo::check_ins::{self, Found};
 use crate::repo::organisers as store;
 
 /// The desk's address, desk staff's home
@@ -90,7 +91,7 @@ pub struct Shown {
     pub by: Option<String>,
 }
 
-fn ticket_lines(ticket: &DeskTicket) -> Vec<String> {
+fn ticket_lines(ticket: &Ticket) -> Vec<String> {
     vec![
         ticket.holder_name.clone(),
         format!("{} · {}", ticket.ticket_type, tickets::mode_label(&ticket.mode)),
