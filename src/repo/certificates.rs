@@ -77,13 +77,7 @@ pub async fn insert(conn: &mut Connection, new: &NewCertificate) -> Result<bool,
 
 /// The certificate of `code` (already normalised), if any.
 pub async fn by_code(pool: &Pool, code: &str) -> Result<Option<Certificate>, sqlx::Error> {
-    if !db::storable(code) {
-        return Ok(None);
-    }
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM certificates WHERE code = $1")))
-        .bind(code)
-        .fetch_optional(pool)
-        .await
+    by_code_on(&mut *pool.acquire().await?, code).await
 }
 
 /// [`by_code`] on `conn` (a transaction).
