@@ -556,6 +556,10 @@ async fn the_organisers_certificate_actions_need_an_organisers_session_from_the_
 
     let page = app.request("/organiser/certificates", &[]).await;
     assert_eq!((page.status, page.header("location")), (StatusCode::SEE_OTHER, Some("/organiser")));
+    // A session cookie of the right name whose value no session has: no session at all.
+    let forged_cookie = format!("{}={}", cookie.split('=').next().unwrap(), "A".repeat(43));
+    let page = app.request("/organiser/certificates", &[("cookie", &forged_cookie)]).await;
+    assert_eq!((page.status, page.header("location")), (StatusCode::SEE_OTHER, Some("/organiser")));
     assert_eq!(app.request("/organiser/certificates", &[("cookie", &reviewer)]).await.status, StatusCode::NOT_FOUND);
     for path in &actions {
         let none = app.post(path, "application/x-www-form-urlencoded", "name=X", &[("origin", BASE)]).await;
@@ -571,6 +575,8 @@ async fn the_organisers_certificate_actions_need_an_organisers_session_from_the_
         assert_eq!(forged.status, StatusCode::FORBIDDEN, "{path}");
         let other_role = post(&app, path, "name=X", &reviewer).await;
         assert_eq!(other_role.status, StatusCode::NOT_FOUND, "{path}");
+        let made_up = post(&app, path, "name=X", &forged_cookie).await;
+        assert_eq!((made_up.status, made_up.header("location")), (StatusCode::SEE_OTHER, Some("/organiser")), "{path}");
     }
     assert_eq!((stored(&app).await, mails(&app).await.len(), audited(&app).await.len()), before, "nothing changed");
 }

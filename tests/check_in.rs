@@ -416,6 +416,14 @@ async fn from_outside_the_desk_answers_the_sign_in_page_404_or_403() {
 
     // A forged Origin, with a live session.
     let cookie = sign_in(&app, CHAIR).await;
+    // A session cookie of the right name whose value no session has: as without a session.
+    let made_up = format!("{}={}", cookie.split('=').next().unwrap(), "A".repeat(43));
+    let form = typed(&app, &made_up, &code).await;
+    assert_eq!((form.status, location(&form)), (StatusCode::SEE_OTHER, DESK.to_owned()));
+    let (status, body) = scan(&app, &made_up, &code).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    let page = app.request(DESK, &[("cookie", &made_up)]).await;
+    assert!(page.text().contains(r#"action="/organiser/check-in/sign-in""#), "{}", page.text());
     let body = serde_urlencoded::to_string([("code", code.as_str())]).unwrap();
     let forged = app
         .post(

@@ -107,6 +107,15 @@ fn refused(message: String) -> AppError {
     AppError::Unprocessable { message, errors: BTreeMap::new() }
 }
 
+/// 422 for a change that would withdraw `reviewer`'s assignment after their review was
+/// submitted (issue 32: a submitted review keeps its assignment); `outcome` says what was not
+/// done.
+fn review_keeps_assignment(reviewer: &str, outcome: &str) -> AppError {
+    refused(format!(
+        "{reviewer} has submitted a review of this paper, and a submitted review keeps its assignment. {outcome}"
+    ))
+}
+
 /// The review deadline as mails and pages say it: `2025-02-20 18:00 (Asia/Singapore time)`.
 fn deadline_label(deadline: Option<&str>, zone: &str) -> Option<String> {
     deadline.map(str::trim).filter(|d| !d.is_empty()).map(|d| format!("{d} ({zone} time)"))
@@ -919,10 +928,7 @@ pub async fn unassign(
             )));
         };
         if a.reviewed == 1 {
-            return Err(refused(format!(
-                "{} has submitted a review of this paper, and a submitted review keeps its assignment. Nothing was changed.",
-                t.reviewer.name
-            )));
+            return Err(review_keeps_assignment(&t.reviewer.name, "Nothing was changed."));
         }
         store::withdraw(&mut tx, a.id).await?;
         let details = json!({
@@ -954,11 +960,7 @@ pub async fn declare_conflict(
         let t = target(&mut tx, paper, &body).await?;
         let assignment = t.assignment().cloned();
         if assignment.as_ref().is_some_and(|a| a.reviewed == 1) {
-            return Err(refused(format!(
-                "{} has submitted a review of this paper, and a submitted review keeps its assignment. \
-                 No conflict was recorded.",
-                t.reviewer.name
-            )));
+            return Err(review_keeps_assignment(&t.reviewer.name, "No conflict was recorded."));
         }
         if !store::declare_conflict(&mut tx, t.reviewer.id, t.paper.id, &at).await? {
             return Err(AppError::Conflict(format!(
