@@ -69,7 +69,9 @@ pub enum SeedCheckError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ContentProblem {
     /// `site.utc_offset` is not written `±HH:MM`.
-    #[error("site.utc_offset {utc_offset:?} is not an offset written ±HH:MM (such as \"+08:00\"); change site.utc_offset")]
+    #[error(
+        "site.utc_offset {utc_offset:?} is not an offset written ±HH:MM (such as \"+08:00\"); change site.utc_offset"
+    )]
     OffsetUnreadable { utc_offset: String },
     /// `site.utc_offset` is not the offset of `site.time_zone` (tz database) at 09:00 on the
     /// conference's first day (`site.start_date`), the start the event's JSON-LD gives.
@@ -469,7 +471,11 @@ mod tests {
     /// them, saying so, rather than skipping them.
     fn zone_known(name: &str) {
         let dir = crate::zone::tz_dir();
-        assert!(dir.join(name).is_file(), "the tz database has no {name} in {}: install Debian's tzdata", dir.display());
+        assert!(
+            dir.join(name).is_file(),
+            "the tz database has no {name} in {}: install Debian's tzdata",
+            dir.display()
+        );
     }
 
     #[test]
@@ -495,7 +501,9 @@ mod tests {
             let problem = offset_problem("Asia/Singapore", written, "2025-03-20");
             assert_eq!(problem, Some(ContentProblem::OffsetUnreadable { utc_offset: written.into() }), "{written:?}");
         }
-        assert!(offset_problem("Asia/Singapore", "8", "2025-03-20").unwrap().to_string().contains("change site.utc_offset"));
+        assert!(
+            offset_problem("Asia/Singapore", "8", "2025-03-20").unwrap().to_string().contains("change site.utc_offset")
+        );
         assert_eq!(offset_problem("Asia/Atlantis", "+08:00", "2025-03-20"), None, "refused by the programme check");
         assert_eq!(offset_problem("Asia/Singapore", "+08:00", "March"), None);
     }
@@ -519,21 +527,31 @@ mod tests {
             problems,
             vec![
                 ContentProblem::SignatureMissing { position: 3, name: "Cy Missing".into(), file: "gone.png".into() },
-                ContentProblem::SignatureNotAnImage { position: 4, name: "Di Broken".into(), file: "broken.png".into() },
+                ContentProblem::SignatureNotAnImage {
+                    position: 4,
+                    name: "Di Broken".into(),
+                    file: "broken.png".into()
+                },
             ],
             "a decodable image and no image at all are fine"
         );
         let said = one_a_line(&problems);
         let lines: Vec<&str> = said.lines().collect();
         assert_eq!(lines.len(), 2, "{said}");
-        assert!(lines[0].starts_with("certificate signatory 3 (Cy Missing): its signature image seed/signatures/gone.png is missing"), "{said}");
+        assert!(
+            lines[0].starts_with(
+                "certificate signatory 3 (Cy Missing): its signature image seed/signatures/gone.png is missing"
+            ),
+            "{said}"
+        );
         assert!(lines[1].starts_with("certificate signatory 4 (Di Broken): its signature image seed/signatures/broken.png is not a PNG image that decodes"), "{said}");
     }
 
     #[test]
     fn the_binarys_signature_images_decode() {
         for file in ["chair.png", "co-chair.png"] {
-            let png = crate::attendance::certificates::signature_png(file).unwrap_or_else(|| panic!("{file} is built in"));
+            let png =
+                crate::attendance::certificates::signature_png(file).unwrap_or_else(|| panic!("{file} is built in"));
             assert!(crate::attendance::documents::png_draws(&png), "{file} decodes");
         }
         assert_eq!(crate::attendance::certificates::signature_png("gone.png"), None);
