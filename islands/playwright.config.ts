@@ -31,10 +31,10 @@ const baseURL = `http://127.0.0.1:${port}`;
 // worker process, so create the folder once and hand it down through the environment; and
 // not at all when no server will be started.
 //
-// Whoever sets E2E_DATA_DIR owns that folder and it is kept: `cargo test` (tests/browser.rs)
-// hands in an empty temp folder and removes it itself after the run, and a hand run that sets
-// it chose where the data goes (to look into it afterwards). A folder made here is removed when
-// the runner process exits, the review server's folder inside it too. Not in a
+// Whoever sets E2E_DATA_DIR owns that folder and it is kept: a hand run that sets it chose
+// where the data goes (to look into it afterwards). `cargo test` (tests/browser.rs) sets
+// TMPDIR to a folder of its own instead and fails when this one is left in it. A folder made
+// here is removed when the runner process exits, the review server's folder inside it too. Not in a
 // globalTeardown: Playwright runs that before it stops the servers, which still write to the
 // folder; it stops them (and waits for them) before the process exits. A runner killed from
 // outside (SIGKILL, SIGTERM) leaves its folder behind.

@@ -44,19 +44,28 @@ fn main() -> ExitCode {
     }
     let server = env!("CARGO_BIN_EXE_conference");
     let unit = run("islands unit tests", "npm", &["test", "--silent"], &[]);
-    // The server's database and data folder for this run, removed when the run is over (the
-    // server has stopped by then: Playwright stops its webServer before it exits).
-    let data = match tempfile::Builder::new().prefix("conference-e2e-").tempdir() {
+    // The run's temp folder, removed when the run is over. Playwright's config makes the
+    // server's data folder (`conference-e2e-*`) in it and must remove it when the runner exits
+    // (issue 40 item 5): a run that leaves one behind fails, so the cleanup a hand run relies
+    // on is tried on every run.
+    let tmp = match tempfile::Builder::new().prefix("conference-e2e-run-").tempdir() {
         Ok(dir) => dir,
         Err(err) => {
-            eprintln!("browser: cannot make a temp folder for the server's data: {err}");
+            eprintln!("browser: cannot make a temp folder for the run: {err}");
             return ExitCode::FAILURE;
         }
     };
-    let data_dir = data.path().to_string_lossy().into_owned();
-    let e2e =
-        run("browser tests", "npx", &["playwright", "test"], &[("SERVER_BIN", server), ("E2E_DATA_DIR", &data_dir)]);
-    drop(data);
+    let tmp_dir = tmp.path().to_string_lossy().into_owned();
+    let mut e2e = run("browser tests", "npx", &["playwright", "test"], &[("SERVER_BIN", server), ("TMPDIR", &tmp_dir)]);
+    let left: Vec<String> = std::fs::read_dir(tmp.path())
+        .map(|entries| entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    let left: Vec<String> = left.into_iter().filter(|name| name.starts_with("conference-e2e-")).collect();
+    if !left.is_empty() {
+        eprintln!("browser: the end-to-end run left its data folder behind in the temp folder: {left:?}");
+        e2e = false;
+    }
+    drop(tmp);
     if !e2e {
         print_failure_contexts();
     }
