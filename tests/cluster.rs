@@ -409,7 +409,12 @@ async fn a_rolling_restart_fails_no_request_and_loses_no_message(cluster: Arc<Cl
         all.orders.len(),
         all.failures.len()
     );
-    assert!(all.failures.is_empty(), "{} requests failed during the rolling restarts: {:#?}", all.failures.len(), all.failures);
+    assert!(
+        all.failures.is_empty(),
+        "{} requests failed during the rolling restarts: {:#?}",
+        all.failures.len(),
+        all.failures
+    );
     assert!(all.messages.len() >= 10 && !all.papers.is_empty() && !all.orders.is_empty(), "the load ran");
     cluster.assert_messages_stored_and_mailed_once(&all.messages).await;
     for title in &all.papers {
@@ -430,7 +435,8 @@ async fn a_rolling_restart_fails_no_request_and_loses_no_message(cluster: Arc<Cl
     for chunk in all.orders.chunks(50) {
         let ids: Vec<String> = chunk.iter().map(|order| format!("'{order}'")).collect();
         let ids = ids.join(",");
-        let unpaid = cluster.sql(&format!("SELECT count(*) FROM orders WHERE order_id IN ({ids}) AND status <> 'success'"));
+        let unpaid =
+            cluster.sql(&format!("SELECT count(*) FROM orders WHERE order_id IN ({ids}) AND status <> 'success'"));
         assert_eq!(unpaid, "0", "every order answered by the gateway is paid");
         let receipts: Vec<String> = chunk.iter().map(|order| format!("'receipt:{order}'")).collect();
         conditions.push((format!("dedupe_key IN ({})", receipts.join(",")), chunk.len()));
@@ -539,7 +545,8 @@ async fn try_initiate(cluster: &Cluster, port: u16) -> Result<String, Reply> {
     let origin = cluster.origin();
     let headers = [("content-type", "application/json"), ("origin", origin.as_str())];
     let reply = http(port, "POST", "/api/ccavenue-initiate", &headers, &body.to_string()).await;
-    let order = serde_json::from_str::<Value>(&reply.body).ok().and_then(|json| json["orderId"].as_str().map(str::to_owned));
+    let order =
+        serde_json::from_str::<Value>(&reply.body).ok().and_then(|json| json["orderId"].as_str().map(str::to_owned));
     match order {
         Some(order) if reply.status == 201 => Ok(order),
         _ => Err(reply),
@@ -804,7 +811,11 @@ impl Cluster {
                 if pending == "0" {
                     break;
                 }
-                assert!(Instant::now() < deadline, "{pending} of {} mails not sent within {MAIL_DEADLINE:?}", ids.len());
+                assert!(
+                    Instant::now() < deadline,
+                    "{pending} of {} mails not sent within {MAIL_DEADLINE:?}",
+                    ids.len()
+                );
                 tokio::time::sleep(Duration::from_millis(500)).await;
             }
         }
