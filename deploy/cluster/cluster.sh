@@ -210,13 +210,15 @@ reload_nginx() {
   master=$(pid_of nginx)
   old=$(children_of "$master")
   kill -HUP "$master"
-  for ((i = 0; i < 100; i++)); do
+  # An old worker exits once the requests it proxies are answered: as long as nginx's
+  # proxy_read_timeout (60 s) for a slow upload on a busy machine.
+  for ((i = 0; i < 650; i++)); do
     local still=0 pid
     for pid in $old; do kill -0 "$pid" 2>/dev/null && still=1; done
     [ "$still" = 0 ] && return 0
     sleep 0.1
   done
-  die "nginx did not reload within 10 s (log: $dir/nginx/error.log)"
+  die "nginx's old workers did not exit within 65 s of the reload (log: $dir/nginx/error.log)"
 }
 
 # A rolling restart's stop: closing a listener resets the connections that reached it in the
