@@ -137,7 +137,7 @@ start_instance() {
   (exec_conference LISTEN_ADDR="127.0.0.1:$port" DATA_DIR="$dir/instance$n" "$bin" serve) </dev/null \
     >>"$dir/instance$n.log" 2>&1 &
   echo $! >"$dir/instance$n.pid"
-  if ! wait_healthy "http://127.0.0.1:$port/api/health" "instance$n" 30; then
+  if ! wait_healthy "http://127.0.0.1:$port/api/health" "instance$n" 90; then
     tail -n 20 "$dir/instance$n.log" >&2 || true
     die "instance $n did not become healthy on 127.0.0.1:$port (log: $dir/instance$n.log)"
   fi
