@@ -139,6 +139,12 @@ pub struct Config {
     /// again after this (plus one 2 s poll), so within a minute by default.
     #[arg(long, env = "MAIL_LEASE_SECS", default_value_t = 50, global = true)]
     pub mail_lease_secs: u64,
+    /// Mails one instance hands to the relay at once (issue 40 item 4): each sender claims its
+    /// own outbox row, as another instance's would, so a mail still goes out once. One at a
+    /// time kept up with about 20 mails a second on one core, below a registration rush's
+    /// 44 (`bench/README.md`, `worst-hour.sh`). 0 is taken as 1.
+    #[arg(long, env = "MAIL_SENDERS", default_value_t = 4, global = true)]
+    pub mail_senders: usize,
     /// Reverse proxies and load balancers whose `X-Forwarded-For` / `Forwarded` name the
     /// client: comma-separated addresses or CIDR networks (`127.0.0.1,10.0.0.0/8`). Empty
     /// trusts none, and those headers are ignored. A bad entry stops start-up.
@@ -295,6 +301,7 @@ impl std::fmt::Debug for Config {
             .field("ccavenue_status_url", &self.ccavenue_status_url)
             .field("upload_max_bytes", &self.upload_max_bytes)
             .field("rate_limit_per_minute", &self.rate_limit_per_minute)
+            .field("mail_senders", &self.mail_senders)
             .field("organiser_idle_minutes", &self.organiser_idle_minutes)
             .field("organiser_session_hours", &self.organiser_session_hours)
             .field("tls", &self.tls)
@@ -407,6 +414,7 @@ impl Config {
             drain_timeout_secs: 20,
             orphan_grace_secs: 600,
             mail_lease_secs: 50,
+            mail_senders: 4,
             trusted_proxies: TrustedProxies::default(),
             tls: TlsMode::Off,
             tls_cert: None,

@@ -223,6 +223,33 @@ async fn several_workers_at_once_send_each_mail_once() {
     assert_eq!(ids.len(), 6, "no mail went out twice");
 }
 
+/// Issue 40 item 4: `MAIL_SENDERS` background senders in one instance (4 by default), over
+/// SMTP: every mail goes out once, and all of them stop when told.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_instances_senders_send_each_mail_once_and_stop_together() {
+    let sink = SmtpSink::start().await;
+    let app = app_with(|c| c.smtp_url = Some(sink.url())).await;
+    assert_eq!(app.config.mail_senders, 4);
+    for i in 0..20 {
+        send_contact(&app, &format!("Visitor {i}"), "Sent by one of four").await;
+    }
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let handle = worker(&app).spawn_senders(app.config.mail_senders, stopped);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while outbox_statuses(&app).await.iter().any(|(status, _)| status != "sent") {
+        assert!(std::time::Instant::now() < deadline, "the senders did not send the outbox within a minute");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    stop.send(true).unwrap();
+    handle.await.expect("every sender stops cleanly");
+    let mut ids: Vec<String> =
+        sink.received().iter().map(|m| MailParts::parse(&m.data).header("Message-ID").unwrap().to_owned()).collect();
+    assert_eq!(ids.len(), 20, "one mail per outbox row");
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 20, "no mail went out twice");
+}
+
 #[tokio::test]
 async fn a_mail_claimed_by_a_worker_that_died_is_sent_within_a_minute() {
     let sink = SmtpSink::start().await;

@@ -209,6 +209,17 @@ impl Worker {
         Ok(from.parse::<Mailbox>().map_err(|e| format!("sender address {from:?} is invalid: {e}")))
     }
 
+    /// `senders` copies of [`Worker::spawn`] (`MAIL_SENDERS`, at least one), each claiming
+    /// its own mails; the handle ends when every copy has stopped.
+    pub fn spawn_senders(self, senders: usize, stop: watch::Receiver<bool>) -> JoinHandle<()> {
+        let copies: Vec<JoinHandle<()>> = (0..senders.max(1)).map(|_| self.clone().spawn(stop.clone())).collect();
+        tokio::spawn(async move {
+            for copy in copies {
+                let _ = copy.await;
+            }
+        })
+    }
+
     /// Runs in the background until `stop` turns `true` (or its sender is dropped); a run in
     /// progress stops between two mails.
     pub fn spawn(self, mut stop: watch::Receiver<bool>) -> JoinHandle<()> {

@@ -61,7 +61,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     let sweep_task = sweeper.spawn(stop_rx.clone());
     // Mail goes out in the background (DESIGN.md section 8); a bad SMTP_URL stops start-up.
     let transport = mail::MailTransport::from_config(&config)?;
-    let mail_worker = mail::Worker::new(pool.clone(), transport, &config).spawn(stop_rx);
+    let mail_worker = mail::Worker::new(pool.clone(), transport, &config).spawn_senders(config.mail_senders, stop_rx);
     // Content in memory before the first visitor (DESIGN.md section 10); the watcher reloads
     // it when `conference seed` runs, here or in another process.
     let state = AppState::new(pool.clone(), config.clone());
