@@ -96,7 +96,7 @@ for engine in ${ENGINES//,/ }; do
     sqlite) database_url="sqlite://$dir/conference.db" ;;
     postgres)
       pg_dir=$work/pg
-      database_url=$(.ci/postgres.sh start "$pg_dir" "$PG_PORT")
+      database_url=$(.ci/postgres.sh start "$pg_dir" "$PG_PORT" 2>"$work/pg-start.log") || { cat "$work/pg-start.log" >&2; exit 1; }
       ;;
     *) echo "check-in.sh: unknown engine $engine (sqlite or postgres)" >&2; exit 1 ;;
   esac
@@ -136,7 +136,7 @@ LUA
   echo "## $engine: $tickets tickets"
   line=$(python3 bench/check_in_scans.py "$URL/organiser/check-in" "$cookie" "$dir/codes.txt" "$RATE" "$DURATION")
   printf '%s, %s scans/s open loop: %s\n' "$engine" "$RATE" "$line"
-  awk -v l="$line" 'BEGIN { split(l, f, " "); for (k in f) if (f[k] ~ /^p99=/) { sub(/p99=/, "", f[k]); exit !(f[k] <= 50) } exit 1 }' \
+  awk -v l="$line" 'BEGIN { split(l, f, " "); for (k in f) if (f[k] ~ /^p99=/) { sub(/p99=/, "", f[k]); exit !(f[k] + 0 <= 50) } exit 1 }' \
     && ! grep -q 'error\|status' <<<"$line" || { misses=$((misses + 1)); echo "MISS: $engine open loop"; }
   line=$(closed_loop "$URL" "$engine")
   echo "$line"
@@ -164,7 +164,7 @@ LUA
   fi
 
   stop_server
-  if [ -n "$pg_dir" ]; then .ci/postgres.sh stop "$pg_dir" >/dev/null; pg_dir=; fi
+  if [ -n "$pg_dir" ]; then .ci/postgres.sh stop "$pg_dir" >/dev/null 2>&1; pg_dir=; fi
 done
 echo "misses: $misses (target: p99 <= 50 ms and no errors in every run)"
 [ "$misses" -eq 0 ]

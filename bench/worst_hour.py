@@ -102,12 +102,14 @@ async def sign_in(cfg: dict) -> None:
             ("desks", "/organiser/check-in/sign-in", r"/organiser/check-in/sign-in/[A-Za-z0-9_-]{43}"),
             ("reviewers", "/review/sign-in", r"/review/sign-in/[A-Za-z0-9_-]{43}"),
         ):
+            # Every link asked for first: the outbox sends them in its own time.
             for address in cfg[kind]:
                 async with http.post(url + ask, data={"email": address}, headers={"Origin": url},
                                      allow_redirects=False) as r:
                     await r.read()
                     if r.status >= 400:
                         sys.exit(f"worst_hour.py: asking a link for {address} answered {r.status}")
+            for address in cfg[kind]:
                 link = mailed_link(cfg["sink"], address, link_re, seen, time.time() + 60)
                 async with http.post(url + link, headers={"Origin": url}, allow_redirects=False) as r:
                     await r.read()
@@ -132,6 +134,7 @@ class Route:
         self.statuses: dict[str, int] = {}
         self.errors = 0
         self.sent = 0
+        self.slow: list[tuple[float, float]] = []  # (seconds into the run, ms) of answers over 50 ms
 
     def record(self, took_ms: float, outcome: str, ok: bool) -> None:
         self.all_times.append(took_ms)
@@ -152,6 +155,18 @@ def pct(values: list[float], p: float) -> float:
 async def timed(route: Route, http: aiohttp.ClientSession, method: str, url: str, expect: tuple, **kw):
     """One request; records it on `route`; returns (status, body) or None on error."""
     started = time.perf_counter()
+    try:
+        return await _timed(route, http, method, url, expect, started, **kw)
+    finally:
+        took = (time.perf_counter() - started) * 1000
+        if took > 50:
+            route.slow.append((started - RUN_START[0], took))
+
+
+RUN_START = [0.0]
+
+
+async def _timed(route: Route, http: aiohttp.ClientSession, method: str, url: str, expect: tuple, started: float, **kw):
     try:
         async with http.request(method, url, allow_redirects=False, **kw) as r:
             body = await r.read()
@@ -204,7 +219,7 @@ async def load(cfg: dict) -> None:
                 "email": f"payer.{run}.{i}@example.org", "phone": "+63 2 8765 4390", "address": "77 Orchard Lane",
                 "city": "Manila", "state": "Metro Manila", "zip": "1000", "country": "Philippines"}
         got = await timed(routes["pay"], sessions["pay"], "POST", url + "/api/ccavenue-initiate", (201,),
-                          json=body, headers={"Origin": url, "Accept": "application/json"})
+                          json=body, headers={"Origin": url, "Accept": "application/json", "Accept-Encoding": "identity"})
         if not got or got[0] != 201:
             return
         initiated = json.loads(got[1])
@@ -220,7 +235,7 @@ async def load(cfg: dict) -> None:
         form = urlencode({"encResp": encrypt(urlencode(answer), key), "orderNo": order})
         routes["pay answer"].sent += 1
         got = await timed(routes["pay answer"], sessions["pay answer"], "POST", url + "/api/ccavenue-handle", (303,),
-                          data=form, headers={"Content-Type": "application/x-www-form-urlencoded"})
+                          data=form, headers={"Content-Type": "application/x-www-form-urlencoded", "Accept-Encoding": "identity"})
         if got and got[0] == 303:
             outcomes["orders_answered"].append(order)
 
@@ -230,7 +245,8 @@ async def load(cfg: dict) -> None:
         route = routes["check-in"]
         got = await timed(route, sessions["check-in"], "POST", url + "/organiser/check-in", (200,),
                           json={"code": code},
-                          headers={"Origin": url, "Accept": "application/json", "Cookie": desks[i % len(desks)]})
+                          headers={"Origin": url, "Accept": "application/json", "Accept-Encoding": "identity",
+                                   "Cookie": desks[i % len(desks)]})
         if got and got[0] == 200:
             result = json.loads(got[1]).get("result", "?")
             outcomes["check_in_results"][result] = outcomes["check_in_results"].get(result, 0) + 1
@@ -252,7 +268,7 @@ async def load(cfg: dict) -> None:
                  f"Content-Type: application/pdf\r\n\r\n").encode()
         body = head + pdf + f"\r\n--{BOUNDARY}--\r\n".encode()
         got = await timed(routes["upload"], sessions["upload"], "POST", url + "/api/paper-submission", (201,),
-                          data=body, headers={"Origin": url, "Accept": "application/json",
+                          data=body, headers={"Origin": url, "Accept": "application/json", "Accept-Encoding": "identity",
                                               "Content-Type": f"multipart/form-data; boundary={BOUNDARY}"})
         if got and got[0] == 201:
             outcomes["uploads_created"].append(i)
@@ -284,6 +300,7 @@ async def load(cfg: dict) -> None:
             task.add_done_callback(tasks.discard)
 
     cpu0, wall0 = os.times(), time.perf_counter()
+    RUN_START[0] = wall0 + 0.5
     await asyncio.gather(*(schedule(name) for name in work if name in routes))
     sent_until = time.perf_counter()
     # Drain: what is in flight gets its answer or its timeout (bounded).
@@ -311,6 +328,13 @@ async def load(cfg: dict) -> None:
         print(f"{name:<11} {r.rate:>8g} {row['sent_rate']:>7.1f} {answered:>8} {row['p50']:>7.2f} {row['p99']:>7.2f} "
               f"{row['max']:>8.2f} {row['errors']:>6} {row['lag_p99']:>8.2f} {row['lag_max']:>8.2f}  "
               + " ".join(f"{k}={v}" for k, v in sorted(r.statuses.items())))
+    for name, r in routes.items():
+        if r.slow:
+            buckets: dict[int, int] = {}
+            for at, _ in r.slow:
+                buckets[int(at // 10) * 10] = buckets.get(int(at // 10) * 10, 0) + 1
+            print(f"  {name}: {len(r.slow)} answers over 50 ms, by 10 s of the run: "
+                  + " ".join(f"{k}s:{v}" for k, v in sorted(buckets.items())))
     print(f"generator: {figures['generator_cpu_share'] * 100:.0f}% of its core over the run; "
           f"schedule sent over {elapsed:.1f} s for {duration:g} s planned")
     with open(cfg["figures"], "w") as f:
