@@ -1,6 +1,6 @@
 // End-to-end tests against the real server binary, in Debian's Chromium (no browser download).
 //   SERVER_BIN=/path/to/target/debug/conference npm run e2e
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,15 +27,25 @@ const diesWithRunner = existsSync('/usr/bin/setpriv') ? 'setpriv --pdeathsig TER
 
 const port = Number(process.env.E2E_PORT || 3999);
 const baseURL = `http://127.0.0.1:${port}`;
-// A fresh database and data folder for every run. `cargo test` (tests/browser.rs) hands in an
-// empty temp folder as E2E_DATA_DIR and removes it after the run; a run started by hand gets
-// one here, left in the temp folder to look into. The config is evaluated again in each
+// A fresh database and data folder for every run. The config is evaluated again in each
 // worker process, so create the folder once and hand it down through the environment; and
 // not at all when no server will be started.
+//
+// Whoever sets E2E_DATA_DIR owns that folder and it is kept: `cargo test` (tests/browser.rs)
+// hands in an empty temp folder and removes it itself after the run, and a hand run that sets
+// it chose where the data goes (to look into it afterwards). A folder made here is removed when
+// the runner process exits, the review server's folder inside it too. Not in a
+// globalTeardown: Playwright runs that before it stops the servers, which still write to the
+// folder; it stops them (and waits for them) before the process exits. A runner killed from
+// outside (SIGKILL, SIGTERM) leaves its folder behind.
 const needsServer = !!serverBin && !process.argv.includes('--list');
+const madeHere = needsServer && !process.env.E2E_DATA_DIR;
 const dataDir = needsServer
   ? (process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'conference-e2e-')))
   : join(tmpdir(), 'conference-e2e-unused');
+if (madeHere) {
+  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+}
 
 // The peer-review spec (e2e/review.spec.ts) runs the whole review of a conference: its
 // automatic assignment takes every submitted paper on the server, so it gets a server of its

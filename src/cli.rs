@@ -187,7 +187,8 @@ async fn record_cli_action(
 /// `seed --check`: prints what the seed `sql` (from `name`) would change in the database,
 /// committing nothing, then renders every page with the new content on a throwaway SQLite
 /// copy of it and prints any page that fails or shows a block's error text. Errs (exit
-/// status 1) on an SQL error, with the seed's line, or on any page problem.
+/// status 1) on an SQL error, with the seed's line, on a broken rule, on values that would
+/// print wrong (each on its own line, `seed_check::ContentProblem`), or on any page problem.
 async fn check_seed(config: &Config, sql: &str, name: &str) -> Result<(), Box<dyn std::error::Error>> {
     let pool = db::connect(&config.database_url).await?;
     if backup::schema_version(&pool).await?.is_none() {
@@ -201,6 +202,10 @@ async fn check_seed(config: &Config, sql: &str, name: &str) -> Result<(), Box<dy
         Err(seed_check::SeedCheckError::Template(unknown)) => return Err(format!("{name}: {unknown}").into()),
         Err(seed_check::SeedCheckError::Programme(rule)) => return Err(format!("{name}: {rule}").into()),
         Err(seed_check::SeedCheckError::ReviewForm(rule)) => return Err(format!("{name}: {rule}").into()),
+        Err(seed_check::SeedCheckError::Content(problems)) => {
+            let lines: Vec<String> = problems.iter().map(|problem| format!("{name}: {problem}")).collect();
+            return Err(format!("{}\nnothing was changed", lines.join("\n")).into());
+        }
         Err(err) => return Err(err.into()),
     };
     pool.close().await;

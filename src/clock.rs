@@ -31,6 +31,11 @@ impl Clock {
         }
     }
 
+    /// Whether a test fixed this clock.
+    pub fn is_fixed(&self) -> bool {
+        self.fixed.is_some()
+    }
+
     /// Now, in UTC.
     pub fn now(&self) -> OffsetDateTime {
         match &self.fixed {

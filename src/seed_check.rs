@@ -6,6 +6,11 @@
 //! (`sqlite3_error_offset`) or PostgreSQL's error position, else the token SQLite names in
 //! `near "…"`. Rows are compared by primary key in every table the seed names; `site`'s
 //! changes are listed by field.
+//!
+//! Beyond the rules `seed` enforces, the check names values that would apply but print wrong
+//! (issue 40 item 5): a `site.utc_offset` that is not `site.time_zone`'s offset on the
+//! conference's first day, and a certificate signatory's signature image that is not in
+//! `seed/signatures/` or does not decode.
 
 use std::collections::BTreeMap;
 
@@ -52,15 +57,51 @@ pub enum SeedCheckError {
     /// The review form or settings break a rule (issue 32).
     #[error(transparent)]
     ReviewForm(#[from] crate::review_rules::FormError),
+    /// Values that apply but would print wrong, every one found, one a line.
+    #[error("{}", one_a_line(.0))]
+    Content(Vec<ContentProblem>),
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
+}
+
+/// A value of the seed that `seed` would apply but that the site would print wrong; each
+/// message says which value to change.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ContentProblem {
+    /// `site.utc_offset` is not written `±HH:MM`.
+    #[error(
+        "site.utc_offset {utc_offset:?} is not an offset written ±HH:MM (such as \"+08:00\"); change site.utc_offset"
+    )]
+    OffsetUnreadable { utc_offset: String },
+    /// `site.utc_offset` is not the offset of `site.time_zone` (tz database) at 09:00 on the
+    /// conference's first day (`site.start_date`), the start the event's JSON-LD gives.
+    #[error(
+        "site.utc_offset is {utc_offset:?}, but site.time_zone {time_zone} is {zone_offset} on the conference's first day ({start_date}); change site.utc_offset to {zone_offset:?} (or site.time_zone, if the zone is the mistake)"
+    )]
+    OffsetNotTheZones { utc_offset: String, time_zone: String, start_date: String, zone_offset: String },
+    /// A signatory's `signature` names no file of `seed/signatures/` as built into the binary.
+    #[error(
+        "certificate signatory {position} ({name}): its signature image seed/signatures/{file} is missing; add the file there and build the binary again (the images are built into it), or set its signature to NULL"
+    )]
+    SignatureMissing { position: i64, name: String, file: String },
+    /// A signatory's signature file is there but is not a PNG the certificate can draw.
+    #[error(
+        "certificate signatory {position} ({name}): its signature image seed/signatures/{file} is not a PNG image that decodes; replace the file with a PNG and build the binary again, or set its signature to NULL"
+    )]
+    SignatureNotAnImage { position: i64, name: String, file: String },
+}
+
+/// The problems as the check prints them, one a line.
+fn one_a_line(problems: &[ContentProblem]) -> String {
+    problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
 }
 
 /// The site settings' table, whose changes are listed field by field.
 const SITE: &str = "site";
 
 /// Applies `sql` to the database of `pool` in a transaction that is rolled back whatever
-/// happens, and returns what it would have changed. Nothing is ever committed.
+/// happens, and returns what it would have changed. Nothing is ever committed. Errs on the
+/// first statement that fails or rule `seed` enforces, else on every [`ContentProblem`].
 pub async fn diff(pool: &Pool, sql: &str) -> Result<SeedDiff, SeedCheckError> {
     let mut tx = crate::db::begin_write(pool).await?;
     let named = named_tables(&mut tx, sql).await?;
@@ -101,6 +142,11 @@ pub async fn diff(pool: &Pool, sql: &str) -> Result<SeedDiff, SeedCheckError> {
             crate::db::SeedError::Database(err) => SeedCheckError::Database(err),
         });
     }
+    let problems = content_problems(&mut tx).await?;
+    if !problems.is_empty() {
+        tx.rollback().await?;
+        return Err(SeedCheckError::Content(problems));
+    }
     let mut diff = SeedDiff::default();
     for table in &named {
         let after = keyed_rows(&mut tx, table).await?;
@@ -117,6 +163,66 @@ pub async fn diff(pool: &Pool, sql: &str) -> Result<SeedDiff, SeedCheckError> {
     }
     tx.rollback().await?;
     Ok(diff)
+}
+
+/// The [`ContentProblem`]s of the content `conn` holds (the seed applied, not committed): the
+/// site's offset, then the signatories' images in order.
+async fn content_problems(conn: &mut crate::db::Connection) -> Result<Vec<ContentProblem>, sqlx::Error> {
+    let mut problems = Vec::new();
+    let site: Option<(String, String, String)> =
+        sqlx::query_as("SELECT time_zone, utc_offset, start_date FROM site WHERE id = 1")
+            .fetch_optional(&mut *conn)
+            .await?;
+    if let Some((time_zone, utc_offset, start_date)) = site {
+        problems.extend(offset_problem(&time_zone, &utc_offset, &start_date));
+    }
+    let signatories: Vec<(i64, String, Option<String>)> =
+        sqlx::query_as("SELECT position, name, signature FROM certificate_signatories ORDER BY position")
+            .fetch_all(&mut *conn)
+            .await?;
+    problems.extend(signature_problems(&signatories, crate::attendance::certificates::signature_png));
+    Ok(problems)
+}
+
+/// Whether `utc_offset` is `time_zone`'s offset at 09:00 on `start_date` (`YYYY-MM-DD`). A
+/// zone the tz database lacks is the programme check's to refuse (it runs first), and a start
+/// date that is not a date the pages'; neither is named again here.
+fn offset_problem(time_zone: &str, utc_offset: &str, start_date: &str) -> Option<ContentProblem> {
+    let format = time::macros::format_description!("[offset_hour sign:mandatory]:[offset_minute]");
+    let Ok(offset) = time::UtcOffset::parse(utc_offset, format) else {
+        return Some(ContentProblem::OffsetUnreadable { utc_offset: utc_offset.to_owned() });
+    };
+    let zone = crate::zone::Zone::load(time_zone).ok()?;
+    let first_day = crate::dates::parse(start_date)?;
+    let zone_offset = zone.localize(first_day.with_time(time::macros::time!(9:00))).offset();
+    (zone_offset != offset).then(|| ContentProblem::OffsetNotTheZones {
+        utc_offset: utc_offset.to_owned(),
+        time_zone: time_zone.to_owned(),
+        start_date: start_date.to_owned(),
+        zone_offset: crate::zone::offset_label(zone_offset),
+    })
+}
+
+/// The signatories (position, name, `signature` file name) whose image `read` (the binary's
+/// `seed/signatures/`) does not have, or has but cannot decode as the certificate does.
+fn signature_problems(
+    signatories: &[(i64, String, Option<String>)],
+    read: impl Fn(&str) -> Option<Vec<u8>>,
+) -> Vec<ContentProblem> {
+    signatories
+        .iter()
+        .filter_map(|(position, name, file)| {
+            let file = file.as_deref()?;
+            let (position, name, file) = (*position, name.clone(), file.to_owned());
+            match read(&file) {
+                None => Some(ContentProblem::SignatureMissing { position, name, file }),
+                Some(png) if !crate::attendance::documents::png_draws(&png) => {
+                    Some(ContentProblem::SignatureNotAnImage { position, name, file })
+                }
+                Some(_) => None,
+            }
+        })
+        .collect()
 }
 
 /// Rows keyed by their primary key's values (the whole row for a table without one).
@@ -359,6 +465,96 @@ mod tests {
         assert_eq!(line_and_column(statement, char_position(statement, position)), (3, 3));
         assert_eq!(char_position(statement, 1), 0);
         assert_eq!(char_position(statement, 1000), statement.len());
+    }
+
+    /// Whether the tz database has `name`: these tests need it, and a machine without it fails
+    /// them, saying so, rather than skipping them.
+    fn zone_known(name: &str) {
+        let dir = crate::zone::tz_dir();
+        assert!(
+            dir.join(name).is_file(),
+            "the tz database has no {name} in {}: install Debian's tzdata",
+            dir.display()
+        );
+    }
+
+    #[test]
+    fn a_utc_offset_that_is_not_the_zones_on_the_first_day_names_the_value_to_write() {
+        zone_known("Asia/Singapore");
+        zone_known("Europe/Berlin");
+        assert_eq!(offset_problem("Asia/Singapore", "+08:00", "2025-03-20"), None);
+        let problem = offset_problem("Asia/Singapore", "+07:00", "2025-03-20").expect("+07:00 is not Singapore's");
+        assert_eq!(
+            problem.to_string(),
+            "site.utc_offset is \"+07:00\", but site.time_zone Asia/Singapore is +08:00 on the conference's first day (2025-03-20); change site.utc_offset to \"+08:00\" (or site.time_zone, if the zone is the mistake)"
+        );
+        // Daylight saving time: Berlin is +01:00 in winter and +02:00 in summer.
+        assert_eq!(offset_problem("Europe/Berlin", "+01:00", "2025-01-15"), None);
+        assert_eq!(offset_problem("Europe/Berlin", "+02:00", "2025-07-15"), None);
+        let summer = offset_problem("Europe/Berlin", "+01:00", "2025-07-15").expect("+01:00 is Berlin's winter");
+        assert!(summer.to_string().contains("change site.utc_offset to \"+02:00\""), "{summer}");
+    }
+
+    #[test]
+    fn a_utc_offset_not_written_plus_or_minus_hh_mm_is_a_problem_and_an_unknown_zone_is_left_to_the_programme_check() {
+        for written in ["8", "+8:00", "UTC+8", "+0800", ""] {
+            let problem = offset_problem("Asia/Singapore", written, "2025-03-20");
+            assert_eq!(problem, Some(ContentProblem::OffsetUnreadable { utc_offset: written.into() }), "{written:?}");
+        }
+        assert!(
+            offset_problem("Asia/Singapore", "8", "2025-03-20").unwrap().to_string().contains("change site.utc_offset")
+        );
+        assert_eq!(offset_problem("Asia/Atlantis", "+08:00", "2025-03-20"), None, "refused by the programme check");
+        assert_eq!(offset_problem("Asia/Singapore", "+08:00", "March"), None);
+    }
+
+    #[test]
+    fn a_missing_or_undecodable_signature_image_names_the_signatory_and_the_path() {
+        let good = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/seed/signatures/chair.png")).unwrap();
+        let read = |file: &str| match file {
+            "chair.png" => Some(good.clone()),
+            "broken.png" => Some(b"\x89PNG\r\n\x1a\nnot really".to_vec()),
+            _ => None,
+        };
+        let signatories = vec![
+            (1, "Ada Chair".to_owned(), Some("chair.png".to_owned())),
+            (2, "Ben Secretary".to_owned(), None),
+            (3, "Cy Missing".to_owned(), Some("gone.png".to_owned())),
+            (4, "Di Broken".to_owned(), Some("broken.png".to_owned())),
+        ];
+        let problems = signature_problems(&signatories, read);
+        assert_eq!(
+            problems,
+            vec![
+                ContentProblem::SignatureMissing { position: 3, name: "Cy Missing".into(), file: "gone.png".into() },
+                ContentProblem::SignatureNotAnImage {
+                    position: 4,
+                    name: "Di Broken".into(),
+                    file: "broken.png".into()
+                },
+            ],
+            "a decodable image and no image at all are fine"
+        );
+        let said = one_a_line(&problems);
+        let lines: Vec<&str> = said.lines().collect();
+        assert_eq!(lines.len(), 2, "{said}");
+        assert!(
+            lines[0].starts_with(
+                "certificate signatory 3 (Cy Missing): its signature image seed/signatures/gone.png is missing"
+            ),
+            "{said}"
+        );
+        assert!(lines[1].starts_with("certificate signatory 4 (Di Broken): its signature image seed/signatures/broken.png is not a PNG image that decodes"), "{said}");
+    }
+
+    #[test]
+    fn the_binarys_signature_images_decode() {
+        for file in ["chair.png", "co-chair.png"] {
+            let png =
+                crate::attendance::certificates::signature_png(file).unwrap_or_else(|| panic!("{file} is built in"));
+            assert!(crate::attendance::documents::png_draws(&png), "{file} decodes");
+        }
+        assert_eq!(crate::attendance::certificates::signature_png("gone.png"), None);
     }
 
     #[test]

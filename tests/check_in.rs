@@ -473,10 +473,68 @@ async fn a_morning_queue_scans_past_the_visitors_post_budget() {
     .await;
     assert_eq!(app.config.rate_limit_per_minute, 30);
     let cookie = sign_in(&app, CHAIR).await;
+    // Forty scans on a clock that stands still would be forty in one second, past the desk's
+    // own limit (tested below): spread them a second apart, a queue's pace.
     for n in 0..40 {
+        app.state.clock.set(FIRST_DAY + time::Duration::seconds(n));
         let (status, answer) = scan(&app, &cookie, &"A".repeat(26)).await;
         assert_eq!((status, answer["result"].as_str()), (StatusCode::OK, Some("unknown")), "scan {n}");
     }
+}
+
+/// Issue 40 item 3: a desk session's own limit, `CHECKIN_SCANS_PER_SECOND` (10 by default).
+/// Past it the island gets 429 with the message it shows and `Retry-After`, the form the page
+/// with the message; the refused scan checks nothing in, another desk scans on, and a second
+/// later the desk does too.
+#[tokio::test]
+async fn a_desk_past_ten_scans_a_second_is_told_to_wait_and_checks_nothing_in() {
+    let app = app().await;
+    assert_eq!(app.config.checkin_scans_per_second, 10);
+    let (_, code) = ticket(&app, LISTENER_PHYSICAL, "Cyd Quickstep").await;
+    let cookie = sign_in(&app, CHAIR).await;
+    let door = desk_sign_in(&app, DOOR).await;
+    for n in 0..10 {
+        let (status, answer) = scan(&app, &cookie, &"A".repeat(26)).await;
+        assert_eq!((status, answer["result"].as_str()), (StatusCode::OK, Some("unknown")), "scan {n}");
+    }
+    let reply = app.send(json_request(&code, &cookie)).await;
+    assert_eq!(reply.status, StatusCode::TOO_MANY_REQUESTS, "{}", reply.text());
+    assert_eq!(reply.header("retry-after"), Some("1"));
+    let body: Value = serde_json::from_slice(&reply.body).unwrap();
+    assert_eq!(body["message"], "Too many scans from this desk at once. Wait a moment, then scan again.");
+    let page = typed(&app, &cookie, &code).await;
+    assert_eq!(page.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(page.text().contains("Too many scans from this desk at once. Wait a moment, then scan again."));
+    assert!(check_ins(&app).await.is_empty(), "a refused scan checks nothing in");
+
+    assert_eq!(scan(&app, &door, &code).await.1["result"], "valid", "another desk has its own budget");
+    app.state.clock.set(FIRST_DAY + time::Duration::seconds(1));
+    assert_eq!(scan(&app, &cookie, &code).await.1["result"], "already", "a second later the desk scans again");
+}
+
+/// Issue 40 item 3: a scan reads before it writes. While another connection holds the write
+/// lock (SQLite's one writer; on PostgreSQL a lock that blocks inserts into `check_ins`), a
+/// ticket already in today is still answered "already" at once; only a first check-in waits.
+#[tokio::test]
+async fn a_repeated_scan_is_answered_while_another_writer_holds_the_lock() {
+    let app = app().await;
+    let (_, code) = ticket(&app, LISTENER_PHYSICAL, "Dot Patiently").await;
+    let cookie = sign_in(&app, CHAIR).await;
+    assert_eq!(scan(&app, &cookie, &code).await.1["result"], "valid");
+
+    let mut writer = app.pool.acquire().await.unwrap();
+    let lock = match conference::db::Engine::of_pool(&app.pool) {
+        conference::db::Engine::Sqlite => vec!["BEGIN IMMEDIATE"],
+        conference::db::Engine::Postgres => vec!["BEGIN", "LOCK TABLE check_ins IN EXCLUSIVE MODE"],
+    };
+    for statement in lock {
+        sqlx::query(statement).execute(&mut *writer).await.unwrap();
+    }
+    // Bounded so a regression fails rather than hangs; the answer comes from a read.
+    let answered = tokio::time::timeout(std::time::Duration::from_secs(30), scan(&app, &cookie, &code)).await;
+    sqlx::query("ROLLBACK").execute(&mut *writer).await.unwrap();
+    let (status, answer) = answered.expect("the repeated scan waited for the writer");
+    assert_eq!((status, answer["result"].as_str()), (StatusCode::OK, Some("already")), "{answer}");
 }
 
 // ---------------------------------------------------------------------------------------

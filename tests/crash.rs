@@ -128,37 +128,7 @@ fn paper_form(n: usize) -> (String, Vec<u8>) {
     paper_form_with(n, &pdf)
 }
 
-/// A paper submission's multipart body (paper `n`, its own author address) carrying `pdf`.
-pub(crate) fn paper_form_with(n: usize, pdf: &[u8]) -> (String, Vec<u8>) {
-    let boundary = "crashtestboundary";
-    let mut body = Vec::new();
-    for (name, value) in [
-        ("paperType", "Full Paper"),
-        ("authorName", "Ana Cruz"),
-        ("number", "+639171234567"),
-        // One address per paper: an address gets at most 3 acknowledgements a day.
-        ("email", &format!("author{n}@example.org")),
-        ("country", "Philippines"),
-        ("coAuthorName", "Ben Reyes"),
-        ("paperTitle", &format!("Paper {n}")),
-        ("department", "Engineering"),
-        ("universityOrganization", "University of Manila"),
-        ("presentationType", "Oral"),
-        ("message", "Crash test"),
-        ("conferenceSource", "linkedin"),
-    ] {
-        body.extend(
-            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").bytes(),
-        );
-    }
-    body.extend(
-        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"p{n}.pdf\"\r\nContent-Type: application/pdf\r\n\r\n")
-            .bytes(),
-    );
-    body.extend(pdf);
-    body.extend(format!("\r\n--{boundary}--\r\n").bytes());
-    (format!("multipart/form-data; boundary={boundary}"), body)
-}
+pub(crate) use crate::common::paper_form::paper_form_with;
 
 pub(crate) fn free_addr() -> SocketAddr {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

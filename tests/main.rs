@@ -45,6 +45,7 @@ mod programme_pages;
 mod protection;
 mod review_assignment;
 mod review_decisions;
+mod restart;
 mod review_lists;
 mod reviewers;
 mod reviewing;

@@ -238,3 +238,84 @@ async fn a_room_used_twice_at_once_is_refused_naming_both_sessions() {
     )
     .await;
 }
+
+/// Values that apply but would print wrong (issue 40 item 5): `seed --check` fails naming each
+/// one and the value to change, and commits nothing. What it said.
+async fn named_wrong(file: &str, edit: impl FnOnce(&str) -> String, says: &[&str]) -> String {
+    let app = common::app().await;
+    let seed = edited(&app, file, edit);
+    let output = check(&app, &seed);
+    assert!(!output.status.success(), "the check fails: {}", stdout(&output));
+    let said = stderr(&output);
+    for words in says {
+        assert!(said.contains(words), "{words:?} in {said}");
+    }
+    assert!(said.contains("nothing was changed"), "{said}");
+    assert_eq!(site_name(&app).await, fixture::NAME, "nothing was committed");
+    said
+}
+
+#[tokio::test]
+async fn a_utc_offset_that_is_not_the_time_zones_fails_the_check_naming_the_offset_to_write() {
+    let zone = format!("'{}',\n    '+08:00',", fixture::TIME_ZONE);
+    assert!(fixture::SEED.contains(&zone), "the fixture gives {} and +08:00", fixture::TIME_ZONE);
+    named_wrong(
+        "offset.sql",
+        |sql| sql.replacen(&zone, &format!("'{}',\n    '+07:00',", fixture::TIME_ZONE), 1),
+        &[&format!(
+            "offset.sql: site.utc_offset is \"+07:00\", but site.time_zone {} is +08:00 on the conference's first day (2025-03-21); change site.utc_offset to \"+08:00\"",
+            fixture::TIME_ZONE
+        )],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_missing_signature_image_fails_the_check_naming_the_signatory_and_the_path() {
+    let row = format!("(1, '{}', 'Symposium Chair', 'chair.png')", fixture::CHAIR);
+    assert!(fixture::SEED.contains(&row), "the fixture's chair signs with chair.png");
+    named_wrong(
+        "signature.sql",
+        |sql| sql.replacen(&row, &format!("(1, '{}', 'Symposium Chair', 'chiar.png')", fixture::CHAIR), 1),
+        &[&format!(
+            "signature.sql: certificate signatory 1 ({}): its signature image seed/signatures/chiar.png is missing",
+            fixture::CHAIR
+        )],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn every_wrong_value_is_named_at_once_one_a_line() {
+    let zone = format!("'{}',\n    '+08:00',", fixture::TIME_ZONE);
+    let row = format!("(1, '{}', 'Symposium Chair', 'chair.png')", fixture::CHAIR);
+    let said = named_wrong(
+        "both.sql",
+        |sql| {
+            sql.replacen(&zone, &format!("'{}',\n    '8',", fixture::TIME_ZONE), 1).replacen(
+                &row,
+                &format!("(1, '{}', 'Symposium Chair', 'missing/chair.png')", fixture::CHAIR),
+                1,
+            )
+        },
+        &[
+            "both.sql: site.utc_offset \"8\" is not an offset written ±HH:MM",
+            &format!(
+                "both.sql: certificate signatory 1 ({}): its signature image seed/signatures/missing/chair.png is missing",
+                fixture::CHAIR
+            ),
+        ],
+    )
+    .await;
+    let named: Vec<&str> = said.lines().filter(|line| line.contains("both.sql: ")).collect();
+    assert_eq!(named.len(), 2, "one line each: {said}");
+}
+
+#[tokio::test]
+async fn the_production_seeds_offset_and_signature_images_pass_the_check() {
+    let app = common::app().await;
+    match conference::seed_check::diff(&app.pool, conference::db::CONTENT_SEED).await {
+        Ok(_) => {}
+        Err(err) => panic!("migrations/seed/content.sql: {err}"),
+    }
+}

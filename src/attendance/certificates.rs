@@ -135,6 +135,13 @@ pub fn release_opens(event: &Event, zone: &Zone, now: OffsetDateTime) -> Result<
     Ok(())
 }
 
+/// The signature image `file` (a file name under `seed/signatures/`, as the seed's
+/// `certificate_signatories.signature` gives it) as built into the binary; `None` when the
+/// folder had no such file when the binary was built.
+pub fn signature_png(file: &str) -> Option<Vec<u8>> {
+    Signatures::get(file).map(|f| f.data.into_owned())
+}
+
 /// The signatories of the seed in order, with their images (`None` for a row without one, or
 /// one whose file is not in `seed/signatures/`, which is logged).
 pub async fn signatories(pool: &Pool) -> Result<Vec<Signatory>, sqlx::Error> {
@@ -143,7 +150,7 @@ pub async fn signatories(pool: &Pool) -> Result<Vec<Signatory>, sqlx::Error> {
         .into_iter()
         .map(|row| {
             let signature_png = row.signature.as_deref().and_then(|file| {
-                let found = Signatures::get(file).map(|f| f.data.into_owned());
+                let found = signature_png(file);
                 if found.is_none() {
                     tracing::warn!(file, name = row.name, "a signatory's signature image is not in seed/signatures/");
                 }

@@ -97,8 +97,8 @@ pub struct Desk<'a> {
 }
 
 /// Checks in the ticket of `typed` (see [`code_in`]) at `now`: looks it up, refuses a refunded
-/// ticket and a closed day, and stores the day's check-in unless a desk did first (then that
-/// one's time and desk). The stored check-in and its audit entry (`ticket.checked_in`, about
+/// ticket and a closed day, answers "already" from a read when the ticket is in today, and
+/// otherwise stores the day's check-in unless a desk did first (then that one's time and desk). The stored check-in and its audit entry (`ticket.checked_in`, about
 /// the order) share one transaction.
 #[allow(clippy::too_many_arguments)]
 pub async fn check_in(
@@ -121,6 +121,12 @@ pub async fn check_in(
         return Ok(Answer::NotToday(ticket));
     }
     let day = day_key(day);
+    // Read before writing (issue 40 item 3): a repeated scan, the usual one at a door, is
+    // answered from a read and never waits for SQLite's one writer. Only a ticket not yet in
+    // today takes the write lock, where the insert settles a race between desks.
+    if let Some((at, by)) = check_ins::of_day(pool, ticket.id, &day).await? {
+        return Ok(Answer::Already { ticket, at, by });
+    }
     let at = crate::mail::outbox::timestamp(now);
     let mut tx = crate::db::begin_write(pool).await?;
     if check_ins::insert(&mut tx, ticket.id, &day, &at, desk.email).await? {
@@ -133,7 +139,7 @@ pub async fn check_in(
         return Ok(Answer::Valid(ticket));
     }
     // Another desk won: its row is committed (PostgreSQL's INSERT waited for it).
-    let earlier = check_ins::of_day(&mut tx, ticket.id, &day).await?;
+    let earlier = check_ins::of_day(&mut *tx, ticket.id, &day).await?;
     tx.rollback().await?;
     Ok(match earlier {
         Some((at, by)) => Answer::Already { ticket, at, by },

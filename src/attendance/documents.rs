@@ -131,6 +131,12 @@ pub fn certificate_pdf(doc: &CertificateDocument) -> Vec<u8> {
     layout::render(&CERTIFICATE, &scope, &format!("{}: {}", doc.heading, doc.holder_name))
 }
 
+/// Whether `png` is a signature image the certificate can draw, decoded as the PDFs decode
+/// it; one that is not is left out of the certificate (`seed --check` names it beforehand).
+pub fn png_draws(png: &[u8]) -> bool {
+    layout::decode_png(png).is_some()
+}
+
 /// The tests' PDF reader (parsing with lopdf, text through the ToUnicode maps), shared with
 /// the integration tests.
 #[cfg(test)]

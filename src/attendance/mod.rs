@@ -10,6 +10,7 @@
 
 pub mod certificates;
 pub mod check_in;
+pub mod desk_limit;
 pub mod documents;
 pub mod issue;
 pub mod links;

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 
 use crate::assets::IslandTags;
+use crate::attendance::desk_limit::DeskLimit;
 use crate::cache::pages::PageCache;
 use crate::clock::Clock;
 use crate::config::Config;
@@ -30,6 +31,8 @@ pub struct AppState {
     pub payments: Arc<PaymentConfig>,
     /// The organisers' dashboard counts, kept until a counted table changes (issue 20).
     pub counts: Arc<CountCache>,
+    /// Each desk session's scans a second (`CHECKIN_SCANS_PER_SECOND`, issue 40 item 3).
+    pub desk_limit: Arc<DeskLimit>,
 }
 
 impl AppState {
@@ -41,6 +44,7 @@ impl AppState {
             content.spawn_watcher(POLL_INTERVAL);
         }
         let payments = Arc::new(PaymentConfig::from_config(&config));
+        let desk_limit = Arc::new(DeskLimit::new(config.checkin_scans_per_second, Clock::system()));
         AppState {
             pool,
             config: Arc::new(config),
@@ -50,11 +54,13 @@ impl AppState {
             clock: Clock::system(),
             payments,
             counts: Arc::default(),
+            desk_limit,
         }
     }
 
     /// The same state reading "now" from `clock` (tests: a fixed instant).
     pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.desk_limit = Arc::new(DeskLimit::new(self.config.checkin_scans_per_second, clock.clone()));
         self.clock = clock;
         self
     }

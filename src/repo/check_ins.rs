@@ -27,12 +27,16 @@ pub async fn insert(conn: &mut Connection, ticket_id: i64, day: &str, at: &str, 
     Ok(done.rows_affected() == 1)
 }
 
-/// The check-in of ticket `ticket_id` on `day`: (when, RFC 3339 UTC; by whom).
-pub async fn of_day(conn: &mut Connection, ticket_id: i64, day: &str) -> Result<Option<(String, String)>, sqlx::Error> {
+/// The check-in of ticket `ticket_id` on `day`: (when, RFC 3339 UTC; by whom). On the pool
+/// (the desk's read before it writes) or inside a transaction.
+pub async fn of_day<'e, E>(executor: E, ticket_id: i64, day: &str) -> Result<Option<(String, String)>, sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
     sqlx::query_as("SELECT at, checked_by FROM check_ins WHERE ticket_id = $1 AND day = $2")
         .bind(ticket_id)
         .bind(day)
-        .fetch_optional(conn)
+        .fetch_optional(executor)
         .await
 }
 

@@ -18,7 +18,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio_rustls::TlsAcceptor;
 
-use super::connections::{self, ClientSlot, Limits};
+use super::connections::{self, ClientSlot, Limits, OnStop, STOP_ACCEPTING_WITHIN};
 use crate::http::cache_hits::App;
 
 /// Most HTTP/2 streams one connection may have open at once (RFC 9113 section 5.1.2): what a
@@ -122,8 +122,11 @@ async fn run<A: Answer>(
     let mut shutdown = std::pin::pin!(shutdown);
     // After the signal, connections the kernel already completed (in the backlog, their
     // request maybe sent) are still accepted and served: closing them would reset a request a
-    // proxy cannot safely retry (a 502 for a POST). The listener closes once the backlog is empty.
+    // proxy cannot safely retry (a 502 for a POST). The listener closes once the backlog is
+    // empty, and within `STOP_ACCEPTING_WITHIN` whatever keeps arriving (issue 40). A socket
+    // handed over by a socket manager stays open there: its queue waits for the next process.
     let mut stopping = false;
+    let mut stop_accepting_at = Instant::now();
     loop {
         // Waiting for a slot before accepting leaves further connections in the kernel's
         // backlog instead of failing them, and keeps descriptors for the database and files.
@@ -139,7 +142,8 @@ async fn run<A: Answer>(
             }
         };
         let accepted = if stopping {
-            match tokio::time::timeout(std::time::Duration::from_millis(50), listener.accept()).await {
+            let left = stop_accepting_at.saturating_duration_since(Instant::now());
+            match tokio::time::timeout(left.min(Duration::from_millis(50)), listener.accept()).await {
                 Ok(accepted) => accepted,
                 Err(_) => break,
             }
@@ -147,7 +151,11 @@ async fn run<A: Answer>(
             tokio::select! {
                 accepted = listener.accept() => accepted,
                 () = &mut shutdown => {
+                    if limits.on_stop == OnStop::HandOver {
+                        break;
+                    }
                     stopping = true;
+                    stop_accepting_at = Instant::now() + STOP_ACCEPTING_WITHIN;
                     continue;
                 }
             }

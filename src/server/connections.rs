@@ -48,7 +48,28 @@ pub struct Limits {
     /// Peers without a per-address cap: trusted proxies (`TRUSTED_PROXIES`) carry every
     /// visitor's connections. Empty by default.
     pub exempt: TrustedProxies,
+    /// What a stop does with connections still queued on the listening socket (issue 40).
+    pub on_stop: OnStop,
 }
+
+/// What becomes of the connections the kernel has queued on the listening socket when the
+/// server stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnStop {
+    /// The socket is ours (bound at start-up): accept what is queued and serve it, for at most
+    /// [`STOP_ACCEPTING_WITHIN`], then close it. A balancer should stop sending first
+    /// (README, "Restarts"): a connection that reaches a closed socket is reset.
+    Drain,
+    /// The socket was handed to us by a socket manager (systemd's `LISTEN_FDS`), which keeps
+    /// it open: stop accepting at once and leave the queue to the next process, so a restart
+    /// refuses nobody.
+    HandOver,
+}
+
+/// The longest a stopping server keeps accepting its own socket's queue (`OnStop::Drain`).
+/// A balancer that keeps sending would otherwise keep it accepting for ever, and whoever
+/// stops it (systemd's `TimeoutStopSec`) would kill what is in flight.
+pub const STOP_ACCEPTING_WITHIN: Duration = Duration::from_secs(1);
 
 impl Limits {
     /// The configured limits; `open_files` is the soft open-file limit in force (after
@@ -66,6 +87,7 @@ impl Limits {
             max_total: usize::try_from(max_total).unwrap_or(usize::MAX),
             drain_timeout: Duration::from_secs(config.drain_timeout_secs),
             exempt: config.trusted_proxies.clone(),
+            on_stop: OnStop::Drain,
         }
     }
 }

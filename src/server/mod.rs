@@ -17,6 +17,23 @@ use crate::config::Config;
 use crate::handlers::state::AppState;
 use crate::{db, mail};
 
+/// The listening socket: the first one a socket manager handed over (systemd's socket
+/// activation, `LISTEN_FDS` and `LISTEN_PID`, sd_listen_fds(3); `deploy/systemd/conference.socket`),
+/// which a restart leaves open with its queue, else a new one bound to `LISTEN_ADDR`. A
+/// handed-over descriptor that is not a TCP listener stops start-up.
+async fn listener(config: &Config) -> std::io::Result<(TcpListener, connections::OnStop)> {
+    let mut passed = listenfd::ListenFd::from_env();
+    if let Some(socket) = passed.take_tcp_listener(0)? {
+        socket.set_nonblocking(true)?;
+        tracing::info!(
+            address = %socket.local_addr()?,
+            "listening on the socket the socket manager passed (LISTEN_FDS); LISTEN_ADDR is not used"
+        );
+        return Ok((TcpListener::from_std(socket)?, connections::OnStop::HandOver));
+    }
+    Ok((TcpListener::bind(config.listen_addr).await?, connections::OnStop::Drain))
+}
+
 /// `conference serve`: migrates, seeds an empty database, loads the content, starts the mail
 /// worker, the sweeper and the pages rendered ahead, and serves until SIGTERM or Ctrl-C.
 pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
@@ -66,10 +83,10 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         Some(settings) => Some(tls::start(settings).await?),
         None => None,
     };
-    let listener = TcpListener::bind(config.listen_addr).await?;
+    let (listener, on_stop) = listener(&config).await?;
     let scheme = if tls.is_some() { "https" } else { "http" };
     tracing::info!("serving on {scheme}://{}", listener.local_addr()?);
-    let limits = connections::Limits::from_config(&config, open_files);
+    let limits = connections::Limits { on_stop, ..connections::Limits::from_config(&config, open_files) };
     tracing::info!(
         max_connections = limits.max_total,
         max_connections_per_client = limits.max_per_client,

@@ -10,6 +10,7 @@ pub mod html;
 pub mod ics;
 pub mod inflate;
 pub mod log;
+pub mod paper_form;
 pub mod loopback;
 pub mod payer;
 pub mod payments;

@@ -352,7 +352,7 @@ fn wrap(face: &Face, text: &str, size: f32, room: f32) -> Vec<String> {
 
 /// A PNG as 8-bit RGBA pixels for krilla; `None` when it does not decode (the block is left
 /// out, the rest of the document drawn).
-fn decode_png(png: &[u8]) -> Option<Image> {
+pub(super) fn decode_png(png: &[u8]) -> Option<Image> {
     let mut decoder = png::Decoder::new(std::io::Cursor::new(png));
     decoder.set_transformations(png::Transformations::normalize_to_color8());
     let mut reader = decoder.read_info().ok()?;

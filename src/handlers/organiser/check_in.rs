@@ -286,6 +286,24 @@ fn is_json(request: &Request) -> bool {
         .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("application/json"))
 }
 
+/// What a desk over its scans a second reads (issue 40 item 3).
+pub const TOO_MANY_SCANS: &str = "Too many scans from this desk at once. Wait a moment, then scan again.";
+
+/// 429 with `Retry-After` (whole seconds, at least 1, RFC 9110 section 10.2.3): JSON for the
+/// island, the desk page with the message for a form.
+async fn too_many_scans(state: &AppState, account: &Account, json: bool, wait_ms: u64) -> Result<Response, AppError> {
+    let status = StatusCode::TOO_MANY_REQUESTS;
+    let mut response = if json {
+        let body = crate::error::ErrorBody { message: TOO_MANY_SCANS.into(), errors: Default::default() };
+        (status, Json(body)).into_response()
+    } else {
+        desk_page(state, account, status, None, Some(TOO_MANY_SCANS.into()), String::new(), String::new()).await?
+    };
+    let seconds = wait_ms.div_ceil(1000).max(1);
+    response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+    Ok(response)
+}
+
 /// POST `/organiser/check-in`: a form (the page again, with the answer) or JSON (the answer).
 pub async fn check(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
     let json = is_json(&request);
@@ -302,6 +320,11 @@ pub async fn check(State(state): State<AppState>, request: Request) -> Result<Re
         }
         Access::None => return Ok(Redirect::to(PATH).into_response()),
     };
+    // Before the body is read: a refused scan costs a session lookup and nothing else.
+    if let Err(wait_ms) = state.desk_limit.check(account.session) {
+        tracing::warn!(email = %account.email, "check-in desk over its scans a second");
+        return too_many_scans(&state, &account, json, wait_ms).await;
+    }
     let request = Request::from_parts(parts, body);
     let code = if json {
         match Json::<CodeBody>::from_request(request, &state).await {
