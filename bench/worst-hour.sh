@@ -241,6 +241,10 @@ case "$cgroup" in
 esac
 echo "server memory: VmHWM (peak RSS) $((hwm / 1024)) MiB, VmRSS at the end $((rss / 1024)) MiB; cgroup peak $((cg_peak / 1048576)) MiB with page cache (limit $MEMORY_MB MiB, times at the limit: $cg_fail, OOM kills: ${cg_oom:-0})"
 
+# CPU seconds (user + system) a process has used so far.
+cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.0f", ($14 + $15) / hz }' "/proc/$1/stat"; }
+echo "CPU used since start: server $(cpu_s "$SERVER_PID") s, SMTP sink $(cpu_s "$SINK_PID") s"
+
 # Every mail out before counting (bounded: 120 s).
 for _ in $(seq 1 1200); do
   [ "$(sqlite3 -cmd '.timeout 10000' "$db" "SELECT COUNT(*) FROM outbox WHERE status = 'pending'")" = 0 ] && break
