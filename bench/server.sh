@@ -95,3 +95,61 @@ publish_programme() {
   echo "the published programme did not show on $url/schedule" >&2
   exit 1
 }
+
+# Writes N paid registrations (`plan` orders, status success) with their tickets into the
+# database at DATABASE_URL (sqlite://FILE or postgres://...), by SQL: sqlite3 for SQLite,
+# psql for PostgreSQL. Order ids are ORDBENCH000001...; codes are BENCHCODE plus 17
+# letters A-J spelling i * 7919 (base32's alphabet, as real codes), so a script knows them.
+# Prints nothing; the caller reads the codes back (SELECT code FROM tickets).
+#
+#   insert_tickets DATABASE_URL N
+insert_tickets() {
+  local url=$1 n=$2
+  case "$url" in
+    sqlite://*)
+      sqlite3 "${url#sqlite://}" <<SQL >/dev/null
+.timeout 10000
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $n)
+INSERT INTO orders (order_id, kind, item_id, item_title, amount_cents, currency, status, billing_name, billing_email, created, decided_at)
+  SELECT printf('ORDBENCH%06d', i), 'plan', 'listener-physical', 'Listener Physical', 12500, 'USD', 'success',
+         printf('Attendee %d', i), printf('attendee%d@example.org', i), '2025-03-01T00:00:00Z', '2025-03-01T00:00:00Z'
+  FROM n;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $n)
+INSERT INTO tickets (order_id, code, holder_name, mode, ticket_type, created)
+  SELECT printf('ORDBENCH%06d', i),
+         'BENCHCODE' || replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(
+           printf('%017d', i * 7919), '0', 'A'), '1', 'B'), '2', 'C'), '3', 'D'), '4', 'E'), '5', 'F'), '6', 'G'), '7', 'H'), '8', 'I'), '9', 'J'),
+         printf('Attendee %d', i), 'physical', 'Listener Physical', '2025-03-01T00:00:00Z'
+  FROM n;
+SQL
+      ;;
+    postgres://*)
+      # The same rows in PostgreSQL's SQL (migrations/postgres/0005_orders.sql, 0020_attendees.sql).
+      psql -q -v ON_ERROR_STOP=1 "$url" <<SQL >/dev/null
+INSERT INTO orders (order_id, kind, item_id, item_title, amount_cents, currency, status, billing_name, billing_email, created, decided_at)
+  SELECT 'ORDBENCH' || lpad(i::text, 6, '0'), 'plan', 'listener-physical', 'Listener Physical', 12500, 'USD', 'success',
+         'Attendee ' || i, 'attendee' || i || '@example.org', '2025-03-01T00:00:00Z', '2025-03-01T00:00:00Z'
+  FROM generate_series(1, $n) AS i;
+INSERT INTO tickets (order_id, code, holder_name, mode, ticket_type, created)
+  SELECT 'ORDBENCH' || lpad(i::text, 6, '0'),
+         'BENCHCODE' || translate(lpad((i::bigint * 7919)::text, 17, '0'), '0123456789', 'ABCDEFGHIJ'),
+         'Attendee ' || i, 'physical', 'Listener Physical', '2025-03-01T00:00:00Z'
+  FROM generate_series(1, $n) AS i;
+ANALYZE orders;
+ANALYZE tickets;
+SQL
+      ;;
+    *) echo "insert_tickets: $url is neither sqlite:// nor postgres://" >&2; exit 1 ;;
+  esac
+}
+
+# Runs one SQL query on DATABASE_URL (sqlite:// or postgres://) and prints its rows, `|`
+# between columns.
+#
+#   sql DATABASE_URL QUERY
+sql() {
+  case "$1" in
+    sqlite://*) sqlite3 -cmd '.timeout 10000' "${1#sqlite://}" "$2" ;;
+    postgres://*) psql -qAt -v ON_ERROR_STOP=1 "$1" -c "$2" ;;
+  esac
+}
