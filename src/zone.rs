@@ -95,6 +95,24 @@ impl Zone {
         local.assume_offset(offset)
     }
 
+    /// The zone's abbreviation at `instant` as the tz database gives it: `PST` in Manila,
+    /// `+08` in Singapore, `CET` or `CEST` in Berlin. A fixed zone has none: its offset then.
+    pub fn abbreviation_at(&self, instant: OffsetDateTime) -> String {
+        match self.rules.as_ref().find_local_time_type(instant.unix_timestamp()) {
+            Ok(local) if !local.time_zone_designation().is_empty() => local.time_zone_designation().to_owned(),
+            _ => format!("UTC{}", offset_label(self.offset_at(instant))),
+        }
+    }
+
+    /// `instant` as people read it in this zone, to the minute, with the zone's abbreviation:
+    /// `21 Mar 2025, 09:00 PST`. The one format of every time the organiser area shows.
+    pub fn readable(&self, instant: OffsetDateTime) -> String {
+        let local = instant.to_offset(self.offset_at(instant));
+        let format = time::macros::format_description!("[day padding:none] [month repr:short] [year], [hour]:[minute]");
+        let shown = local.format(format).unwrap_or_else(|_| local.to_string());
+        format!("{shown} {}", self.abbreviation_at(instant))
+    }
+
     /// The zone's city as people say it: `Asia/Manila` → `Manila`, `America/Los_Angeles` →
     /// `Los Angeles`.
     pub fn city(&self) -> String {
@@ -107,6 +125,15 @@ pub fn offset_label(offset: UtcOffset) -> String {
     let (h, m, _) = offset.as_hms();
     let sign = if offset.is_negative() { '-' } else { '+' };
     format!("{sign}{:02}:{:02}", h.unsigned_abs(), m.unsigned_abs())
+}
+
+/// `instant` in UTC as HTML's `<time datetime>` takes it: `2026-12-02T01:24:35.346Z` (at
+/// most three digits of a second, which HTML allows; stored times carry six).
+pub fn html_datetime(instant: OffsetDateTime) -> String {
+    let utc = instant.to_offset(UtcOffset::UTC);
+    let format =
+        time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z");
+    utc.format(format).unwrap_or_else(|_| utc.to_string())
 }
 
 #[cfg(test)]
@@ -124,6 +151,20 @@ mod tests {
             dir.display()
         );
         Zone::load(name).unwrap_or_else(|err| panic!("{err}"))
+    }
+
+    #[test]
+    fn a_time_reads_in_the_zone_with_its_abbreviation_and_keeps_its_instant() {
+        let manila = load("Asia/Manila");
+        let at = datetime!(2025-03-21 01:00:30.346623 UTC);
+        assert_eq!(manila.readable(at), "21 Mar 2025, 09:00 PST");
+        assert_eq!(load("Asia/Singapore").readable(at), "21 Mar 2025, 09:00 +08");
+        let berlin = load("Europe/Berlin");
+        assert_eq!(berlin.readable(datetime!(2025-07-01 10:05 UTC)), "1 Jul 2025, 12:05 CEST");
+        assert_eq!(berlin.readable(datetime!(2025-01-01 10:05 UTC)), "1 Jan 2025, 11:05 CET");
+        let fixed = Zone::fixed("Asia/Manila", UtcOffset::from_hms(8, 0, 0).unwrap());
+        assert_eq!(fixed.readable(at), "21 Mar 2025, 09:00 UTC+08:00");
+        assert_eq!(html_datetime(at), "2025-03-21T01:00:30.346Z");
     }
 
     #[test]

@@ -468,7 +468,8 @@ async fn a_revoked_certificate_says_so_at_once_and_its_pdf_is_gone() {
     // Seen once before the revoke: nothing may keep that answer.
     assert!(main_text(&app.request(&format!("/certificates/{code}"), &[]).await.text()).contains("Status Valid"));
 
-    let revoked = post(&app, &format!("/organiser/certificates/{code}/revoke"), "", &cookie).await;
+    let revoked =
+        post(&app, &format!("/organiser/certificates/{code}/revoke"), "reason=Issued+by+mistake", &cookie).await;
     assert_eq!(location(&revoked), format!("/organiser/certificates?revoked={code}"));
     let reply = app.request(&format!("/certificates/{code}"), &[]).await;
     assert_eq!(reply.status, StatusCode::OK);
@@ -611,4 +612,38 @@ async fn every_signature_the_production_seed_names_is_built_in() {
         let png = s.signature_png.as_ref().unwrap_or_else(|| panic!("{}'s signature is in seed/signatures/", s.name));
         assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "{} signs with a PNG", s.name);
     }
+}
+
+#[tokio::test]
+async fn revoking_asks_for_a_reason_and_a_confirmation_first_and_the_audit_log_keeps_the_reason() {
+    let app = app().await;
+    let cookie = released_world(&app).await;
+    let code = code_of(&app, CARLA.1, "attendance").await;
+    let path = format!("/organiser/certificates/{code}/revoke");
+
+    // The list's Revoke is a link to a confirmation step, not a form that revokes.
+    let list = app.request("/organiser/certificates", &[("cookie", &cookie)]).await.text();
+    assert!(list.contains(&format!("<a class=\"button\" href=\"{path}\">Revoke")), "{list}");
+    let step = app.request(&path, &[("cookie", &cookie)]).await;
+    assert_eq!(step.status, StatusCode::OK);
+    let shown = main_text(&step.text());
+    assert!(shown.contains(&format!("Revoke certificate {code}?")), "{shown}");
+    assert!(step.text().contains("<textarea id=\"revoke-reason\" name=\"reason\""), "{}", step.text());
+    assert!(shown.contains("Cancel: keep it valid"));
+
+    // Without a reason nothing changes: the step again, saying why.
+    let refused = post(&app, &path, "reason=+++", &cookie).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(refused.text().contains("Write why the certificate is revoked"), "{}", refused.text());
+    assert!(main_text(&app.request(&format!("/certificates/{code}"), &[]).await.text()).contains("Status Valid"));
+    assert!(audited(&app).await.iter().all(|(action, _, _)| action != "certificate.revoked"));
+
+    // With one it is revoked, and the reason is in the audit entry.
+    let revoked = post(&app, &path, "reason=Paid+by+a+cheque+that+bounced", &cookie).await;
+    assert_eq!(location(&revoked), format!("/organiser/certificates?revoked={code}"));
+    let entry = audited(&app).await.into_iter().find(|(action, _, _)| action == "certificate.revoked").unwrap();
+    assert_eq!(entry.1, code);
+    assert_eq!(entry.2["reason"], "Paid by a cheque that bounced");
+    // The step of a revoked certificate says it is revoked already.
+    assert_eq!(app.request(&path, &[("cookie", &cookie)]).await.status, StatusCode::CONFLICT);
 }

@@ -648,3 +648,27 @@ async fn the_csv_lists_every_check_in_and_the_dashboard_counts_them_per_day_and_
             .unwrap();
     assert_eq!(exported, 1, "the download is audited");
 }
+
+#[tokio::test]
+async fn a_virtual_ticket_at_the_desk_is_called_a_virtual_ticket_and_a_physical_one_is_not() {
+    let app = app().await;
+    let (_, code) = ticket(&app, PRESENTER_VIRTUAL, "Bea Tidewell").await;
+    let cookie = sign_in(&app, CHAIR).await;
+    let (status, valid) = scan(&app, &cookie, &code).await;
+    assert_eq!(status, StatusCode::OK, "{valid}");
+    assert_eq!(valid["result"], "valid");
+    assert_eq!(valid["title"], "Valid: virtual ticket");
+    assert_eq!(
+        valid["lines"][0], "Virtual ticket: it is for the online sessions and includes no seat at the venue.",
+        "{valid}"
+    );
+    // The page without JavaScript says the same (already checked in today, still virtual).
+    let (result, text) = page_answer(&typed(&app, &cookie, &code).await.text());
+    assert_eq!(result, "already");
+    assert!(text.contains("Virtual ticket: it is for the online sessions"), "{text}");
+
+    let (_, physical) = ticket(&app, LISTENER_PHYSICAL, "Ada Lanternwright").await;
+    let (_, valid) = scan(&app, &cookie, &physical).await;
+    assert_eq!(valid["title"], "Valid: welcome");
+    assert!(!valid["lines"].to_string().contains("Virtual"), "{valid}");
+}

@@ -306,6 +306,11 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         get("/certificates/{code}", format!("/certificates/{certificate}.pdf"), Visitor),
         get("/organiser/certificates", "/organiser/certificates", Organiser),
         post("/organiser/certificates/release", "/organiser/certificates/release"),
+        get(
+            "/organiser/certificates/{code}/revoke",
+            format!("/organiser/certificates/{certificate}/revoke"),
+            Organiser,
+        ),
         post("/organiser/certificates/{code}/revoke", format!("/organiser/certificates/{certificate}/revoke")),
         post("/organiser/certificates/{code}/reissue", format!("/organiser/certificates/{certificate}/reissue")),
         // Stream links (issue 33): the organisers' page; a form posted without a session.

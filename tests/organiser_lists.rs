@@ -290,7 +290,15 @@ async fn orders_filter_by_state_kind_and_mode_and_show_the_gateway_answer() {
     }
     let detail = get(&app, &cookie, "/organiser/orders/ORD1").await.text();
     for field in
-        ["USD 219.00", "3100000042", "BANK77", "Approved", "2025-03-01T08:00:00Z", "2025-03-01T08:05:00Z: success"]
+        // Times in the event's zone (Singapore, +08), each with its instant (issue 42 item 4).
+        [
+            "USD 219.00",
+            "3100000042",
+            "BANK77",
+            "Approved",
+            "<time datetime=\"2025-03-01T08:00:00.000Z\">1 Mar 2025, 16:00 +08</time>",
+            "<time datetime=\"2025-03-01T08:05:00.000Z\">1 Mar 2025, 16:05 +08</time>: success",
+        ]
     {
         assert!(detail.contains(field), "{field}");
     }

@@ -690,3 +690,58 @@ async fn every_programme_route_is_refused_without_a_session_or_from_another_orig
     // The sitemap and robots keep it out, like the rest of the area.
     assert!(!app.request("/sitemap.xml", &[]).await.text().contains("/organiser/programme"));
 }
+
+// ---------------------------------------------------------------------------------------
+// Issue 42 item 4: the programme's roughness
+// ---------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn publish_is_disabled_with_nothing_changed_and_the_changelog_shows_a_new_version_at_once() {
+    let app = programme_app().await;
+    let cookie = sign_in(&app, CHAIR).await;
+    let refs = accepted_papers(&app, &cookie, &ten_papers()[..2]).await;
+    placed(&app, &cookie, &refs[0], SESSION_A, 15).await;
+    // The changelog is seen (and cached) before the first version.
+    assert!(!text(&parse(&app.page("/schedule/changes").await)).contains("“First programme”"));
+
+    let reply = publish(&app, &cookie, "First programme", "1").await;
+    let page = back_to_page(&app, &cookie, reply, "done=published&version=1").await;
+    // Right after publishing, with no poll of the content in between: version 1 is listed.
+    let changes = text(&parse(&app.page("/schedule/changes").await));
+    assert!(changes.contains("First programme"), "{changes}");
+    // Nothing changed since: the button is disabled and the page says why.
+    assert!(publish_disabled(&page), "nothing to publish");
+    assert_eq!(
+        text(first(&page, "#publish-unchanged").unwrap()),
+        "Nothing changed since the published version, so there is nothing to publish."
+    );
+    // A change enables it again.
+    let page = placed(&app, &cookie, &refs[1], SESSION_B, 15).await;
+    assert!(!publish_disabled(&page));
+    assert!(first(&page, "#publish-unchanged").is_none());
+}
+
+#[tokio::test]
+async fn a_poster_placed_in_an_oral_session_is_warned_about_and_not_in_a_poster_session() {
+    let app = programme_app().await;
+    let cookie = sign_in(&app, CHAIR).await;
+    let refs = accepted_papers(&app, &cookie, &ten_papers()[..2]).await;
+    sqlx::query("UPDATE submissions SET presentation_type = 'Poster' WHERE reference = $1")
+        .bind(&refs[0])
+        .execute(&app.pool)
+        .await
+        .unwrap();
+    let warning = "Its authors asked to present it as a poster, and this is an oral session. Check with them, or place it in a poster session.";
+    let page = placed(&app, &cookie, &refs[0], SESSION_A, 15).await;
+    let notice = text(first(&page, "#notice").unwrap());
+    assert!(notice.ends_with(&format!("Warning: {warning}")), "{notice}");
+    assert_eq!(text(first(&page, &format!("#warning-{}", refs[0])).unwrap()), format!("Warning: {warning}"));
+    // An oral paper in the same session: no warning.
+    let page = placed(&app, &cookie, &refs[1], SESSION_A, 15).await;
+    assert!(!text(first(&page, "#notice").unwrap()).contains("Warning"));
+    assert!(first(&page, &format!("#warning-{}", refs[1])).is_none());
+    // The poster in the poster session: no warning either.
+    let page = placed(&app, &cookie, &refs[0], "lantern-posters", 15).await;
+    assert!(!text(first(&page, "#notice").unwrap()).contains("Warning"), "{}", text(first(&page, "#notice").unwrap()));
+    assert!(first(&page, &format!("#warning-{}", refs[0])).is_none());
+}

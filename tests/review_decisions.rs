@@ -612,7 +612,7 @@ async fn a_submission_page_shows_every_review_with_its_reviewer_and_the_discussi
     let fields: Vec<(String, String)> = texts(first, "dt").into_iter().zip(texts(first, "dd")).collect();
     let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()).unwrap_or_default();
     assert_eq!(field("Reviewer"), "Rita Reviewer (rita@reviewers.example)");
-    assert_eq!(field("State"), "Submitted 2025-02-25T10:00:00.000000Z");
+    assert_eq!(field("State"), "Submitted 25 Feb 2025, 18:00 +08");
     assert_eq!(field("Originality (weight 2)"), "5: Excellent");
     assert_eq!(field("Clarity (weight 1)"), "2: Fair");
     assert_eq!(field("Weighted score"), "4.00");
@@ -621,13 +621,12 @@ async fn a_submission_page_shows_every_review_with_its_reviewer_and_the_discussi
     assert_eq!(field("Comments to the authors"), "Clear and useful.");
     assert_eq!(field("Confidential comments to the committee"), "I know this group's earlier work.");
     let second = text(select(&html, ".organiser__review")[1]);
-    assert!(second.contains("Draft, not submitted (last saved 2025-02-24T10:00:00.000000Z)"), "{second}");
+    assert!(second.contains("Draft, not submitted (last saved 24 Feb 2025, 18:00 +08 )"), "{second}");
     assert_eq!(
         texts(&html, ".organiser__discussion li"),
         [
-            "Rita Reviewer wrote on 2025-02-26T08:00:00.000000Z (UTC): Shall we ask for the data?",
-            format!("{CHAIR} (organiser) wrote on 2025-02-26T09:00:00.000000Z (UTC): Yes, in the decision mail.")
-                .as_str()
+            "Rita Reviewer wrote on 26 Feb 2025, 16:00 +08 : Shall we ask for the data?",
+            format!("{CHAIR} (organiser) wrote on 26 Feb 2025, 17:00 +08 : Yes, in the decision mail.").as_str()
         ]
     );
     // The reviews come before the decision form.
@@ -960,4 +959,141 @@ async fn a_review_survives_backup_and_restore() {
     let mut out = Vec::new();
     conference::export::export(&restored, conference::export::ExportKind::Reviews, &mut out).await.unwrap();
     assert!(String::from_utf8(out).unwrap().contains("Kept for the publisher."));
+}
+
+/// Whether `text` holds a stored time as stored (`2026-12-02T01:24:35`).
+fn has_raw_time(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.windows(19).any(|w| {
+        let digits = |range: std::ops::Range<usize>| w[range].iter().all(u8::is_ascii_digit);
+        digits(0..4)
+            && w[4] == b'-'
+            && digits(5..7)
+            && w[7] == b'-'
+            && digits(8..10)
+            && w[10] == b'T'
+            && digits(11..13)
+            && w[13] == b':'
+    })
+}
+
+#[tokio::test]
+async fn organiser_pages_show_times_in_the_events_zone_and_a_history_in_the_pages_words() {
+    let app = review_app(datetime!(2025-02-25 09:00 UTC)).await;
+    let (_, reference) = paper(&app, "ana.cruz@example.org", "Tidal lanterns at dusk", "R-TIME01").await;
+    app.exec("UPDATE submissions SET created = '2025-02-25T09:00:00.000000Z'").await;
+    let cookie = sign_in(&app, CHAIR).await;
+    // A review submitted, audited as the reviewers' page audits it.
+    app.exec(&format!(
+        "INSERT INTO audit_log (at, actor, client, action, object_type, object_id, details) VALUES
+         ('2025-02-26T08:00:00.000000Z', 'rita@reviewers.example', NULL, 'review.submitted', 'submission', '{reference}',
+          '{{\"review_code\":\"R-TIME01\",\"reviewer\":1,\"changed\":[\"scores\",\"recommendation\",\"comments_to_authors\"],\"score\":{{\"before\":null,\"after\":4125}},\"recommendation\":{{\"before\":null,\"after\":\"weak_accept\"}}}}')"
+    ))
+    .await;
+
+    // Saving a pending decision says so on the submission's page.
+    let version: i64 = sqlx::query_scalar("SELECT version FROM submissions WHERE reference = $1")
+        .bind(&reference)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    let path = format!("/organiser/submissions/{reference}");
+    let saved =
+        post(&app, &cookie, &format!("{path}/decision"), &format!("version={version}&decision=accepted&note=")).await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER);
+    let back = saved.header("location").unwrap().to_owned();
+    assert_eq!(back, format!("{path}?saved=1"));
+    let page = get(&app, &cookie, &back).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let html = parse(&page.text());
+    assert_eq!(
+        text(select(&html, "#saved")[0]),
+        "The pending decision \"Accept\" is saved. Nobody is mailed until the decisions are applied."
+    );
+    assert!(select(&parse(&get(&app, &cookie, &path).await.text()), "#saved").is_empty(), "said once, after saving");
+    // It links to its reviewer-assignment page.
+    let assignments = format!("/organiser/review/assignments/{reference}");
+    let links: Vec<_> =
+        select(&html, ".organiser__actions a").into_iter().filter(|a| a.attr("href") == Some(&assignments)).collect();
+    assert_eq!(links.len(), 1, "{}", page.text());
+    assert_eq!(text(links[0]), "Reviewers of this paper");
+
+    // Times: readable in the event's zone (Singapore, +08), the instant in <time datetime>.
+    let fields: Vec<(String, String)> =
+        texts(&html, ".organiser__fields dt").into_iter().zip(texts(&html, ".organiser__fields dd")).collect();
+    let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+    assert_eq!(field("Received").as_deref(), Some("25 Feb 2025, 17:00 +08"));
+    assert_eq!(field("Name"), None, "the spec's name has no input: no empty field");
+    assert!(page.text().contains("<time datetime=\"2025-02-25T09:00:00.000Z\">25 Feb 2025, 17:00 +08</time>"));
+    // The history, in the page's words: a score of 4.13, no JSON.
+    let history: Vec<String> = select(&html, "div[aria-label=History] tbody tr").into_iter().map(text).collect();
+    let review = history.iter().find(|row| row.contains("Review submitted")).expect("the review's entry");
+    assert!(review.starts_with("26 Feb 2025, 16:00 +08 rita@reviewers.example Review submitted"), "{review}");
+    for line in [
+        "Reviewer 1",
+        "Changed: Scores, Recommendation, Comments to the authors",
+        "Weighted score: None → 4.13",
+        "Recommendation: None → Weak accept",
+    ] {
+        assert!(review.contains(line), "{line} in {review}");
+    }
+    assert!(!review.contains("4125") && !review.contains('[') && !review.contains('{'), "{review}");
+
+    // No stored time as stored, on any of these pages.
+    for path in [path.as_str(), "/organiser/submissions", "/organiser/audit", "/organiser", "/organiser/outbox"] {
+        let page = get(&app, &cookie, path).await;
+        let html = parse(&page.text());
+        let main = text(select(&html, "main")[0]);
+        assert!(!has_raw_time(&main), "{path}: {main}");
+        assert!(!main.contains("(UTC)"), "{path}: {main}");
+    }
+}
+
+#[tokio::test]
+async fn the_submissions_list_leaves_out_columns_no_row_fills() {
+    let app = review_app(datetime!(2025-02-25 09:00 UTC)).await;
+    let [agreed, _, _] = three_reviewed_papers(&app).await;
+    let cookie = sign_in(&app, CHAIR).await;
+    let header = |body: &str| texts(&parse(body), "thead th");
+    // Reviewed papers: every review column is there; nobody has a pending decision.
+    let all = header(&get(&app, &cookie, "/organiser/submissions").await.text());
+    assert_eq!(
+        all,
+        [
+            "Reference",
+            "Title",
+            "Authors",
+            "E-mail",
+            "Paper type",
+            "Received",
+            "State",
+            "Reviews",
+            "Score",
+            "Spread",
+            "Recommendations"
+        ]
+    );
+    // Only the unreviewed paper: no score, spread or recommendation column.
+    let unreviewed = header(&get(&app, &cookie, "/organiser/submissions?reviews_below=1").await.text());
+    assert_eq!(unreviewed, ["Reference", "Title", "Authors", "E-mail", "Paper type", "Received", "State", "Reviews"]);
+    // A pending decision brings its column back.
+    let version: i64 = sqlx::query_scalar("SELECT version FROM submissions WHERE reference = $1")
+        .bind(&agreed.1)
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    post(
+        &app,
+        &cookie,
+        &format!("/organiser/submissions/{}/decision", agreed.1),
+        &format!("version={version}&decision=rejected&note="),
+    )
+    .await;
+    let list = get(&app, &cookie, "/organiser/submissions").await.text();
+    assert!(header(&list).contains(&"Pending decision".to_owned()), "{:?}", header(&list));
+    // Each row still has a cell per column.
+    let html = parse(&list);
+    for row in select(&html, "tbody tr") {
+        assert_eq!(select(row, "td").len(), header(&list).len());
+    }
 }

@@ -472,7 +472,10 @@ async fn two_reviews_make_the_papers_figures_and_others_show_only_after_submitti
     assert!(page.contains("The organisers keep the other reviews of this paper to themselves."));
 
     // Bea's conflict takes her review out of the figures.
-    see_other_to(&post(&app, &bea_cookie, "/review/papers/R-TWO002/conflict", "").await, "/review?done=conflict");
+    see_other_to(
+        &post(&app, &bea_cookie, "/review/papers/R-TWO002/conflict", "confirm=yes").await,
+        "/review?done=conflict",
+    );
     assert_eq!(figures(&app, &reference).await, (1, Some(3667), Some(0), r#"{"accept":1}"#.into()));
 }
 
@@ -531,7 +534,10 @@ async fn i_have_a_conflict_frees_the_paper_and_closes_every_address_of_it() {
 
     let page = get(&app, &cookie, &paper_path("R-CONF04")).await.text();
     assert!(page.contains("action=\"/review/papers/R-CONF04/conflict\""));
-    see_other_to(&post(&app, &cookie, "/review/papers/R-CONF04/conflict", "").await, "/review?done=conflict");
+    see_other_to(
+        &post(&app, &cookie, "/review/papers/R-CONF04/conflict", "confirm=yes").await,
+        "/review?done=conflict",
+    );
     let home = get(&app, &cookie, "/review?done=conflict").await.text();
     assert!(!home.contains("R-CONF04"), "{home}");
     assert!(home.contains("Your conflict is recorded"));
@@ -926,4 +932,36 @@ async fn the_paper_resumes_from_a_byte_range_under_its_review_code() {
             .await
             .unwrap();
     assert_eq!(downloads, [(reference,)], "the download is audited");
+}
+
+#[tokio::test]
+async fn i_have_a_conflict_asks_for_a_confirmation_first_and_without_it_changes_nothing() {
+    let app = reviewing_app().await;
+    let ada = add_reviewer(&app, ADA, ADA_NAME, "", "").await;
+    let reference = plain_paper(&app, "A paper by a colleague").await;
+    release(&app, &reference, "R-CONF05", ada, 1).await;
+    let cookie = reviewer_sign_in(&app, ADA).await;
+
+    let page = get(&app, &cookie, &paper_path("R-CONF05")).await.text();
+    let document = parse(&page);
+    let boxes = select(&document, "form[action='/review/papers/R-CONF05/conflict'] input[type=checkbox][required]");
+    assert_eq!(boxes.len(), 1, "a box to tick before the conflict is declared: {page}");
+    let label = select(&document, "label[for=conflict-confirm]");
+    assert_eq!(
+        crate::common::html::text(label[0]),
+        "Yes, I have a conflict with this paper. I understand it leaves my list and cannot come back."
+    );
+
+    // Pressed without the box ticked (a browser that ignores `required`): nothing changes.
+    let unconfirmed = post(&app, &cookie, "/review/papers/R-CONF05/conflict", "").await;
+    assert_eq!(unconfirmed.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(unconfirmed.text().contains("Nothing was changed: tick"), "{}", unconfirmed.text());
+    assert_eq!(app.count("review_conflicts").await, 0);
+    assert!(get(&app, &cookie, "/review").await.text().contains("R-CONF05"), "still on the list");
+
+    see_other_to(
+        &post(&app, &cookie, "/review/papers/R-CONF05/conflict", "confirm=yes").await,
+        "/review?done=conflict",
+    );
+    assert_eq!(app.count("review_conflicts").await, 1);
 }

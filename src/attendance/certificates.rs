@@ -400,23 +400,63 @@ pub enum Changed {
     Unknown,
     /// Revoked already (a revoke), or replaced already (a reissue): the form was stale.
     Stale,
+    /// A revoke without a usable reason: why ([`check_reason`]); nothing was changed.
+    NoReason(String),
 }
 
-/// Revokes certificate `code` at `now`, audited as `certificate.revoked` by `actor`. Its verify
-/// page says "revoked" from the moment this commits, and its PDF is gone (410).
-pub async fn revoke(pool: &Pool, code: &str, actor: Actor<'_>, now: OffsetDateTime) -> Result<Changed, AppError> {
+/// Most characters of a revoke's reason.
+pub const REASON_MAX_CHARS: usize = 500;
+
+/// A revoke's reason as the audit log keeps it: trimmed, 1 to [`REASON_MAX_CHARS`] characters,
+/// no control characters other than line ends; else what to tell the organiser.
+pub fn check_reason(typed: &str) -> Result<String, String> {
+    let reason = typed.replace("\r\n", "\n").trim().to_owned();
+    if reason.is_empty() {
+        return Err("Write why the certificate is revoked: the reason is kept in the audit log.".into());
+    }
+    if reason.chars().count() > REASON_MAX_CHARS {
+        return Err(format!("The reason may have at most {REASON_MAX_CHARS} characters."));
+    }
+    if reason.chars().any(|c| c.is_control() && c != '\n') {
+        return Err("The reason contains a control character; remove it.".into());
+    }
+    Ok(reason)
+}
+
+/// Revokes certificate `code` at `now` for `reason` (as typed; [`check_reason`]), audited as
+/// `certificate.revoked` by `actor` with the reason. Its verify page says "revoked" from the
+/// moment this commits, and its PDF is gone (410). An unknown code, a certificate revoked
+/// already and a missing reason change nothing, in that order.
+pub async fn revoke(
+    pool: &Pool,
+    code: &str,
+    reason: &str,
+    actor: Actor<'_>,
+    now: OffsetDateTime,
+) -> Result<Changed, AppError> {
     let at = timestamp(now);
     let mut tx = db::begin_write(pool).await?;
     let Some(certificate) = store::by_code_on(&mut tx, code).await? else {
         tx.rollback().await?;
         return Ok(Changed::Unknown);
     };
+    if certificate.revoked_at.is_some() {
+        tx.rollback().await?;
+        return Ok(Changed::Stale);
+    }
+    let reason = match check_reason(reason) {
+        Ok(reason) => reason,
+        Err(why) => {
+            tx.rollback().await?;
+            return Ok(Changed::NoReason(why));
+        }
+    };
     if !store::revoke(&mut tx, code, &at, actor.email).await? {
         tx.rollback().await?;
         return Ok(Changed::Stale);
     }
     let mut entry = actor.entry(&at, "certificate.revoked").about("certificate", code);
-    entry.details = json!({ "kind": certificate.kind, "holder_name": certificate.holder_name });
+    entry.details = json!({ "kind": certificate.kind, "holder_name": certificate.holder_name, "reason": reason });
     audit::record(&mut tx, &entry).await?;
     tx.commit().await?;
     Ok(Changed::Done(code.to_owned()))

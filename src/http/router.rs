@@ -158,7 +158,7 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         // Certificates (issue 33 item 5): release, revoke, reissue.
         .route(certificates::PATH, get(certificates::show))
         .route(certificates::RELEASE, post(certificates::release))
-        .route(certificates::REVOKE, post(certificates::revoke))
+        .route(certificates::REVOKE, get(certificates::confirm_revoke).post(certificates::revoke))
         .route(certificates::REISSUE, post(certificates::reissue))
         // Deciding from the reviews and their records (issue 32 items 7 to 9).
         .route(review_progress::PATH, get(review_progress::show))

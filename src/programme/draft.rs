@@ -61,6 +61,14 @@ impl Paper {
     }
 }
 
+impl Paper {
+    /// Whether its authors asked to present it as a poster and a session of `session_kind`
+    /// is an oral one (only `poster` sessions are not).
+    pub fn poster_in_oral_session(&self, session_kind: &str) -> bool {
+        self.format.trim().eq_ignore_ascii_case("Poster") && session_kind != "poster"
+    }
+}
+
 /// The authors of a paper in order: the author, then the co-authors as typed, split at
 /// commas, semicolons, "and" and "&" (the form has one free-text co-author field).
 pub fn authors(author: &str, co_authors: &str) -> Vec<String> {

@@ -117,6 +117,18 @@ describe('CheckInDesk', () => {
     expect(screen.getByRole('button', { name: 'Scan a ticket' })).toBeTruthy();
   });
 
+  it('clears the last answer as soon as a new scan starts', async () => {
+    stubCamera();
+    stubDetector([null]);
+    stubFetch(200, VALID);
+    const { user } = mount();
+    await user.type(input(), 'ABC{Enter}');
+    await waitFor(() => expect(status().textContent).toContain('Valid: welcome'));
+    await user.click(screen.getByRole('button', { name: 'Scan a ticket' }));
+    await waitFor(() => expect(status().textContent).toBe(''));
+    await user.click(screen.getByRole('button', { name: 'Stop the camera' }));
+  });
+
   it('falls back to the typed code when there is no camera', async () => {
     stubDetector([null]);
     vi.stubGlobal('navigator', {

@@ -54,6 +54,8 @@ export default function CheckInDesk({ action, shown = null }: CheckInDeskProps) 
   useEffect(() => stopCamera, []);
 
   const send = async (value: string) => {
+    // A new scan: the last answer goes, so it is never read as this ticket's.
+    setAnswer(null);
     setBusy(true);
     try {
       const { data } = await postJson<Shown>(action, { code: value });
@@ -75,6 +77,7 @@ export default function CheckInDesk({ action, shown = null }: CheckInDeskProps) 
 
   const startCamera = async () => {
     setProblem(null);
+    setAnswer(null);
     let read: FrameReader;
     try {
       read = await frameReader();

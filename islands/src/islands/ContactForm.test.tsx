@@ -134,3 +134,26 @@ describe('ContactForm', () => {
     expect(descriptionOf(field('country'))).toBe('Country must be at most 80 characters');
   });
 });
+
+describe('ContactForm phone country (issue 42 item 4)', () => {
+  it('follows the Country typed while the phone picker is untouched, and stays US without one', async () => {
+    const user = userEvent.setup();
+    render(<ContactForm />);
+    const picker = () => screen.getByRole('combobox', { name: 'Phone number country' }) as HTMLSelectElement;
+    expect(picker().value).toBe('US');
+    await user.type(screen.getByLabelText('Country'), 'Philippines');
+    expect(picker().value).toBe('PH');
+    await user.clear(screen.getByLabelText('Country'));
+    await user.type(screen.getByLabelText('Country'), 'Atlantis');
+    expect(picker().value).toBe('US');
+  });
+
+  it('keeps the phone country the visitor chose', async () => {
+    const user = userEvent.setup();
+    render(<ContactForm />);
+    const picker = () => screen.getByRole('combobox', { name: 'Phone number country' }) as HTMLSelectElement;
+    await user.selectOptions(picker(), 'GB');
+    await user.type(screen.getByLabelText('Country'), 'Philippines');
+    expect(picker().value).toBe('GB');
+  });
+});

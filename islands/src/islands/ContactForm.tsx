@@ -133,6 +133,7 @@ export default function ContactForm() {
           maxLength={32}
           value={values.number}
           onChange={(v) => set('number', v)}
+          country={values.country}
           invalid={!!errors.number}
           describedBy={errors.number ? 'contact-number-error' : undefined}
         />

@@ -161,6 +161,18 @@ describe('PaperForm submitting', () => {
     expect(chosenFile()).toBe('No file chosen');
   });
 
+  it('shows the reference of the paper it just sent, beside the spec\'s toasts, until the next attempt', async () => {
+    const { submit } = await mount(typeEverything);
+    await submit();
+    await answer(201, { id: 1, reference: 'P-2025-ABC234' });
+    await waitFor(() => expect(toastText()).toContain('Paper submitted successfully!'));
+    expect(screen.getByRole('status').textContent).toBe(
+      'Your paper is received. Its reference is P-2025-ABC234. We have mailed you a link to follow its status.',
+    );
+    await submit();
+    expect(container.querySelector('.paper-form__received')).toBeNull();
+  });
+
   it('keeps the form and shows what the server refused', async () => {
     const { submit } = await mount(typeEverything);
     await submit();

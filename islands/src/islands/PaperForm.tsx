@@ -61,6 +61,11 @@ const IDS: Record<PaperField | 'file', string> = {
   file: 'paper-drop-button',
 };
 
+/** What the form says after a paper was received: its reference, and where its status link went. */
+export function receivedText(reference: string): string {
+  return `Your paper is received. Its reference is ${reference}. We have mailed you a link to follow its status.`;
+}
+
 export default function PaperForm({ sources, maxBytes, makeXhr }: PaperFormProps) {
   const [initial] = useState(() => readServerForm(serverForm()));
   const [values, setValues] = useState<PaperValues>(initial.values);
@@ -69,6 +74,8 @@ export default function PaperForm({ sources, maxBytes, makeXhr }: PaperFormProps
   const [errors, setErrors] = useState<PaperErrors>({});
   const [status, setStatus] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
+  // The reference of the paper just submitted, shown until the next submission starts.
+  const [received, setReceived] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const uid = useId();
   const errorId = (name: string) => `${uid}-${name}-error`;
@@ -115,6 +122,7 @@ export default function PaperForm({ sources, maxBytes, makeXhr }: PaperFormProps
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (sending) return;
+    setReceived(null);
     const verdict = validatePaper(values, file, sourceValues);
     if (verdict) {
       setErrors(verdict.errors);
@@ -133,6 +141,7 @@ export default function PaperForm({ sources, maxBytes, makeXhr }: PaperFormProps
     if (result.ok) {
       toastSuccess(SUCCESS_TOAST);
       toastSuccess(FOLLOW_UP_TOAST);
+      setReceived(result.reference);
       setValues(EMPTY_VALUES);
       setFile(null);
       setDropError(null);
@@ -205,6 +214,7 @@ export default function PaperForm({ sources, maxBytes, makeXhr }: PaperFormProps
           name="number"
           value={values.number}
           onChange={(value) => set('number', value)}
+          country={values.country}
           invalid={!!errors.number}
           describedBy={errors.number ? errorId('number') : undefined}
         />
@@ -278,6 +288,11 @@ export default function PaperForm({ sources, maxBytes, makeXhr }: PaperFormProps
         <label htmlFor="paper-gotcha">Leave this empty</label>
         <input id="paper-gotcha" name="_gotcha" tabIndex={-1} autoComplete="off" />
       </div>
+      {received && (
+        <p className="paper-form__received" role="status">
+          {receivedText(received)}
+        </p>
+      )}
       {status && (
         <p className="paper-form__status" role="alert">
           {status}

@@ -174,6 +174,7 @@ export function PaymentModal({
             name={field}
             value={values.phone}
             onChange={(value) => setValue('phone', value)}
+            country={values.country}
             required={isRequired}
             invalid={!!errors[field]}
             describedBy={errors[field] ? errorId : undefined}

@@ -5,7 +5,8 @@
 // Flags are emoji from the country code: the library's default flag images come from another
 // site, which the Content-Security-Policy blocks, and its bundled SVG flags weigh ~44 kB.
 
-import PhoneInput, { parsePhoneNumber } from 'react-phone-number-input';
+import PhoneInput, { parsePhoneNumber, isSupportedCountry, type Country } from 'react-phone-number-input';
+import countryNames from 'react-phone-number-input/locale/en.json';
 import 'react-phone-number-input/style.css';
 
 /** Default country of every phone input (spec sections 5 and 9). */
@@ -36,6 +37,20 @@ export function toE164(text: string): string {
   }
 }
 
+/** A country as the visitor typed it in a form's Country field ("Philippines", "philippines",
+ *  "PH") as the picker's code, or null when it names none. */
+export function countryCode(typed: string | undefined): Country | null {
+  const wanted = (typed ?? '').trim().toLowerCase();
+  if (wanted === '') return null;
+  const names = countryNames as Record<string, string>;
+  for (const [code, name] of Object.entries(names)) {
+    if (/^[A-Z]{2}$/.test(code) && (name.toLowerCase() === wanted || code.toLowerCase() === wanted) && isSupportedCountry(code)) {
+      return code as Country;
+    }
+  }
+  return null;
+}
+
 export interface PhoneFieldProps {
   id: string;
   name: string;
@@ -46,16 +61,19 @@ export interface PhoneFieldProps {
   /** Id of the element describing an error. */
   describedBy?: string;
   maxLength?: number;
+  /** The form's Country field as typed: the picker follows it while the visitor has neither
+   *  chosen a phone country nor typed a number; without one it stays on the default (US). */
+  country?: string;
 }
 
-export function PhoneField({ id, name, value, onChange, required, invalid, describedBy, maxLength }: PhoneFieldProps) {
+export function PhoneField({ id, name, value, onChange, required, invalid, describedBy, maxLength, country }: PhoneFieldProps) {
   return (
     <PhoneInput
       id={id}
       name={name}
       type="tel"
       className="phone-field"
-      defaultCountry={DEFAULT_PHONE_COUNTRY}
+      defaultCountry={countryCode(country) ?? DEFAULT_PHONE_COUNTRY}
       value={value || undefined}
       onChange={(next) => onChange(next ?? '')}
       flagComponent={EmojiFlag}

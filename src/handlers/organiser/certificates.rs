@@ -30,7 +30,8 @@ use crate::repo::certificates::{self as store, Certificate};
 pub const PATH: &str = "/organiser/certificates";
 /// Where the Release button posts.
 pub const RELEASE: &str = "/organiser/certificates/release";
-/// Where a certificate's Revoke button posts.
+/// A certificate's revoke: GET asks for the reason and a confirmation (the list's Revoke
+/// link), POST (`reason`) revokes.
 pub const REVOKE: &str = "/organiser/certificates/{code}/revoke";
 /// Where a certificate's Reissue form posts (`name`).
 pub const REISSUE: &str = "/organiser/certificates/{code}/reissue";
@@ -47,7 +48,7 @@ struct Row {
     kind: &'static str,
     /// The paper's reference and title, for a presentation certificate.
     paper: Option<String>,
-    issued_at: String,
+    issued_at: super::view::Moment,
     /// "Valid", "Revoked" or "Replaced by <code>".
     status: String,
     revocable: bool,
@@ -65,8 +66,8 @@ struct CertificatesPage {
     layout: Layout,
     notice: Option<String>,
     problem: Option<String>,
-    /// "Not released yet." or when and by whom it was last released.
-    released: String,
+    /// How many releases, when the last was and by whom; `None` before the first.
+    released: Option<(i64, super::view::Moment, String)>,
     /// When releasing opens, before the conference's last day; `None` once it may.
     opens: Option<String>,
     /// (what, valid, revoked) per kind.
@@ -87,7 +88,7 @@ struct Refused {
     error: String,
 }
 
-fn row(c: Certificate, base_url: &str, refused: Option<&Refused>) -> Row {
+fn row(c: Certificate, base_url: &str, refused: Option<&Refused>, zone: &crate::zone::Zone) -> Row {
     let typed = refused.filter(|r| r.code == c.code);
     let status = match (&c.revoked_at, &c.replaced_by) {
         (None, _) => "Valid".to_owned(),
@@ -104,7 +105,7 @@ fn row(c: Certificate, base_url: &str, refused: Option<&Refused>) -> Row {
         email: c.email,
         kind: certificates::kind_label(&c.kind),
         paper: c.reference.as_ref().map(|r| format!("{r} · {}", c.title.clone().unwrap_or_default())),
-        issued_at: c.issued_at,
+        issued_at: super::view::when(&c.issued_at, zone),
         revocable: c.revoked_at.is_none(),
         reissuable: c.replaced_by.is_none(),
         status,
@@ -124,15 +125,16 @@ async fn page(
     let page = params.page()?;
     let (total, listed) = store::list(&state.pool, search.as_deref(), page).await?;
     let base_url = state.config.base_url();
-    let rows = listed.into_iter().map(|c| row(c, base_url, refused.as_ref())).collect();
+    let snapshot = state.content.snapshot().await;
+    let zone = &snapshot.zone;
+    let rows = listed.into_iter().map(|c| row(c, base_url, refused.as_ref(), zone)).collect();
     let releases = store::releases(&state.pool).await?;
     let released = match (&releases.last_released_at, &releases.last_released_by) {
         (Some(at), Some(by)) if releases.releases > 0 => {
-            format!("Released {} time(s); last on {at} (UTC) by {by}.", releases.releases)
+            Some((releases.releases, super::view::when(at, zone), by.clone()))
         }
-        _ => "Not released yet.".to_owned(),
+        _ => None,
     };
-    let snapshot = state.content.snapshot().await;
     let event = Event::of(snapshot.site()?);
     let opens = certificates::release_opens(&event, &snapshot.zone, state.clock.now()).err();
     let mut counts = Vec::new();
@@ -216,22 +218,92 @@ fn code_of(typed: &str) -> Result<String, AppError> {
         .ok_or_else(|| AppError::NotFound("No certificate has this code.".into()))
 }
 
-/// POST `/organiser/certificates/{code}/revoke`: revokes the certificate (audited); 404 for a
-/// code no certificate has, 409 with the page when it is revoked already; otherwise 303 to the
-/// page.
+/// The step before a revoke: the certificate, what revoking does, and the reason asked for.
+#[derive(Template)]
+#[template(path = "organiser/certificate_revoke.html")]
+struct RevokePage {
+    layout: Layout,
+    code: String,
+    name: String,
+    email: String,
+    kind: &'static str,
+    paper: Option<String>,
+    issued_at: super::view::Moment,
+    action: String,
+    /// The reason as typed, and why it was refused.
+    reason: String,
+    error: Option<String>,
+    reason_max: usize,
+}
+
+async fn revoke_page(
+    state: &AppState,
+    status: StatusCode,
+    c: Certificate,
+    reason: String,
+    error: Option<String>,
+) -> Result<Response, AppError> {
+    let zone = super::view::event_zone(state).await;
+    let view = RevokePage {
+        layout: layout(state, &format!("Revoke certificate {}", c.code), PATH).await?,
+        action: REVOKE.replace("{code}", &c.code),
+        name: c.holder_name,
+        email: c.email,
+        kind: certificates::kind_label(&c.kind),
+        paper: c.reference.as_ref().map(|r| format!("{r} · {}", c.title.clone().unwrap_or_default())),
+        issued_at: super::view::when(&c.issued_at, &zone),
+        code: c.code,
+        reason,
+        error,
+        reason_max: certificates::REASON_MAX_CHARS,
+    };
+    render(status, &view)
+}
+
+/// GET `/organiser/certificates/{code}/revoke`: asks for the reason and a confirmation; 404
+/// for a code no certificate has, 409 with the list when it is revoked already.
+pub async fn confirm_revoke(
+    State(state): State<AppState>,
+    SignedIn(_): SignedIn,
+    Path(code): Path<String>,
+) -> Result<Response, AppError> {
+    let code = code_of(&code)?;
+    match store::by_code(&state.pool, &code).await? {
+        None => Err(AppError::NotFound("No certificate has this code.".into())),
+        Some(c) if c.revoked_at.is_some() => revoked_already(&state, &code).await,
+        Some(c) => revoke_page(&state, StatusCode::OK, c, String::new(), None).await,
+    }
+}
+
+/// The list, 409, saying certificate `code` was revoked already.
+async fn revoked_already(state: &AppState, code: &str) -> Result<Response, AppError> {
+    let message = format!("Certificate {code} was revoked already, so nothing was changed.");
+    page(state, StatusCode::CONFLICT, &Params::default(), None, Some(message), None).await
+}
+
+/// POST `/organiser/certificates/{code}/revoke` (`reason`): revokes the certificate, the
+/// reason kept in its audit entry; 404 for a code no certificate has, 409 with the page when it
+/// is revoked already, 422 with the confirmation step again without a reason; otherwise 303 to
+/// the page.
 pub async fn revoke(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
     Path(code): Path<String>,
+    body: axum::body::Bytes,
 ) -> Result<Response, AppError> {
     let code = code_of(&code)?;
+    let fields = fields(&body);
+    let typed = fields.iter().find(|(k, _)| k == "reason").map(|(_, v)| v.clone()).unwrap_or_default();
     let actor = Actor { email: &organiser.email, client: organiser.client.as_deref() };
-    match certificates::revoke(&state.pool, &code, actor, state.clock.now()).await? {
+    match certificates::revoke(&state.pool, &code, &typed, actor, state.clock.now()).await? {
         Changed::Done(_) => Ok(see_other(&format!("{PATH}?revoked={code}"))),
         Changed::Unknown => Err(AppError::NotFound("No certificate has this code.".into())),
-        Changed::Stale => {
-            let message = format!("Certificate {code} was revoked already, so nothing was changed.");
-            page(&state, StatusCode::CONFLICT, &Params::default(), None, Some(message), None).await
+        Changed::Stale => revoked_already(&state, &code).await,
+        Changed::NoReason(why) => {
+            let Some(c) = store::by_code(&state.pool, &code).await? else {
+                return Err(AppError::NotFound("No certificate has this code.".into()));
+            };
+            revoke_page(&state, StatusCode::UNPROCESSABLE_ENTITY, c, typed, Some(why)).await
         }
     }
 }
@@ -268,7 +340,7 @@ pub async fn reissue(
     match certificates::reissue(&state.pool, &ctx, &event, &code, &name, actor, state.clock.now()).await? {
         Changed::Done(new_code) => Ok(see_other(&format!("{PATH}?reissued={new_code}"))),
         Changed::Unknown => Err(AppError::NotFound("No certificate has this code.".into())),
-        Changed::Stale => {
+        Changed::Stale | Changed::NoReason(_) => {
             let message = format!("Certificate {code} was replaced already, so nothing was changed.");
             page(&state, StatusCode::CONFLICT, &Params::default(), None, Some(message), None).await
         }

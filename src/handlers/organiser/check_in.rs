@@ -91,16 +91,24 @@ pub struct Shown {
     pub by: Option<String>,
 }
 
+/// What the desk says of a virtual ticket: the desk is at the venue, the ticket is not.
+pub const VIRTUAL_LINE: &str = "Virtual ticket: it is for the online sessions and includes no seat at the venue.";
+
 fn ticket_lines(ticket: &Ticket) -> Vec<String> {
-    vec![
+    let mut lines = vec![
         ticket.holder_name.clone(),
         format!("{} · {}", ticket.ticket_type, tickets::mode_label(&ticket.mode)),
         format!("Order {}", ticket.order_id),
-    ]
+    ];
+    if ticket.mode != "physical" {
+        lines.insert(0, VIRTUAL_LINE.to_owned());
+    }
+    lines
 }
 
 fn shown(answer: &Answer, zone: &crate::zone::Zone, days: &str) -> Shown {
     let (title, mut lines, at, by) = match answer {
+        Answer::Valid(t) if t.mode != "physical" => ("Valid: virtual ticket".to_owned(), ticket_lines(t), None, None),
         Answer::Valid(t) => ("Valid: welcome".to_owned(), ticket_lines(t), None, None),
         Answer::Already { ticket, at, by } => {
             let mut lines = ticket_lines(ticket);

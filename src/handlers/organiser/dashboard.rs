@@ -41,12 +41,19 @@ pub struct DashboardPage {
     pub entries: Vec<Entry>,
     /// Check-ins per day and ticket type (issue 33 item 3).
     pub check_ins: Vec<crate::repo::check_ins::DayCount>,
+    /// The event's zone, the times' ([`view::when`]).
+    pub zone: crate::zone::Zone,
 }
 
 impl DashboardPage {
     /// A paid total as the receipts write it, e.g. `219.00`.
     pub fn amount(&self, cents: &i64) -> String {
         money::format_cents(*cents)
+    }
+
+    /// A stored time in the event's zone, as a `<time datetime>`.
+    pub fn when(&self, stamp: &str) -> view::Moment {
+        view::when(stamp, &self.zone)
     }
 
     /// A stored state or status in words (`submitted` is "Submitted").
@@ -121,6 +128,7 @@ pub async fn home(State(state): State<AppState>, request: Request) -> Result<Res
         current_session: organiser.session,
         entries: audit::latest(pool, LATEST_ENTRIES).await?,
         check_ins: crate::repo::check_ins::counts(pool).await?,
+        zone: view::event_zone(&state).await,
         email: organiser.email,
     };
     render(StatusCode::OK, &page)

@@ -217,7 +217,7 @@ async fn stage(
 }
 
 /// POST `/organiser/submissions/{reference}/decision`: stages (or clears) the decision on one
-/// submission; back to its page.
+/// submission; back to its page, which says it was saved (`?saved=1`).
 pub async fn decide_one(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
@@ -238,7 +238,7 @@ pub async fn decide_one(
             return Ok(refused.answer());
         }
         tx.commit().await?;
-        Ok(see_other(&href(&reference)))
+        Ok(see_other(&format!("{}?saved=1", href(&reference))))
     }
     .await;
     in_organiser_page(&state, result, back).await

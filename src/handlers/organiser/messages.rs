@@ -13,7 +13,7 @@ use super::query::{Pager, Params};
 use super::session::Organiser;
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{ActionForm, Cell, Control, DetailPage, Field, Group, ListPage, history};
+use super::view::{self, ActionForm, Cell, Control, DetailPage, Field, Group, ListPage, history};
 use crate::error::AppError;
 use crate::export::visitors;
 use crate::handlers::render::{render, see_other};
@@ -45,11 +45,12 @@ pub async fn message_list(
     let page = params.page()?;
     let counts = dashboard::counts(&state).await?;
     let (total, rows) = messages::list(&state.pool, &filter, page, &counts).await?;
+    let zone = view::event_zone(&state).await;
     let rows = rows
         .into_iter()
         .map(|Received { message: m, read_at, answered_at, .. }| {
             vec![
-                Cell::link(m.created.clone(), format!("{MESSAGES}/{}", m.id)),
+                Cell::time(&m.created, &zone).linked(format!("{MESSAGES}/{}", m.id)),
                 Cell::text(m.name),
                 Cell::text(m.email),
                 Cell::text(m.country),
@@ -68,7 +69,7 @@ pub async fn message_list(
             Control::search("Search name, e-mail, country, message", params.value("q")),
             Control::select("status", "Read", params.value("status"), &[("unread", "Not yet read"), ("read", "Read")]),
         ],
-        columns: vec!["Received (UTC)", "Name", "E-mail", "Country", "Message", "Read", "Answered"],
+        columns: vec!["Received", "Name", "E-mail", "Country", "Message", "Read", "Answered"],
         rows,
         pager: Pager::new(MESSAGES, &params, page, total),
         bulk: None,
@@ -109,6 +110,7 @@ pub async fn message_detail(
         messages::mark_read(&state.pool, &m.id, &now).await?;
     }
     let snapshot = state.content.snapshot().await;
+    let zone = snapshot.zone.clone();
     let subject = match &snapshot.site {
         Ok(site) => format!("Re: your message to {}", site.short_name),
         Err(_) => "Re: your message".to_owned(),
@@ -122,14 +124,14 @@ pub async fn message_detail(
         groups: vec![Group {
             heading: "Message",
             fields: vec![
-                ("Received (UTC)", Cell::text(m.created)),
-                ("First read (UTC)", Cell::text(read_at.unwrap_or(now))),
+                ("Received", Cell::time(&m.created, &zone)),
+                ("First read", Cell::time(read_at.as_deref().unwrap_or(&now), &zone)),
                 (
                     "Answered",
-                    Cell::text(match (&answered_at, &answered_by) {
-                        (Some(at), Some(by)) => format!("{at} by {by}"),
-                        _ => "Not yet".to_owned(),
-                    }),
+                    match (&answered_at, &answered_by) {
+                        (Some(at), Some(by)) => Cell::time(at, &zone).then(format!(" by {by}")),
+                        _ => Cell::text("Not yet"),
+                    },
                 ),
                 ("Name", Cell::text(m.name)),
                 ("E-mail", Cell::text(m.email)),

@@ -12,7 +12,7 @@ use super::form::{fields, note, one};
 use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{ActionForm, Cell, Control, DetailPage, Field, Group, ListPage, history};
+use super::view::{self, ActionForm, Cell, Control, DetailPage, Field, Group, ListPage, history};
 use crate::attendance::issue;
 use crate::error::AppError;
 use crate::export::registrations;
@@ -61,12 +61,13 @@ pub async fn order_list(
     let page = params.page()?;
     let counts = dashboard::counts(&state).await?;
     let (total, rows) = orders::list(&state.pool, &filter, page, &counts).await?;
+    let zone = view::event_zone(&state).await;
     let rows = rows
         .into_iter()
         .map(|o| {
             vec![
                 Cell::link(o.order_id.clone(), format!("{ORDERS}/{}", o.order_id)),
-                Cell::text(o.created),
+                Cell::time(&o.created, &zone),
                 Cell::text(o.billing_name),
                 Cell::text(o.billing_email),
                 Cell::text(format!("{} ({})", o.item_title, o.kind)),
@@ -108,7 +109,7 @@ pub async fn order_list(
                 &[("live", "live"), ("test", "TEST mode"), ("none", "before modes were recorded")],
             ),
         ],
-        columns: vec!["Order", "Created (UTC)", "Name", "E-mail", "Item", "Amount", "State", "Mode"],
+        columns: vec!["Order", "Created", "Name", "E-mail", "Item", "Amount", "State", "Mode"],
         rows,
         pager: Pager::new(ORDERS, &params, page, total),
         bulk: None,
@@ -144,18 +145,19 @@ pub async fn order_detail(
         return Err(AppError::NotFound(format!("No order has the id {}.", shown(&order_id))));
     };
     let opt = |value: &Option<String>| Cell::text(value.clone().unwrap_or_default());
-    let mut changes = vec![("initiated (UTC)", Cell::text(o.created.clone()))];
+    let zone = view::event_zone(&state).await;
+    let mut changes = vec![("initiated", Cell::time(&o.created, &zone))];
     match &o.decided_at {
-        Some(at) => changes.push(("decided (UTC)", Cell::text(format!("{at}: {}", o.status)))),
+        Some(at) => changes.push(("decided", Cell::time(at, &zone).then(format!(": {}", o.status)))),
         None => changes.push(("decided", Cell::text("not yet: no answer from the gateway"))),
     }
     if let (Some(at), Some(by)) = (&o.refunded_at, &o.refunded_by) {
-        changes.push(("refunded (UTC)", Cell::text(format!("{at} by {by}, outside the site"))));
+        changes.push(("refunded", Cell::time(at, &zone).then(format!(" by {by}, outside the site"))));
     }
     // Its receipt and credit note as numbered (issue 33 item 4).
     for document in receipts::for_order(&mut *state.pool.acquire().await?, &o.order_id).await? {
-        let label = if document.kind == "credit_note" { "credit note (UTC)" } else { "receipt (UTC)" };
-        changes.push((label, Cell::text(format!("{}: {}", document.issued_at, document.number))));
+        let label = if document.kind == "credit_note" { "credit note" } else { "receipt" };
+        changes.push((label, Cell::time(&document.issued_at, &zone).then(format!(": {}", document.number))));
     }
     let mut forms = vec![ActionForm {
         heading: "Internal note",

@@ -34,7 +34,7 @@ use super::form::{fields, one};
 use super::query::Params;
 use super::session::SignedIn;
 use super::sign_in::layout;
-use super::view::shown;
+use super::view::{self, Moment, shown};
 use crate::db::Connection;
 use crate::error::AppError;
 use crate::handlers::layout::Layout;
@@ -88,12 +88,6 @@ fn clock(local: &str) -> String {
     local.split_once(' ').map_or_else(|| local.to_owned(), |(_, time)| time.to_owned())
 }
 
-/// A stored RFC 3339 UTC time as the page shows it, to the second: `2025-03-01 09:00:00 UTC`.
-fn utc_label(at: &str) -> String {
-    let seconds = at.get(..19).unwrap_or(at.trim_end_matches('Z'));
-    format!("{} UTC", seconds.replace('T', " "))
-}
-
 /// "25 min left", "0 min left", "10 min over".
 fn left_label(minutes: i64) -> String {
     if minutes < 0 { format!("{} min over", -minutes) } else { format!("{minutes} min left") }
@@ -115,7 +109,12 @@ struct TalkRow {
     state: String,
     /// The conflicts that concern it.
     conflicts: Vec<String>,
+    /// A poster placed in an oral session: what to check ([`POSTER_IN_ORAL`]).
+    warning: Option<&'static str>,
 }
+
+/// The warning at a paper submitted for a poster presentation and placed in an oral session.
+const POSTER_IN_ORAL: &str = "Its authors asked to present it as a poster, and this is an oral session. Check with them, or place it in a poster session.";
 
 /// A session as the page lists it.
 struct SessionRow {
@@ -159,8 +158,8 @@ struct ProgrammePage {
     /// Every accepted or placed paper, for the links to their abstract and presenter:
     /// (reference, title).
     papers: Vec<(String, String)>,
-    /// The latest version: "Version 2 “Final” published 2025-03-01T09:00:00Z".
-    latest: Option<String>,
+    /// The latest version: its number, name and when it was published.
+    latest: Option<(i64, String, Moment)>,
     next_number: i64,
     changes: Vec<String>,
     talk_count: usize,
@@ -168,7 +167,7 @@ struct ProgrammePage {
     /// What was typed in the version's name (shown again after a refusal).
     name: String,
     /// Locked: (when, by whom).
-    lock: Option<(String, String)>,
+    lock: Option<(Moment, String)>,
     place_action: &'static str,
     move_action: &'static str,
     remove_action: &'static str,
@@ -183,6 +182,11 @@ struct ProgrammePage {
 impl ProgrammePage {
     fn paper_href(&self, reference: &str) -> String {
         paper_href(reference)
+    }
+
+    /// A version is published and the draft changes nothing of it: nothing to publish.
+    fn unchanged(&self) -> bool {
+        self.latest.is_some() && self.changes.is_empty()
     }
 }
 
@@ -208,7 +212,8 @@ fn state_label(paper: Option<&Paper>) -> String {
     paper.map_or_else(String::new, |p| crate::decisions::state_label(&p.state).to_owned())
 }
 
-fn talk_row(bench: &Workbench, talk: &Talk, session_title: &str, first: bool, last: bool) -> TalkRow {
+fn talk_row(bench: &Workbench, talk: &Talk, session: &Session, first: bool, last: bool) -> TalkRow {
+    let session_title = session.title.as_str();
     let paper = bench.paper_of(talk);
     let end = crate::programme::conflicts::talk_span(talk)
         .map(|(_, end)| crate::programme::clock(end.time()))
@@ -224,6 +229,7 @@ fn talk_row(bench: &Workbench, talk: &Talk, session_title: &str, first: bool, la
         last,
         state: state_label(paper),
         conflicts: conflicts_of(&bench.conflicts, &talk.title, session_title, paper, false),
+        warning: paper.filter(|p| p.poster_in_oral_session(&session.kind)).map(|_| POSTER_IN_ORAL),
     }
 }
 
@@ -276,7 +282,7 @@ fn days(bench: &Workbench) -> Vec<DayRow> {
         let rows = placed
             .iter()
             .enumerate()
-            .map(|(i, talk)| talk_row(bench, talk, &session.title, i == 0, i + 1 == placed.len()))
+            .map(|(i, talk)| talk_row(bench, talk, session, i == 0, i + 1 == placed.len()))
             .collect();
         let left = minutes_left(&bench.draft, &session.slug);
         let row = SessionRow {
@@ -323,9 +329,17 @@ fn stray(bench: &Workbench) -> Vec<TalkRow> {
                 last: true,
                 state: crate::decisions::state_label(&paper.state).to_owned(),
                 conflicts,
+                warning: None,
             })
         })
         .collect()
+}
+
+/// Whether paper `reference` asked for a poster and is placed in an oral session.
+fn poster_in_oral(bench: &Workbench, reference: &str) -> bool {
+    let Some(paper) = bench.papers.iter().find(|p| p.reference == reference) else { return false };
+    let Some(placement) = bench.placements.iter().find(|p| p.submission_id == paper.id) else { return false };
+    bench.sessions.iter().find(|s| s.slug == placement.session).is_some_and(|s| paper.poster_in_oral_session(&s.kind))
 }
 
 /// What the page says on top after a form: `done` (and `paper`, `version`) of the 303.
@@ -348,7 +362,14 @@ async fn notice(state: &AppState, raw: Option<&str>, bench: &Workbench) -> Resul
             .map_or_else(|| format!("Paper {}", shown(reference)), |p| format!("“{}”", p.title)))
     };
     let text = match done {
-        "placed" => format!("{} is placed; the session below shows it.", title()?),
+        "placed" => {
+            let mut text = format!("{} is placed; the session below shows it.", title()?);
+            if poster_in_oral(bench, params.get("paper").unwrap_or_default()) {
+                text.push_str(" Warning: ");
+                text.push_str(POSTER_IN_ORAL);
+            }
+            text
+        }
         "moved" => format!("{} moved; the session below shows its new place.", title()?),
         "removed" => format!("{} was taken out of the programme.", title()?),
         "paper" => format!("The public abstract and presenter of {} were saved.", title()?),
@@ -387,7 +408,8 @@ async fn page(
 ) -> Result<Response, AppError> {
     let bench = Workbench::load(&state.pool).await?;
     let notice = notice(state, notice_query, &bench).await?;
-    let zone = state.content.snapshot().await.zone.name.clone();
+    let event_zone = view::event_zone(state).await;
+    let zone = event_zone.name.clone();
     let placed: Vec<i64> = bench.placements.iter().map(|p| p.submission_id).collect();
     let waiting = bench
         .papers
@@ -396,14 +418,7 @@ async fn page(
         .map(|p| (p.reference.clone(), format!("{} · {} ({})", p.reference, p.title, p.presenter)))
         .collect();
     let papers = bench.papers.iter().map(|p| (p.reference.clone(), p.title.clone())).collect();
-    let latest = bench.previous.as_ref().map(|v| {
-        format!(
-            "Version {} “{}”, published {}.",
-            v.number,
-            v.name,
-            v.published_at.replace('T', " ").replace('Z', " UTC")
-        )
-    });
+    let latest = bench.previous.as_ref().map(|v| (v.number, v.name.clone(), view::when(&v.published_at, &event_zone)));
     let page = ProgrammePage {
         layout: layout(state, "Programme", PATH).await?,
         notice,
@@ -420,7 +435,7 @@ async fn page(
         talk_count: bench.draft.talks.len(),
         session_count: bench.draft.sessions.len(),
         name,
-        lock: store::locked(&state.pool).await?.map(|(at, by)| (utc_label(&at), by)),
+        lock: store::locked(&state.pool).await?.map(|(at, by)| (view::when(&at, &event_zone), by)),
         place_action: PLACE,
         move_action: MOVE,
         remove_action: REMOVE,
@@ -676,7 +691,14 @@ pub async fn publish_version(
         let mail = |version: &Published, talk: &Talk, paper: &Paper| moved.mail(version, talk, paper);
         let at = state.clock.now();
         match publish(&state.pool, expected, name, &organiser.email, organiser.client.as_deref(), at, &mail).await {
-            Ok(version) => Ok(see_other(&format!("{PATH}?done=published&version={}", version.number))),
+            Ok(version) => {
+                // This instance serves the new version at once (the others within a poll):
+                // `/schedule/changes` and the programme pages show it on the next request.
+                if let Err(err) = state.content.reload().await {
+                    tracing::warn!(error = %err, "content reload after publishing failed; the watcher retries");
+                }
+                Ok(see_other(&format!("{PATH}?done=published&version={}", version.number)))
+            }
             Err(PublishError::BadName) => Err(AppError::BadRequest(PublishError::BadName.to_string())),
             Err(err @ (PublishError::Conflicts(_) | PublishError::Taken(_))) => {
                 Err(AppError::Conflict(format!("{} Nothing was published.", err)))
@@ -702,7 +724,7 @@ struct PaperPage {
     presenter: String,
     public_abstract: String,
     problem: Option<String>,
-    lock: Option<(String, String)>,
+    lock: Option<(Moment, String)>,
     action: String,
     max_words: usize,
     words: usize,
@@ -738,6 +760,7 @@ async fn paper_page(
         slot_label(&slot)
     });
     let (stored_abstract, stored_presenter) = store::public_fields(&state.pool, paper.id).await?;
+    let zone = view::event_zone(state).await;
     let (public_abstract, presenter) = typed.unwrap_or_else(|| {
         let presenter = if stored_presenter.is_empty() { paper.presenter.clone() } else { stored_presenter };
         (stored_abstract, presenter)
@@ -753,7 +776,7 @@ async fn paper_page(
         presenter,
         public_abstract,
         problem,
-        lock: store::locked(&state.pool).await?.map(|(at, by)| (utc_label(&at), by)),
+        lock: store::locked(&state.pool).await?.map(|(at, by)| (view::when(&at, &zone), by)),
         action: paper_href(&paper.reference),
         max_words: ABSTRACT_MAX_WORDS,
     };
@@ -836,7 +859,5 @@ mod tests {
         };
         assert_eq!(slot_label(&slot), "Session A, Tide Room A, 2025-03-22 09:00–09:15");
         assert_eq!(paper_href("P-2025 1"), "/organiser/programme/papers/P-2025%201");
-        assert_eq!(utc_label("2026-11-27T07:54:08.161203Z"), "2026-11-27 07:54:08 UTC");
-        assert_eq!(utc_label("2026-11-27T07:54:08Z"), "2026-11-27 07:54:08 UTC");
     }
 }

@@ -49,14 +49,15 @@ pub async fn subscriber_list(
     let page = params.page()?;
     let counts = dashboard::counts(&state).await?;
     let (total, rows) = subscribers::list(&state.pool, &filter, page, &counts).await?;
+    let zone = view::event_zone(&state).await;
     let rows = rows
         .into_iter()
         .map(|s| {
             vec![
                 Cell::text(s.email),
                 Cell::text(s.status),
-                Cell::text(s.created),
-                Cell::text(s.confirmed.unwrap_or_default()),
+                Cell::time(&s.created, &zone),
+                Cell::time_or(s.confirmed.as_deref(), &zone, ""),
             ]
         })
         .collect();
@@ -70,7 +71,7 @@ pub async fn subscriber_list(
             Control::search("Search e-mail", params.value("q")),
             Control::select("status", "Status", params.value("status"), &SUBSCRIBER_STATES),
         ],
-        columns: vec!["E-mail", "Status", "Signed up (UTC)", "Confirmed (UTC)"],
+        columns: vec!["E-mail", "Status", "Signed up", "Confirmed"],
         rows,
         pager: Pager::new(SUBSCRIBERS, &params, page, total),
         bulk: None,
@@ -115,17 +116,18 @@ pub async fn outbox_list(
     let page = params.page()?;
     let counts = dashboard::counts(&state).await?;
     let (total, rows) = outbox::list(&state.pool, &filter, page, &counts).await?;
+    let zone = view::event_zone(&state).await;
     let rows = rows
         .into_iter()
         .map(|m| {
             vec![
-                Cell::text(m.created),
+                Cell::time(&m.created, &zone),
                 Cell::text(m.to_address),
                 Cell::text(m.subject),
                 Cell::text(m.status),
                 Cell::text(m.attempts.to_string()),
                 Cell::text(m.last_error.unwrap_or_default()),
-                Cell::text(m.sent_at.unwrap_or_default()),
+                Cell::time_or(m.sent_at.as_deref(), &zone, ""),
             ]
         })
         .collect();
@@ -139,7 +141,7 @@ pub async fn outbox_list(
             Control::search("Search recipient, subject", params.value("q")),
             Control::select("status", "Status", params.value("status"), &MAIL_STATES),
         ],
-        columns: vec!["Queued (UTC)", "To", "Subject", "Status", "Attempts", "Last error", "Sent (UTC)"],
+        columns: vec!["Queued", "To", "Subject", "Status", "Attempts", "Last error", "Sent"],
         rows,
         pager: Pager::new(OUTBOX, &params, page, total),
         bulk: None,
@@ -185,12 +187,13 @@ pub async fn audit_list(
     let search = params.search()?;
     let page = params.page()?;
     let (total, rows) = audit::list(&state.pool, search.as_deref(), page).await?;
+    let zone = view::event_zone(&state).await;
     let rows = rows
         .into_iter()
         .map(|e| {
             let object = format!("{} {}", e.object_type.unwrap_or_default(), e.object_id.unwrap_or_default());
             vec![
-                Cell::text(e.at),
+                Cell::time(&e.at, &zone),
                 Cell::text(view::actor_label(&e.actor)),
                 Cell::text(e.client.unwrap_or_default()),
                 // In words, with the stored name the search and the CSV use.
@@ -209,7 +212,7 @@ pub async fn audit_list(
         path: AUDIT,
         summary: Vec::new(),
         controls: vec![Control::search("Search who, action, object", params.value("q"))],
-        columns: vec!["Time (UTC)", "Who", "Client address", "Action", "Object", "Details"],
+        columns: vec!["Time", "Who", "Client address", "Action", "Object", "Details"],
         rows,
         pager: Pager::new(AUDIT, &params, page, total),
         bulk: None,

@@ -70,8 +70,9 @@ struct Row {
     affiliation: String,
     topics: String,
     state: String,
-    invited: String,
-    answered: String,
+    invited: super::view::Moment,
+    /// When they accepted or declined; `None` before.
+    answered: Option<super::view::Moment>,
     papers: i64,
     handed_back: i64,
     /// Whether "Send again" is offered (an open invitation).
@@ -140,14 +141,6 @@ impl ReviewersPage {
 
     fn remove_action(&self, id: &i64) -> String {
         format!("{PATH}/{id}/remove")
-    }
-}
-
-/// A stored RFC 3339 UTC time as the list shows it: `2025-03-01 09:30 UTC`.
-fn utc_label(at: &str) -> String {
-    match at.get(..16) {
-        Some(minutes) if at.len() > 16 => format!("{} UTC", minutes.replace('T', " ")),
-        _ => at.to_owned(),
     }
 }
 
@@ -222,6 +215,7 @@ async fn page(
         .map(|s| (word(s), by_state.iter().find(|(state, _)| state == s).map_or(0, |(_, count)| *count)))
         .filter(|(_, count)| *count > 0)
         .collect();
+    let zone = super::view::event_zone(state).await;
     let rows = listed
         .into_iter()
         .map(|r| Row {
@@ -233,8 +227,8 @@ async fn page(
             affiliation: r.affiliation,
             topics: lines(&r.topics).join(", "),
             state: word(&r.state),
-            invited: utc_label(&r.invited_at),
-            answered: r.answered_at.as_deref().map(utc_label).unwrap_or_default(),
+            invited: super::view::when(&r.invited_at, &zone),
+            answered: r.answered_at.as_deref().map(|at| super::view::when(at, &zone)),
             papers: r.live_papers,
             handed_back: r.handed_back,
         })
@@ -598,15 +592,4 @@ pub async fn remove(
     tx.commit().await?;
     tracing::info!(reviewer = id, handed_back, sessions = ended, "reviewer removed");
     Ok(see_other(&format!("{PATH}?done=removed&id={id}")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn times_read_to_the_minute_in_utc() {
-        assert_eq!(utc_label("2025-03-01T09:30:12.123456Z"), "2025-03-01 09:30 UTC");
-        assert_eq!(utc_label("soon"), "soon");
-    }
 }

@@ -39,7 +39,7 @@ struct Row {
     url: String,
     label: String,
     /// Who set the link and when; `None` without a link.
-    set: Option<String>,
+    set: Option<(super::view::Moment, String)>,
     /// Why this session's form was refused (shown with what was typed).
     error: Option<String>,
 }
@@ -89,7 +89,7 @@ async fn page(
                 action: format!("{PATH}/{}", s.session.slug),
                 url: typed.map_or_else(|| link.map(|l| l.url.clone()).unwrap_or_default(), |r| r.url.clone()),
                 label: typed.map_or_else(|| link.map(|l| l.label.clone()).unwrap_or_default(), |r| r.label.clone()),
-                set: link.map(|l| format!("Set {} by {}", l.updated, l.updated_by)),
+                set: link.map(|l| (super::view::when(&l.updated, &snapshot.zone), l.updated_by.clone())),
                 error: typed.map(|r| r.error.clone()),
             }
         })

@@ -15,7 +15,7 @@ use super::download::{self, CsvList};
 use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{ActionForm, Bulk, Cell, Control, DetailPage, Field, Group, ListPage, history};
+use super::view::{self, ActionForm, Bulk, Cell, Control, DetailPage, Field, Group, ListPage, Moment, history};
 use crate::decisions::{self, Decision};
 use crate::error::AppError;
 use crate::export::visitors;
@@ -197,6 +197,7 @@ pub async fn list(
     let counts = dashboard::counts(&state).await?;
     let (total, rows) = submissions::list(&state.pool, &filter, page, &counts).await?;
     let needed = reviewers::settings(&state.pool).await?.reviewers_per_paper;
+    let zone = view::event_zone(&state).await;
     let rows = rows
         .into_iter()
         .map(|s| {
@@ -213,7 +214,7 @@ pub async fn list(
                 Cell::text(authors),
                 Cell::text(s.submitted.email),
                 Cell::text(s.submitted.paper_type),
-                Cell::text(s.created),
+                Cell::time(&s.created, &zone),
                 Cell::text(decisions::state_label(&s.state)),
                 Cell::text(pending),
                 Cell::text(format!("{}/{needed}", s.review.reviews_submitted)),
@@ -223,6 +224,22 @@ pub async fn list(
             ]
         })
         .collect();
+    let mut columns = vec![
+        "Reference",
+        "Title",
+        "Authors",
+        "E-mail",
+        "Paper type",
+        "Received",
+        "State",
+        "Pending decision",
+        "Reviews",
+        "Score",
+        "Spread",
+        "Recommendations",
+    ];
+    let mut rows: Vec<Vec<Cell>> = rows;
+    view::drop_empty_columns(&mut columns, &mut rows);
     let list = ListPage {
         layout: layout(&state, "Submissions", PATH).await?,
         heading: "Submissions",
@@ -261,20 +278,7 @@ pub async fn list(
             ),
             Control::select("dir", "Order", params.value("dir"), &[("desc", "Descending"), ("asc", "Ascending")]),
         ],
-        columns: vec![
-            "Reference",
-            "Title",
-            "Authors",
-            "E-mail",
-            "Paper type",
-            "Received (UTC)",
-            "State",
-            "Pending decision",
-            "Reviews",
-            "Score",
-            "Spread",
-            "Recommendations",
-        ],
+        columns,
         rows,
         pager: Pager::new(PATH, &params, page, total),
         bulk: Some(Bulk {
@@ -306,15 +310,25 @@ pub async fn csv(
     download::csv(&state, &organiser, list, filter, params.details()).await
 }
 
-/// GET `/organiser/submissions/{reference}`: every field.
+/// The query of a submission's page: `saved=1` after its pending decision was saved.
+const SAVED: &str = "saved";
+
+/// GET `/organiser/submissions/{reference}`: every field (those that are empty for every
+/// submission, the spec's `name`, left out when empty); with `saved=1` the notice that the
+/// pending decision was saved.
 pub async fn detail(
     State(state): State<AppState>,
     SignedIn(_): SignedIn,
     Path(reference): Path<String>,
+    RawQuery(raw): RawQuery,
 ) -> Result<Response, AppError> {
+    let params = Params::parse(raw.as_deref(), &[SAVED])?;
     let Some(s) = submissions::by_reference(&state.pool, &reference).await? else {
         return Err(AppError::NotFound(format!("No submission has the reference {}.", shown(&reference))));
     };
+    let saved = params.one_of(SAVED, &[("1", ())])?.is_some();
+    let notice = saved.then(|| saved_notice(&s));
+    let zone = view::event_zone(&state).await;
     let n = &s.submitted;
     let text = |value: &str| Cell::text(value);
     let groups = vec![
@@ -325,7 +339,7 @@ pub async fn detail(
                 ("Title", text(&n.paper_title)),
                 ("Paper type", text(&n.paper_type)),
                 ("Presentation", text(&n.presentation_type)),
-                ("Received (UTC)", text(&s.created)),
+                ("Received", Cell::time(&s.created, &zone)),
                 ("Message", text(&n.message)),
                 (
                     "Heard of us through",
@@ -340,16 +354,20 @@ pub async fn detail(
         },
         Group {
             heading: "Authors",
-            fields: vec![
+            fields: [
                 ("Author", text(&n.author_name)),
                 ("Co-authors", text(&n.co_author_name)),
+                // The spec's `name` has no input on the form: shown only when a paper has one.
                 ("Name", text(&n.name)),
                 ("E-mail", Cell::link(n.email.clone(), format!("mailto:{}", n.email))),
                 ("Phone", text(&n.number)),
                 ("Country", text(&n.country)),
                 ("Department", text(&n.department)),
                 ("University or organisation", text(&n.university_organization)),
-            ],
+            ]
+            .into_iter()
+            .filter(|(label, value)| *label != "Name" || !value.text.trim().is_empty())
+            .collect(),
         },
         Group {
             heading: "Decision",
@@ -360,7 +378,7 @@ pub async fn detail(
                     text(s.pending_decision.as_deref().and_then(Decision::parse).map_or("None", Decision::verb)),
                 ),
                 ("Note for the author's mail", text(&s.decision_note)),
-                ("Decision applied (UTC)", text(s.decided_at.as_deref().unwrap_or("Not yet"))),
+                ("Decision applied", Cell::time_or(s.decided_at.as_deref(), &zone, "Not yet")),
                 ("Version", text(&s.version.to_string())),
             ],
         },
@@ -374,27 +392,39 @@ pub async fn detail(
             ],
         },
     ];
-    let reviewing = reviewing(&state, &s).await?;
+    let reviewing = reviewing(&state, &s, &zone).await?;
     let detail = DetailPage {
         layout: layout(&state, &format!("Submission {}", n.reference), PATH).await?,
         heading: format!("Submission {}", n.reference),
         back: (PATH, "Submissions"),
-        actions: vec![Cell::link(
-            format!("Download the paper ({})", extension(n)),
-            format!("{}/paper", href(&n.reference)),
-        )],
+        actions: vec![
+            Cell::link(format!("Download the paper ({})", extension(n)), format!("{}/paper", href(&n.reference))),
+            Cell::link("Reviewers of this paper", super::assignments::PAPER.replace("{reference}", &n.reference)),
+        ],
         groups,
         forms: if s.state == "withdrawn" { Vec::new() } else { vec![decision_form(&s)] },
         history: Some(history(&state, "submission", &n.reference).await?),
     };
-    render(StatusCode::OK, &SubmissionPage { detail, reviewing })
+    render(StatusCode::OK, &SubmissionPage { detail, reviewing, notice })
+}
+
+/// What a submission's page says after its pending decision was saved: the decision it has
+/// now, and that nobody is mailed yet.
+fn saved_notice(s: &Submission) -> String {
+    match s.pending_decision.as_deref().and_then(Decision::parse) {
+        Some(d) => {
+            format!("The pending decision \"{}\" is saved. Nobody is mailed until the decisions are applied.", d.verb())
+        }
+        None => "Saved: this submission has no pending decision.".to_owned(),
+    }
 }
 
 /// One review as a submission's page shows it to organisers: with the reviewer's name.
 struct ShownReview {
     heading: String,
     reviewer: String,
-    /// `Submitted 2025-...` or `Draft, not submitted (last saved ...)`.
+    /// `Submitted 21 Mar 2025, 09:00 PST` or `Draft, not submitted (last saved ...)`, as HTML
+    /// (its time in a `<time datetime>`).
     state: String,
     draft: bool,
     /// Each criterion as the review answered it: (label with weight, score with its label).
@@ -413,7 +443,7 @@ struct Reviewing {
     below: bool,
     reviews: Vec<ShownReview>,
     /// (who, when, what), oldest first.
-    discussion: Vec<(String, String, String)>,
+    discussion: Vec<(String, Moment, String)>,
 }
 
 /// A submission's page: its fields, then its reviews and discussion, then its forms.
@@ -422,6 +452,8 @@ struct Reviewing {
 struct SubmissionPage {
     detail: DetailPage,
     reviewing: Reviewing,
+    /// What was just saved, on top.
+    notice: Option<String>,
 }
 
 impl std::ops::Deref for SubmissionPage {
@@ -445,7 +477,7 @@ fn needed_summary(submitted: i64, needed: i64) -> (String, bool) {
 
 /// `s`'s reviews (drafts marked), each with its reviewer's name and its own answers, and its
 /// discussion, read-only.
-async fn reviewing(state: &AppState, s: &Submission) -> Result<Reviewing, AppError> {
+async fn reviewing(state: &AppState, s: &Submission, zone: &crate::zone::Zone) -> Result<Reviewing, AppError> {
     let needed = reviewers::settings(&state.pool).await?.reviewers_per_paper;
     let (summary, below) = needed_summary(s.review.reviews_submitted, needed);
     let reviews = review_records::of_paper(&state.pool, s.id)
@@ -461,8 +493,8 @@ async fn reviewing(state: &AppState, s: &Submission) -> Result<Reviewing, AppErr
                 heading.push_str(" (assignment withdrawn: not counted)");
             }
             let state = match (&r.submitted_at, draft) {
-                (Some(at), false) => format!("Submitted {at}"),
-                _ => format!("Draft, not submitted (last saved {})", r.updated),
+                (Some(at), false) => format!("Submitted {}", view::when(at, zone)),
+                _ => format!("Draft, not submitted (last saved {})", view::when(&r.updated, zone)),
             };
             let answers = figures::answers(&r.answers)
                 .into_iter()
@@ -504,7 +536,7 @@ async fn reviewing(state: &AppState, s: &Submission) -> Result<Reviewing, AppErr
                 (None, Some(organiser)) => format!("{organiser} (organiser)"),
                 (None, None) => "An organiser".to_owned(),
             };
-            (who, c.created, c.body)
+            (who, view::when(&c.created, zone), c.body)
         })
         .collect();
     Ok(Reviewing { summary, below, reviews, discussion })

@@ -7,6 +7,7 @@ use askama::Template;
 
 use super::query::Pager;
 use crate::handlers::layout::Layout;
+use crate::zone::Zone;
 
 /// A filter of a list's form.
 #[derive(Debug, Clone)]
@@ -41,6 +42,57 @@ impl Control {
     }
 }
 
+/// A stored time as the organiser area shows it: readable in the event's zone (`21 Mar 2025,
+/// 09:00 PST`), with the exact instant for `<time datetime>`. Written into a template as it
+/// is (`{{ moment }}`): its `Display` is the whole `<time>` element, escaped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Moment {
+    pub text: String,
+    /// `2026-12-02T01:24:35.346Z`; `None` for a stored text that is no time (shown as it is).
+    pub datetime: Option<String>,
+}
+
+impl std::fmt::Display for Moment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.datetime {
+            Some(datetime) => write!(f, "<time datetime=\"{datetime}\">{}</time>", escape(&self.text)),
+            None => f.write_str(&escape(&self.text)),
+        }
+    }
+}
+
+impl askama::filters::HtmlSafe for Moment {}
+
+/// Text made safe for HTML.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A stored RFC 3339 time (`2026-12-02T01:24:35.346623Z`) in the event's `zone`, the one
+/// format of every time on the organisers' pages ([`crate::zone::Zone::readable`]).
+pub fn when(stamp: &str, zone: &Zone) -> Moment {
+    match time::OffsetDateTime::parse(stamp.trim(), &time::format_description::well_known::Rfc3339) {
+        Ok(instant) => Moment { text: zone.readable(instant), datetime: Some(crate::zone::html_datetime(instant)) },
+        Err(_) => Moment { text: stamp.to_owned(), datetime: None },
+    }
+}
+
+/// The event's zone, for [`when`].
+pub async fn event_zone(state: &crate::handlers::state::AppState) -> Zone {
+    state.content.snapshot().await.zone.clone()
+}
+
 /// A table cell or a field's value: text, a link when `href` is set.
 #[derive(Debug, Clone)]
 pub struct Cell {
@@ -48,23 +100,75 @@ pub struct Cell {
     pub href: Option<String>,
     /// A row's selection box: the value it sends (the list's [`Bulk`] form).
     pub select: Option<String>,
+    /// A time's exact instant: the text is shown in a `<time datetime>`.
+    pub datetime: Option<String>,
+    /// Words after the text (or the time), e.g. ` by chair@example.org`.
+    pub after: String,
 }
 
 impl Cell {
     /// Plain text.
     pub fn text(text: impl Into<String>) -> Cell {
-        Cell { text: text.into(), href: None, select: None }
+        Cell { text: text.into(), href: None, select: None, datetime: None, after: String::new() }
     }
 
     /// A link.
     pub fn link(text: impl Into<String>, href: impl Into<String>) -> Cell {
-        Cell { text: text.into(), href: Some(href.into()), select: None }
+        Cell { text: text.into(), href: Some(href.into()), select: None, datetime: None, after: String::new() }
+    }
+
+    /// A stored time in the event's zone ([`when`]).
+    pub fn time(stamp: &str, zone: &Zone) -> Cell {
+        let Moment { text, datetime } = when(stamp, zone);
+        Cell { text, href: None, select: None, datetime, after: String::new() }
+    }
+
+    /// A stored time that may be missing: `missing` then.
+    pub fn time_or(stamp: Option<&str>, zone: &Zone, missing: &str) -> Cell {
+        stamp.map_or_else(|| Cell::text(missing), |stamp| Cell::time(stamp, zone))
+    }
+
+    /// This cell with `after` written after its text.
+    pub fn then(mut self, after: impl Into<String>) -> Cell {
+        self.after = after.into();
+        self
+    }
+
+    /// This cell as a link to `href`.
+    pub fn linked(mut self, href: impl Into<String>) -> Cell {
+        self.href = Some(href.into());
+        self
     }
 
     /// This cell with a selection box sending `value`, labelled "Select <text>".
     pub fn selectable(mut self, value: impl Into<String>) -> Cell {
         self.select = Some(value.into());
         self
+    }
+}
+
+/// Leaves out the columns whose cell is empty in every row (a figure no row has yet, a field
+/// the form never asks for), so a list fits a laptop's width. With no rows every column stays.
+pub fn drop_empty_columns(columns: &mut Vec<&'static str>, rows: &mut [Vec<Cell>]) {
+    if rows.is_empty() {
+        return;
+    }
+    let empty = |at: usize| {
+        rows.iter()
+            .all(|row| row.get(at).is_none_or(|c| c.text.trim().is_empty() && c.after.is_empty() && c.select.is_none()))
+    };
+    let keep: Vec<bool> = (0..columns.len()).map(|at| !empty(at)).collect();
+    let mut at = 0;
+    columns.retain(|_| {
+        at += 1;
+        keep[at - 1]
+    });
+    for row in rows.iter_mut() {
+        let mut at = 0;
+        row.retain(|_| {
+            at += 1;
+            keep.get(at - 1).copied().unwrap_or(true)
+        });
     }
 }
 
@@ -171,7 +275,8 @@ pub fn area_links() -> impl Iterator<Item = &'static (&'static str, &'static str
 /// An entry of an item's history (from the audit log), in the words organisers use.
 #[derive(Debug, Clone)]
 pub struct HistoryEntry {
-    pub at: String,
+    /// When, in the event's zone.
+    pub at: Moment,
     pub actor: String,
     pub action: String,
     /// What changed, `Field: before → after`, one per line; fields that kept their value are
@@ -257,17 +362,35 @@ pub fn word(value: &str) -> String {
     }
 }
 
-/// A field of a change as organisers call it.
+/// A field of a change as organisers call it, in the words the item's page uses.
 fn field_label(name: &str) -> String {
     match name {
         "pending_decision" => "Pending decision".to_owned(),
         "note" => "Note".to_owned(),
         "state" => "State".to_owned(),
-        other => word(other),
+        "score" => "Weighted score".to_owned(),
+        "changed" => "Changed".to_owned(),
+        "comment" => "Discussion message".to_owned(),
+        "reviewer_number" => "Reviewer number".to_owned(),
+        "public_abstract" => "Public abstract".to_owned(),
+        other => review_field_label(other).map_or_else(|| word(other), str::to_owned),
     }
 }
 
-/// A value of a change; `None` for no value (null or empty).
+/// A review's field as the submission's page names it (`changed` lists these names).
+fn review_field_label(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "scores" => "Scores",
+        "recommendation" => "Recommendation",
+        "confidence" => "Confidence",
+        "comments_to_authors" => "Comments to the authors",
+        "confidential_comments" => "Confidential comments to the committee",
+        _ => return None,
+    })
+}
+
+/// A value of a change as the item's page shows it (a score of `4125` thousandths is `4.13`,
+/// a list is its items in words); `None` for no value (null, empty).
 fn value_label(field: &str, value: &serde_json::Value) -> Option<String> {
     use serde_json::Value;
     match value {
@@ -279,9 +402,32 @@ fn value_label(field: &str, value: &serde_json::Value) -> Option<String> {
             ("pending_decision", "accepted") => "Accept".to_owned(),
             ("pending_decision", "rejected") => "Reject".to_owned(),
             ("state", state) => crate::decisions::state_label(state).to_owned(),
+            ("recommendation", r) => crate::review::figures::recommendation(r).to_owned(),
+            ("assignment", a) => word(a),
             _ => s.clone(),
         }),
-        other => Some(other.to_string()),
+        Value::Number(n) => Some(match (field, n.as_i64()) {
+            ("score", Some(thousandths)) => crate::review::figures::points(thousandths),
+            ("confidence", Some(c)) => format!("{c} of 5"),
+            _ => n.to_string(),
+        }),
+        Value::Array(items) => {
+            let shown: Vec<String> = items
+                .iter()
+                .filter_map(|item| match (field, item.as_str()) {
+                    ("changed", Some(name)) => Some(review_field_label(name).map_or_else(|| word(name), str::to_owned)),
+                    _ => value_label(field, item),
+                })
+                .collect();
+            (!shown.is_empty()).then(|| shown.join(", "))
+        }
+        Value::Object(fields) => {
+            let shown: Vec<String> = fields
+                .iter()
+                .filter_map(|(name, value)| value_label(name, value).map(|v| format!("{}: {v}", field_label(name))))
+                .collect();
+            (!shown.is_empty()).then(|| shown.join("; "))
+        }
     }
 }
 
@@ -304,13 +450,18 @@ fn change_line(name: &str, value: &serde_json::Value) -> Option<String> {
         let sent = if queued { "queued" } else { "queued already, not again" };
         return Some(format!("Mail to {to} ({sent}): {subject}"));
     }
+    if name == "reviewer"
+        && let Some(number) = value.as_i64()
+    {
+        return Some(format!("Reviewer {number}"));
+    }
     value_label(name, value).map(|shown| format!("{label}: {shown}"))
 }
 
 impl HistoryEntry {
     /// An audit entry as a history line: `details` holding `{"field": {"before": .., "after": ..}}`
     /// read as changes (those that change nothing left out), any other detail as `Name: value`.
-    pub fn of(entry: crate::repo::audit::Entry) -> HistoryEntry {
+    pub fn of(entry: crate::repo::audit::Entry, zone: &Zone) -> HistoryEntry {
         let details: serde_json::Value = serde_json::from_str(&entry.details).unwrap_or_default();
         let change = details
             .as_object()
@@ -329,7 +480,7 @@ impl HistoryEntry {
             })
             .unwrap_or_default();
         HistoryEntry {
-            at: entry.at,
+            at: when(&entry.at, zone),
             actor: actor_label(&entry.actor).to_owned(),
             action: action_label(&entry.action).to_owned(),
             change,
@@ -400,7 +551,8 @@ pub async fn history(
     object_id: &str,
 ) -> Result<Vec<HistoryEntry>, crate::error::AppError> {
     let entries = crate::repo::audit::of_object(&state.pool, object_type, object_id).await?;
-    Ok(entries.into_iter().map(HistoryEntry::of).collect())
+    let zone = event_zone(state).await;
+    Ok(entries.into_iter().map(|entry| HistoryEntry::of(entry, &zone)).collect())
 }
 
 /// At most 40 characters of what was asked for, for a message.

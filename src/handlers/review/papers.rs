@@ -373,15 +373,25 @@ pub async fn comment(
     }
 }
 
-/// POST `/review/papers/{code}/conflict`: "I have a conflict". The paper leaves this
-/// reviewer's list at once and every address of it answers 404 from then on.
+/// What the paper's page says when "I have a conflict" was sent without its confirmation.
+pub const CONFLICT_UNCONFIRMED: &str = "Nothing was changed: tick \"Yes, I have a conflict with this paper\" to confirm, then press \"I have a conflict\" again.";
+
+/// POST `/review/papers/{code}/conflict` (`confirm=yes`, the box ticked): "I have a
+/// conflict". The paper leaves this reviewer's list at once and every address of it answers
+/// 404 from then on. Without the confirmation, the paper's page again (422), changed in
+/// nothing, saying so.
 pub async fn conflict(
     State(state): State<AppState>,
     SignedInReviewer(reviewing): SignedInReviewer,
     Path(code): Path<String>,
     uri: Uri,
+    body: Bytes,
 ) -> Result<Response, AppError> {
     let Some(paper) = assigned(&state, &reviewing, &code, &uri).await? else { return Err(refused()) };
+    if !fields(&body).iter().any(|(k, v)| k == "confirm" && v == "yes") {
+        let problem = Some(CONFLICT_UNCONFIRMED.to_owned());
+        return page(&state, &paper, StatusCode::UNPROCESSABLE_ENTITY, None, problem, None).await;
+    }
     reviewing::declare_conflict(&state.pool, &paper, actor(&reviewing), state.clock.now()).await?;
     Ok(see_other(&format!("{}?done=conflict", super::session::REVIEWER_HOME)))
 }
