@@ -14,6 +14,7 @@ mod authors_programme;
 mod backup;
 mod budget;
 mod certificates;
+mod calendar;
 mod check_in;
 mod checkout_pages;
 mod clock;
