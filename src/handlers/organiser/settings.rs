@@ -19,8 +19,9 @@ use crate::handlers::layout::Layout;
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 
-/// The page's address (also where its form posts).
-pub const PATH: &str = crate::calendar::gates::SETTINGS_PATH;
+/// The page's address (also where its form posts); the calendar's refusals name it
+/// (`crate::calendar::gates::SETTINGS_PATH`, the same address).
+pub const PATH: &str = "/organiser/settings";
 
 /// One deadline as the page shows it.
 struct Row {
@@ -169,5 +170,13 @@ pub async fn save(State(state): State<AppState>, SignedIn(organiser): SignedIn, 
             page(&state, StatusCode::UNPROCESSABLE_ENTITY, None, Some(Refused { typed, problems })).await
         }
         Err(ChangeError::Database(err)) => Err(err.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_refusals_name_this_page() {
+        assert_eq!(super::PATH, crate::calendar::gates::SETTINGS_PATH);
     }
 }
