@@ -305,7 +305,11 @@ fn settings_list(calendar: &crate::calendar::settings::Calendar, now: time::Offs
     let mut text = String::new();
     for entry in &calendar.entries {
         let value = match (&entry.when, &entry.text) {
-            (Some(when), _) => format!("{} ({})", when.label(), if entry.is_passed(now) { "passed".to_owned() } else { when.words(now) }),
+            (Some(when), _) => format!(
+                "{} ({})",
+                when.label(),
+                if entry.is_passed(now) { "passed".to_owned() } else { when.words(now) }
+            ),
             (None, Some(text)) => format!("{text:?} does not read as a date (counts as passed)"),
             (None, None) => "not set".to_owned(),
         };

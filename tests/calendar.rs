@@ -11,8 +11,8 @@ use time::macros::datetime;
 
 use crate::api_submission::{Form, submit};
 use crate::common::html::{by_id, parse, select, text};
-use crate::common::payments::{answer, location, send_answer, status_of};
 use crate::common::payer::checkout;
+use crate::common::payments::{answer, location, send_answer, status_of};
 use crate::common::review::add_reviewer;
 use crate::common::{BASE, Reply, TestApp, app_with_clock, fixture};
 use crate::organiser::sign_in;
@@ -213,7 +213,9 @@ async fn the_command_line_lists_and_sets_deadlines_and_seed_check_names_them() {
     let listed = cli(&app, &["settings"]);
     assert!(listed.status.success());
     let out = String::from_utf8_lossy(&listed.stdout).into_owned();
-    for key in ["paper_due_date", "registration_closes", "review_deadline", "attendee_changes_until", "camera_ready_due"] {
+    for key in
+        ["paper_due_date", "registration_closes", "review_deadline", "attendee_changes_until", "camera_ready_due"]
+    {
         assert!(out.contains(key), "{key}: {out}");
     }
 
@@ -297,8 +299,7 @@ async fn assignments_are_refused_after_the_review_deadline_and_no_mail_names_a_p
         assert!(!select(&page, "main a[href='/organiser/settings']").is_empty(), "{path} links to the setting");
     }
     assert_eq!(app.count("outbox").await, outbox, "nothing mailed after the deadline");
-    let named: Vec<String> =
-        sqlx::query_scalar("SELECT text_body FROM outbox").fetch_all(&app.pool).await.unwrap();
+    let named: Vec<String> = sqlx::query_scalar("SELECT text_body FROM outbox").fetch_all(&app.pool).await.unwrap();
     assert!(named.iter().all(|m| !m.contains("passed") || !m.contains(fixture::REVIEW_DEADLINE_LABEL)));
 
     // Moved: released again.

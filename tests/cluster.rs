@@ -408,7 +408,12 @@ async fn a_rolling_restart_fails_no_request_and_loses_no_message(cluster: Arc<Cl
         all.orders.len(),
         all.failures.len()
     );
-    assert!(all.failures.is_empty(), "{} requests failed during the rolling restarts: {:#?}", all.failures.len(), all.failures);
+    assert!(
+        all.failures.is_empty(),
+        "{} requests failed during the rolling restarts: {:#?}",
+        all.failures.len(),
+        all.failures
+    );
     assert!(all.messages.len() >= 10 && !all.papers.is_empty() && !all.orders.is_empty(), "the load ran");
     cluster.assert_messages_stored_and_mailed_once(&all.messages).await;
     for title in &all.papers {
@@ -532,7 +537,8 @@ async fn try_initiate(cluster: &Cluster, port: u16) -> Result<String, Reply> {
     let origin = cluster.origin();
     let headers = [("content-type", "application/json"), ("origin", origin.as_str())];
     let reply = http(port, "POST", "/api/ccavenue-initiate", &headers, &body.to_string()).await;
-    let order = serde_json::from_str::<Value>(&reply.body).ok().and_then(|json| json["orderId"].as_str().map(str::to_owned));
+    let order =
+        serde_json::from_str::<Value>(&reply.body).ok().and_then(|json| json["orderId"].as_str().map(str::to_owned));
     match order {
         Some(order) if reply.status == 201 => Ok(order),
         _ => Err(reply),

@@ -8,9 +8,9 @@ use std::collections::BTreeSet;
 use axum::http::StatusCode;
 use serde_json::Value;
 
+use crate::common::fixture;
 use crate::common::html::{ElementRef, Html, first, labelled, links, parse, select, text, texts};
 use crate::common::{PAGES, app, app_at};
-use crate::common::fixture;
 use conference::repo::content;
 use time::macros::datetime;
 

@@ -80,20 +80,16 @@ fn stop(child: &mut Child) {
 async fn request(client: &reqwest::Client, url: &str, contact: Option<&str>) -> Result<(u16, String), String> {
     let request = match contact {
         None => client.get(url),
-        Some(token) => client
-            .post(url)
-            .header("origin", ORIGIN)
-            .header("content-type", "application/json")
-            .body(
-                serde_json::json!({
-                    "name": "Restart Test",
-                    "number": "+639171234567",
-                    "email": "restart.test@example.org",
-                    "country": "Philippines",
-                    "message": format!("Message {token} sent across a restart."),
-                })
-                .to_string(),
-            ),
+        Some(token) => client.post(url).header("origin", ORIGIN).header("content-type", "application/json").body(
+            serde_json::json!({
+                "name": "Restart Test",
+                "number": "+639171234567",
+                "email": "restart.test@example.org",
+                "country": "Philippines",
+                "message": format!("Message {token} sent across a restart."),
+            })
+            .to_string(),
+        ),
     };
     let answer = request.send().await.map_err(|e| format!("{e:?}"))?;
     let status = answer.status().as_u16();

@@ -102,12 +102,17 @@ pub async fn set(
 
 /// The values to store (as stored: `crate::calendar::deadline::When::stored`) and the
 /// warnings, or every problem.
+#[derive(Debug)]
 struct Checked {
     values: Vec<(Key, String)>,
     warnings: Vec<String>,
 }
 
-fn check(calendar: &Calendar, typed: &[(String, String)], now: OffsetDateTime) -> Result<Checked, Vec<(String, String)>> {
+fn check(
+    calendar: &Calendar,
+    typed: &[(String, String)],
+    now: OffsetDateTime,
+) -> Result<Checked, Vec<(String, String)>> {
     let mut problems = Vec::new();
     let mut values: Vec<(Key, String)> = Vec::new();
     let mut warnings = Vec::new();
@@ -183,7 +188,11 @@ mod tests {
         let now = datetime!(2025-01-10 00:00 UTC);
         let checked = check(
             &calendar(),
-            &typed(&[("paper_due_date", " 2026-05-01 "), ("review_deadline", "2026-06-01T10:00:30Z"), ("camera_ready_due", "")]),
+            &typed(&[
+                ("paper_due_date", " 2026-05-01 "),
+                ("review_deadline", "2026-06-01T10:00:30Z"),
+                ("camera_ready_due", ""),
+            ]),
             now,
         )
         .unwrap();

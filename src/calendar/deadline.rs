@@ -22,8 +22,13 @@ pub enum Key {
 
 impl Key {
     /// Every key, in the order pages and `conference settings` list them.
-    pub const ALL: [Key; 5] =
-        [Key::PaperDueDate, Key::RegistrationCloses, Key::ReviewDeadline, Key::AttendeeChangesUntil, Key::CameraReadyDue];
+    pub const ALL: [Key; 5] = [
+        Key::PaperDueDate,
+        Key::RegistrationCloses,
+        Key::ReviewDeadline,
+        Key::AttendeeChangesUntil,
+        Key::CameraReadyDue,
+    ];
 
     /// The key as stored and typed: `paper_due_date`, ...
     pub fn name(self) -> &'static str {

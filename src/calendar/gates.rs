@@ -21,7 +21,8 @@ impl Calendar {
     pub fn submissions_closed(&self, now: OffsetDateTime) -> Option<String> {
         let entry = self.entry(Key::PaperDueDate);
         entry.is_passed(now).then(|| {
-            let when = entry.when.as_ref().map(|w| format!(" (the deadline was {})", w.date_label())).unwrap_or_default();
+            let when =
+                entry.when.as_ref().map(|w| format!(" (the deadline was {})", w.date_label())).unwrap_or_default();
             format!("Paper submissions are closed{when}. To send a paper now, write to {}.", self.contact_email)
         })
     }

@@ -116,7 +116,6 @@ fn review_keeps_assignment(reviewer: &str, outcome: &str) -> AppError {
     ))
 }
 
-
 // ---------------------------------------------------------------------------------------
 // The overview
 

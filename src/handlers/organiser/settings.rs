@@ -84,7 +84,8 @@ async fn page(
         .map(|entry| {
             let name = entry.key.name();
             let typed = refused.as_ref().and_then(|r| r.typed.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()));
-            let error = refused.as_ref().and_then(|r| r.problems.iter().find(|(k, _)| k == name).map(|(_, m)| m.clone()));
+            let error =
+                refused.as_ref().and_then(|r| r.problems.iter().find(|(k, _)| k == name).map(|(_, m)| m.clone()));
             let passed = entry.is_passed(now);
             let (value, state) = match (&entry.when, &entry.text) {
                 (Some(when), _) => {
@@ -154,7 +155,11 @@ pub async fn show(State(state): State<AppState>, SignedIn(_): SignedIn) -> Resul
 /// already passed); 422 with the page naming each problem when a key is unknown or a value bad,
 /// nothing stored. This instance's content is reloaded at once; the others follow within a
 /// poll of the content watcher.
-pub async fn save(State(state): State<AppState>, SignedIn(organiser): SignedIn, body: Bytes) -> Result<Response, AppError> {
+pub async fn save(
+    State(state): State<AppState>,
+    SignedIn(organiser): SignedIn,
+    body: Bytes,
+) -> Result<Response, AppError> {
     let typed = fields(&body);
     let actor = Actor { name: &organiser.email, client: organiser.client.as_deref() };
     match change::set(&state.pool, &typed, actor, state.clock.now()).await {

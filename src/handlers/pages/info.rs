@@ -8,11 +8,11 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::cache::pages::ClockUse;
+use crate::calendar::settings::Calendar;
 use crate::dates;
 use crate::error::AppError;
 use crate::handlers::layout::{Block, BlockError, Layout, Meta, PageCtx};
 use crate::handlers::render::{cached, html, html_response};
-use crate::calendar::settings::Calendar;
 use crate::money;
 // The currency the server charges custom payments in.
 use crate::handlers::state::AppState;
