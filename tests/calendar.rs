@@ -308,3 +308,36 @@ async fn assignments_are_refused_after_the_review_deadline_and_no_mail_names_a_p
     let preview = app.request("/organiser/review/assignments/staged", &[("cookie", &cookie)]).await;
     assert_eq!(preview.status, StatusCode::OK);
 }
+
+/// Issue 42's "Done when", on the shipped 2025 seed in December 2026: submission and
+/// registration say they are closed and their APIs answer 409; once an organiser moves the
+/// deadlines to next year a paper is taken and a ticket order starts.
+#[tokio::test]
+async fn with_the_shipped_seed_the_forms_are_closed_until_an_organiser_moves_the_deadlines() {
+    let app = app_at(datetime!(2026-12-02 10:00 UTC)).await;
+    conference::db::seed(&app.pool).await.unwrap();
+    app.state.content.reload().await.unwrap();
+    let page = parse(&app.page("/submission").await);
+    assert!(by_id(&page, "submissions-closed").is_some(), "submissions closed");
+    assert_eq!(submit(&app, &Form::valid()).await.0, StatusCode::CONFLICT);
+    let page = parse(&app.page("/pricing").await);
+    assert!(by_id(&page, "registration-closed").is_some(), "registration closed");
+    let plan = conference::repo::content::ticket_plans(&app.pool).await.unwrap()[0].id.clone();
+    let order = checkout(json!({ "plan": plan }));
+    let reply = crate::common::payments::post_json(&app, "/api/ccavenue-initiate", &order).await;
+    assert_eq!(reply.status, StatusCode::CONFLICT, "{}", reply.text());
+
+    let cookie = sign_in(&app, CHAIR).await;
+    let saved = save(
+        &app,
+        &cookie,
+        &[("paper_due_date", "2027-03-01"), ("registration_closes", "2027-03-01"), ("review_deadline", "2027-03-15")],
+    )
+    .await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.text());
+    assert!(by_id(&parse(&app.page("/submission").await), "submissions-closed").is_none());
+    assert_eq!(submit(&app, &Form::valid()).await.0, StatusCode::CREATED);
+    assert!(by_id(&parse(&app.page("/pricing").await), "registration-closed").is_none());
+    let reply = crate::common::payments::post_json(&app, "/api/ccavenue-initiate", &order).await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text());
+}
