@@ -36,16 +36,15 @@ pub struct Deadline {
 
 impl Deadline {
     /// The deadline `setting` names in `zone` (any way `crate::calendar::deadline` reads:
-    /// `YYYY-MM-DD HH:MM`, a date, RFC 3339); `None` without one. One that does not read is a
-    /// deadline already passed (fail closed: a typo never keeps reviews open for good).
+    /// `YYYY-MM-DD HH:MM`, a date, RFC 3339); `None` without one, or with one that does not
+    /// read (logged; neither the seed's check nor `crate::calendar::change` lets one in).
     pub fn of(setting: Option<&str>, zone: &Zone) -> Option<Deadline> {
         let text = setting.map(str::trim).filter(|t| !t.is_empty())?;
         match crate::calendar::deadline::parse(text, zone) {
             Ok(when) => Some(Deadline { local: when.local, at: when.at, zone_city: zone.city() }),
             Err(err) => {
-                tracing::warn!(error = %err, "review_deadline does not read; counted as passed");
-                let at = OffsetDateTime::UNIX_EPOCH;
-                Some(Deadline { local: PrimitiveDateTime::new(at.date(), at.time()), at, zone_city: zone.city() })
+                tracing::warn!(error = %err, "review_deadline does not read as a deadline");
+                None
             }
         }
     }
