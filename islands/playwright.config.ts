@@ -155,12 +155,13 @@ export default defineConfig({
     // e2e.timetable@ is e2e/programme-organiser.spec.ts's (it publishes a programme);
     // e2e.stars@ is e2e/programme-stars.spec.ts's (it publishes two talks to star). The
     // organisers e2e/organiser.spec.ts, e2e/decisions.spec.ts and e2e/downloads.spec.ts sign
-    // in as one each, so specs running side by side never take each other's mail.
+    // in as one each, so specs running side by side never take each other's mail; e2e.settings@
+    // is e2e/settings.spec.ts's (it moves the review deadline).
     server(
       port,
       dataDir,
       fixtureSeed,
-      'e2e.chair@example.org,e2e.programme@example.org,e2e.downloads@example.org,e2e.timetable@example.org,e2e.stars@example.org,e2e.certificates@example.org',
+      'e2e.chair@example.org,e2e.programme@example.org,e2e.downloads@example.org,e2e.timetable@example.org,e2e.stars@example.org,e2e.certificates@example.org,e2e.settings@example.org',
     ),
     server(reviewPort, reviewDataDir, join(reviewDataDir, 'seed.sql'), 'e2e.review@example.org'),
   ],

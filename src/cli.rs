@@ -59,6 +59,12 @@ pub enum Command {
         /// The archive to check.
         file: PathBuf,
     },
+    /// The conference's deadlines (DESIGN.md section 20): without a subcommand, list each
+    /// with its value in the event's zone, whether it has passed and where it comes from.
+    Settings {
+        #[command(subcommand)]
+        action: Option<SettingsAction>,
+    },
     /// Restore an archive into an empty database and data folder, on either engine.
     Restore {
         /// The archive to restore.
@@ -71,6 +77,20 @@ pub enum Command {
 }
 
 /// Runs the chosen subcommand to completion.
+/// What `conference settings` does besides listing.
+#[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
+pub enum SettingsAction {
+    /// Set deadlines, all or nothing: `KEY=VALUE ...` (a date `YYYY-MM-DD` means the end of
+    /// that day in the event's zone; `YYYY-MM-DD HH:MM` in the event's zone and RFC 3339 are
+    /// accepted). Audited with the actor `cli`; an unknown key or a bad value exits non-zero
+    /// and changes nothing. A value set here outlives a later `seed`.
+    Set {
+        /// `KEY=VALUE`, e.g. `review_deadline=2026-03-01`.
+        #[arg(required = true)]
+        values: Vec<String>,
+    },
+}
+
 pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     let config = cli.config;
     match cli.command.unwrap_or(Command::Serve) {
@@ -143,6 +163,33 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             let unpacked = backup::verify::verify(&file).await?;
             println!("{}", backup_summary(&unpacked.manifest, &format!("{} is sound", file.display())));
         }
+        Command::Settings { action } => {
+            let pool = db::connect(&config.database_url).await?;
+            db::migrate(&pool).await?;
+            let now = time::OffsetDateTime::now_utc();
+            if let Some(SettingsAction::Set { values }) = action {
+                let mut typed = Vec::new();
+                for value in &values {
+                    let Some((key, value)) = value.split_once('=') else {
+                        return Err(format!("{value:?} is not KEY=VALUE; nothing was changed").into());
+                    };
+                    typed.push((key.trim().to_owned(), value.to_owned()));
+                }
+                let actor = crate::calendar::change::Actor { name: audit::CLI, client: None };
+                let outcome = crate::calendar::change::set(&pool, &typed, actor, now).await?;
+                for changed in &outcome.changed {
+                    let before = changed.before.as_deref().unwrap_or("not set");
+                    println!("{}: {before} -> {}", changed.key.name(), changed.after);
+                }
+                if outcome.changed.is_empty() {
+                    println!("nothing changed");
+                }
+                for warning in &outcome.warnings {
+                    println!("warning: {warning}");
+                }
+            }
+            print!("{}", settings_list(&crate::calendar::settings::Calendar::load(&pool).await?, now));
+        }
         Command::Restore { from, force } => {
             let now = time::OffsetDateTime::now_utc();
             let restored = backup::restore::restore(&from, &config.database_url, &config.data_dir, force, now).await?;
@@ -208,6 +255,7 @@ async fn check_seed(config: &Config, sql: &str, name: &str) -> Result<(), Box<dy
         }
         Err(err) => return Err(err.into()),
     };
+    let kept = crate::repo::settings::stored(&pool).await?.overrides;
     pool.close().await;
     println!("seed check of {name}: nothing is changed");
     if diff.tables.is_empty() {
@@ -218,6 +266,13 @@ async fn check_seed(config: &Config, sql: &str, name: &str) -> Result<(), Box<dy
     }
     for field in &diff.site {
         println!("  site.{}: {:?} -> {:?}", field.field, field.before, field.after);
+    }
+    // The organisers' deadlines outlive a seed (DESIGN.md section 20): named, never touched.
+    for kept in kept {
+        println!(
+            "  settings.{}: {:?} set by {} at {} stays; the seed does not touch it (conference settings)",
+            kept.key, kept.value, kept.changed_by, kept.changed_at
+        );
     }
 
     // Pages render from the content alone: a throwaway SQLite database with the new seed.
@@ -243,6 +298,33 @@ async fn check_seed(config: &Config, sql: &str, name: &str) -> Result<(), Box<dy
 
 /// What `backup`, `verify-backup` and `restore` print: the headline, then the archive's time,
 /// schema version, files and rows per table.
+/// `conference settings`' listing: one line per deadline, its value in the event's zone,
+/// whether it has passed at `now`, and where it comes from.
+fn settings_list(calendar: &crate::calendar::settings::Calendar, now: time::OffsetDateTime) -> String {
+    use crate::calendar::settings::Source;
+    let mut text = String::new();
+    for entry in &calendar.entries {
+        let value = match (&entry.when, &entry.text) {
+            (Some(when), _) => format!(
+                "{} ({})",
+                when.label(),
+                if entry.is_passed(now) { "passed".to_owned() } else { when.words(now) }
+            ),
+            (None, Some(text)) => format!("{text:?} does not read as a date (counts as passed)"),
+            (None, None) => "not set".to_owned(),
+        };
+        let source = match &entry.source {
+            Source::Organisers { by, at } => format!("set by {by} at {at}"),
+            Source::Seed => "from the seed".to_owned(),
+            Source::Default => "default: the event's last day".to_owned(),
+            Source::Unset => "unset".to_owned(),
+        };
+        let stored = entry.text.as_deref().unwrap_or("-");
+        text.push_str(&format!("{:<24} {stored:<22} {value}; {source}\n", entry.key.name()));
+    }
+    text
+}
+
 fn backup_summary(manifest: &backup::Manifest, headline: &str) -> String {
     let bytes: u64 = manifest.files.iter().map(|f| f.bytes).sum();
     let mut text = format!(
@@ -261,6 +343,15 @@ fn backup_summary(manifest: &backup::Manifest, headline: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn settings_set_needs_at_least_one_value() {
+        assert!(Cli::try_parse_from(["conference", "settings", "set"]).is_err());
+        let cli = Cli::try_parse_from(["conference", "settings", "set", "review_deadline=2026-03-01"]).unwrap();
+        assert!(matches!(cli.command, Some(Command::Settings { action: Some(SettingsAction::Set { .. }) })));
+        let list = Cli::try_parse_from(["conference", "settings"]).unwrap();
+        assert_eq!(list.command, Some(Command::Settings { action: None }));
+    }
 
     #[test]
     fn export_papers_needs_an_out_folder() {

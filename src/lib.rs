@@ -35,6 +35,9 @@ pub mod attendance;
 /// Backups: one archive of the database snapshot, papers and manifest; checking and
 /// restoring it on either engine.
 pub mod backup;
+/// The conference calendar: the operational deadlines, which value is in force, changing
+/// them, and the forms they close (DESIGN.md section 20).
+pub mod calendar;
 /// CCAvenue's protocol and cipher.
 pub mod ccavenue;
 /// Dates as pages show them.

@@ -316,6 +316,9 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         // Stream links (issue 33): the organisers' page; a form posted without a session.
         get("/organiser/streams", "/organiser/streams", Organiser),
         post("/organiser/streams/{session}", "/organiser/streams/session-a"),
+        // The calendar's deadlines (issue 42): the page; its form posted without a session.
+        get("/organiser/settings", "/organiser/settings", Organiser),
+        post("/organiser/settings", "/organiser/settings"),
         // Deciding from the reviews (issue 32): the progress, "remind now" (no session: the
         // sign-in page) and the reviews' CSV.
         get("/organiser/review", "/organiser/review", Organiser),

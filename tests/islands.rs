@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use axum::http::StatusCode;
 use serde_json::Value;
 
+use crate::common::fixture;
 use crate::common::html::{ElementRef, Html, first, labelled, links, parse, select, text, texts};
 use crate::common::{PAGES, app, app_at};
 use conference::repo::content;
@@ -42,7 +43,7 @@ async fn every_page_has_the_notice_popup_with_the_site_details_and_no_visible_fa
         assert_eq!(props["endorsement"], "Guild of Imaginary Harbours");
         assert_eq!(props["dates"], "21-23 March 2025");
         assert_eq!(props["venue"], "Quillmouth Institute of Tides, Port Quill, Lanternland");
-        assert_eq!(props["paperDue"], "18 March 2025");
+        assert_eq!(props["paperDue"], fixture::PAPER_DUE);
         assert_eq!(props["website"], "https://fixcon.example.net");
         assert_eq!(props["email"], "desk@fixcon.example.net");
         assert_eq!(props["phone"], "+15550100200");

@@ -13,6 +13,7 @@ mod attendees;
 mod authors_programme;
 mod backup;
 mod budget;
+mod calendar;
 mod certificates;
 mod check_in;
 mod checkout_pages;

@@ -712,7 +712,7 @@ async fn submission_shows_guidelines_and_the_paper_form() {
     let page = parse(&app.page("/submission").await);
     let main = main_of(&page);
     let visible = text(main);
-    assert!(visible.contains("18 March 2025"), "paper due date");
+    assert!(visible.contains(fixture::PAPER_DUE), "paper due date");
     assert!(visible.contains("250-300 words") && visible.contains("3-5 keywords"), "guidelines");
     let form = first(main, "form").expect("paper form");
     let named = |name: &str| select(form, &format!("[name={name}]"));

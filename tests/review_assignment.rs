@@ -13,7 +13,7 @@ use axum::http::StatusCode;
 use crate::api_submission::{Form, submit};
 use crate::common::html::{first, parse, select, text, texts};
 use crate::common::review::{add_reviewer, reviewer_sign_in};
-use crate::common::{BASE, Reply, TestApp, app_with};
+use crate::common::{BASE, Reply, TestApp};
 use crate::decisions::{get, mails_to, post};
 use crate::organiser::{CHAIR, assert_refused_anonymous_and_foreign, sign_in};
 
@@ -28,12 +28,16 @@ const CY: &str = "cy@tideschool.example";
 /// The university of the first four papers' authors.
 const MANILA: &str = "University of Manila";
 
-/// An app whose organiser is [`CHAIR`], with room for many POSTs.
+/// An app whose organiser is [`CHAIR`], with room for many POSTs, on a clock before the
+/// fixture's review deadline (3 March 2025): after it nothing is staged or released (issue 42).
 async fn assignment_app() -> TestApp {
-    app_with(|c| {
-        c.organiser_email = Some(CHAIR.into());
-        c.rate_limit_per_minute = 100_000;
-    })
+    crate::common::app_with_clock(
+        |c| {
+            c.organiser_email = Some(CHAIR.into());
+            c.rate_limit_per_minute = 100_000;
+        },
+        conference::clock::Clock::fixed(time::macros::datetime!(2025-02-24 10:00 +08:00)),
+    )
     .await
 }
 

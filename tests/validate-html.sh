@@ -103,6 +103,13 @@ visitor_post() { # NAME PATH [curl args...]: a visitor's POST, which must answer
   code=$(curl -s -o "$work/post.txt" -w '%{http_code}' -H "Origin: $base" "$@" "$base$path")
   case "$code" in 2??) ;; *) echo "validate: $name answered $code: $(head -c 300 "$work/post.txt")" >&2; exit 1 ;; esac
 }
+# The shipped seed's deadlines lie in the past of a real clock (issue 42): submissions and
+# registration are closed until an organiser moves them to next year, as issue 42's "Done
+# when" does; the settings page as saved is validated too.
+next_year=$(( $(date -u +%Y) + 1 ))
+organiser_page "organiser settings, saved" /organiser/settings -H "Origin: $base" \
+  --data "paper_due_date=$next_year-03-01&registration_closes=$next_year-03-01"
+grep -q "paper_due_date: .* $next_year-03-01" "$work/pages/$n.html" || { echo "validate: the settings were not saved" >&2; exit 1; }
 visitor_post "a paper submission" /api/paper-submission -F "authorName=Ana Cruz" -F "coAuthorName=Ben Reyes" \
   -F number=+639171234567 -F email=ana.cruz@example.org -F country=Philippines \
   -F "paperTitle=Solar microgrids for island communities" -F "department=Electrical Engineering" \
@@ -130,6 +137,8 @@ organiser_page "organiser messages list, unread" "/organiser/messages?status=unr
 organiser_page "organiser orders list, filtered" "/organiser/orders?status=initiated&kind=plan&payments_mode=test"
 organiser_page "organiser subscribers list, pending" "/organiser/subscribers?status=pending"
 organiser_page "organiser review progress" /organiser/review
+organiser_page "organiser settings (the calendar's deadlines)" /organiser/settings
+grep -q 'id="deadlines"' "$work/pages/$n.html" || { echo "validate: /organiser/settings has no deadlines" >&2; exit 1; }
 organiser_page "organiser submissions list, sorted by review score, disagreement" "/organiser/submissions?sort=score&dir=desc&disagreement=yes&reviews_below=2"
 
 # Decisions (issue 21): a paper sent through the API, a staged decision, then the list with its

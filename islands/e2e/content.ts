@@ -15,7 +15,7 @@ export const SITE = {
   phone: '+15550100200',
   /** As the notice popup writes the dates. */
   dates: '21-23 March 2025',
-  paperDue: '18 March 2025',
+  paperDue: '18 March 2099',
 } as const;
 
 export interface Plan {

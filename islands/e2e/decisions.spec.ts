@@ -103,7 +103,7 @@ test('an organiser accepts three papers and rejects two in the browser; each aut
 
   // 5. The organiser area's own header: the site's name, the lists and "Sign out"; no dock.
   const nav = areaNav(page);
-  await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Submissions', 'Reviewers', 'Assignments', 'Review', 'Programme', 'Streams', 'Orders', 'Check-in', 'Certificates', 'Messages', 'Subscribers', 'Outbox', 'Audit']);
+  await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Settings', 'Submissions', 'Reviewers', 'Assignments', 'Review', 'Programme', 'Streams', 'Orders', 'Check-in', 'Certificates', 'Messages', 'Subscribers', 'Outbox', 'Audit']);
   await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
   await expect(nav.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
   await expect(page.locator('.dock')).toHaveCount(0);

@@ -11,7 +11,6 @@ use crate::error::AppError;
 use crate::repo::attendees::{self, NewTicket, Ticket};
 use crate::repo::content::TicketPlan;
 use crate::repo::orders::Order;
-use crate::session_rules::parse_local;
 use crate::validate::Check;
 use crate::zone::Zone;
 
@@ -132,22 +131,20 @@ impl NameChanges {
     }
 }
 
-/// The rule of `attendee_changes_until` (`YYYY-MM-DD HH:MM` in the event's `zone`; `None` or
+/// The rule of `attendee_changes_until` (as `crate::calendar::deadline` reads it, in the event's `zone`; `None` or
 /// blank: no limit) at `now`: changes are open until that minute starts. A setting that is
 /// not written that way closes changes (and is logged): a typo must not open them for good.
 pub fn name_changes(until: Option<&str>, zone: &Zone, now: OffsetDateTime) -> NameChanges {
     let Some(text) = until.map(str::trim).filter(|t| !t.is_empty()) else {
         return NameChanges::Open(None);
     };
-    let Some(local) = parse_local(text) else {
-        tracing::warn!(attendee_changes_until = %text, "attendee_changes_until is not YYYY-MM-DD HH:MM; name changes closed");
+    let Ok(when) = crate::calendar::deadline::parse(text, zone) else {
+        tracing::warn!(attendee_changes_until = %text, "attendee_changes_until does not read as a deadline; name changes closed");
         return NameChanges::Closed(text.to_owned());
     };
-    if now < zone.localize(local) {
-        NameChanges::Open(Some(text.to_owned()))
-    } else {
-        NameChanges::Closed(text.to_owned())
-    }
+    // Said as the seed writes it (`YYYY-MM-DD HH:MM`, event time), whichever way it was set.
+    let shown = crate::session_rules::format_local(when.local);
+    if when.is_passed(now) { NameChanges::Closed(shown) } else { NameChanges::Open(Some(shown)) }
 }
 
 #[cfg(test)]

@@ -44,6 +44,10 @@ pub struct Snapshot {
     /// The event's zone (`site.time_zone`) from the tz database; a fixed zone at
     /// `site.utc_offset` when the database lacks it (logged).
     pub zone: Zone,
+    /// The operational deadlines' values, the seed's and the organisers' (DESIGN.md section 20;
+    /// which one is in force is `crate::calendar`'s rule). Changing one raises the content
+    /// version, so every instance reloads it within a poll.
+    pub calendar: Block<crate::repo::settings::Stored>,
     pub speakers: Block<Vec<Speaker>>,
     pub co_organizers: Block<Vec<CoOrganizer>>,
     pub materials: Block<Vec<Material>>,
@@ -119,6 +123,7 @@ impl Snapshot {
         let published = block("programme_versions", programme::latest(pool).await);
         let versions = block("programme_versions", programme::versions(pool).await);
         let zone = event_zone(&site);
+        let calendar = block("settings", crate::repo::settings::stored(pool).await);
         let speakers = block("speakers", content::speakers(pool).await);
         let co_organizers = block("co_organizers_img", content::co_organizers(pool).await);
         let materials = block("download_buttons", content::materials(pool).await);
@@ -169,6 +174,7 @@ impl Snapshot {
             published,
             versions,
             zone,
+            calendar,
             speakers,
             co_organizers,
             materials,
@@ -194,6 +200,7 @@ impl Snapshot {
             published: Err(BlockError),
             versions: Err(BlockError),
             zone: Zone::fixed("UTC", time::UtcOffset::UTC),
+            calendar: Err(BlockError),
             speakers: Err(BlockError),
             co_organizers: Err(BlockError),
             materials: Err(BlockError),

@@ -132,7 +132,13 @@ impl Layout {
     /// without them); the footer's policy list degrades to empty.
     /// `meta` builds the page's metadata from the site settings (titles name the conference).
     pub fn new(page: &PageCtx<'_>, meta: impl FnOnce(&Site) -> Meta) -> Result<Layout, AppError> {
-        let site = page.content.site()?.clone();
+        let mut site = page.content.site()?.clone();
+        // The paper due date in force (DESIGN.md section 20): an organiser may have moved the
+        // seed's; every page (the notice, the submission page) says the one that counts.
+        let calendar = crate::calendar::settings::Calendar::of_snapshot(page.content);
+        if let Some(when) = calendar.and_then(|c| c.entry(crate::calendar::deadline::Key::PaperDueDate).when.clone()) {
+            site.paper_due_date = when.local.date().to_string();
+        }
         let meta = meta(&site);
         let policies = page.content.policies.clone().unwrap_or_default();
         Ok(Layout {

@@ -36,7 +36,7 @@ use crate::handlers::organiser::assignments;
 use crate::handlers::organiser::programme;
 use crate::handlers::organiser::reviewers;
 use crate::handlers::organiser::streams;
-use crate::handlers::organiser::{review_progress, reviews_csv};
+use crate::handlers::organiser::{review_progress, reviews_csv, settings};
 // The registration desk (issue 33 item 3), not the `crate::attendance::check_in` rules.
 use crate::handlers::organiser::check_in;
 use crate::handlers::page_table::PAGES;
@@ -181,6 +181,8 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route(check_in::SIGN_IN_LINK, get(check_in::confirm_page).post(check_in::sign_in))
         .route(check_in::SIGN_OUT, post(check_in::sign_out))
         .route(records::AUDIT, get(records::audit_list))
+        // The conference calendar (issue 42 item 1): the deadlines, changed by organisers.
+        .route(settings::PATH, get(settings::show).post(settings::save))
         .route("/organiser/audit.csv", get(records::audit_csv))
         // The reviewers' area (issue 32, DESIGN.md section 15): the same sign-in, its own role.
         .route(review::session::REVIEWER_HOME, get(review::home::home))

@@ -33,15 +33,26 @@ pub struct Initiated {
     pub gateway_url: String,
 }
 
-/// Creates the order and the encrypted request for `payload`.
+/// Creates the order and the encrypted request for `payload` at `now`; 503 with payments off,
+/// else 409 (`AppError::Conflict`) once registration has closed, 422 for a bad checkout.
 pub async fn initiate(
     pool: &Pool,
     payments: &PaymentConfig,
     payload: &Map<String, Value>,
+    now: time::OffsetDateTime,
 ) -> Result<Initiated, AppError> {
     if payments.mode == Mode::Off {
         let site = content::site(pool).await?;
         return Err(AppError::Unavailable(payments_closed_message(&site.contact_email)));
+    }
+    // With payments on: after `registration_closes` no ticket or custom payment starts (409,
+    // DESIGN.md section 20), whatever the rest of the request says; a sponsorship is no
+    // registration. An order started before still completes when the gateway answers
+    // (`handle_answer` does not ask).
+    if !payload.contains_key("sponsorPackage")
+        && let Some(message) = crate::calendar::gates::registration_closed(pool, now).await?
+    {
+        return Err(AppError::Conflict(message));
     }
     let plans = content::ticket_plans(pool).await?;
     let packages = content::sponsor_packages(pool).await?;

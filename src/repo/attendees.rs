@@ -22,12 +22,14 @@ pub struct AttendeeSettings {
     pub invoice_wording: i64,
 }
 
-/// The attendee settings.
+/// The attendee settings; `attendee_changes_until` is the one in force: the organisers' value
+/// (`settings`, migration 0023) over the seed's (DESIGN.md section 20).
 pub async fn settings(conn: &mut Connection) -> Result<AttendeeSettings, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT attendee_changes_until, receipt_prefix, seller_name, seller_address, seller_tax_number, \
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {} AS attendee_changes_until, receipt_prefix, seller_name, seller_address, seller_tax_number, \
          invoice_wording FROM site WHERE id = 1",
-    )
+        super::settings::effective_sql("attendee_changes_until")
+    )))
     .fetch_one(conn)
     .await
 }

@@ -20,6 +20,7 @@ pub mod receipts;
 pub mod review_records;
 pub mod reviewers;
 pub mod reviews;
+pub mod settings;
 pub mod streams;
 pub mod submissions;
 pub mod subscribers;

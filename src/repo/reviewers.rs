@@ -59,12 +59,15 @@ impl ReviewSettings {
     }
 }
 
-/// The review settings, read when used so a re-applied seed counts at once.
+/// The review settings, read when used so a re-applied seed counts at once. `review_deadline`
+/// is the one in force: the organisers' value (`settings`, migration 0023) over the seed's
+/// (`super::settings::effective_sql`, DESIGN.md section 20).
 pub async fn settings(pool: &Pool) -> Result<ReviewSettings, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT review_mode, reviewers_per_paper, max_papers_per_reviewer, review_deadline, reviewers_see_others \
-         FROM site WHERE id = 1",
-    )
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT review_mode, reviewers_per_paper, max_papers_per_reviewer, {} AS review_deadline, \
+         reviewers_see_others FROM site WHERE id = 1",
+        super::settings::effective_sql("review_deadline")
+    )))
     .fetch_one(pool)
     .await
 }

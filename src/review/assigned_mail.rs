@@ -49,8 +49,9 @@ pub fn dedupe_key(reviewer: i64, last: i64) -> String {
 }
 
 /// The mail to reviewer `name` <`to`> for `papers` (at least one), with the reviewers' area
-/// at `review_url` (`PUBLIC_URL/review`) and `deadline` as the pages say it (e.g.
-/// `2025-02-20 18:00 (Asia/Singapore)`), queued at most once under `key`.
+/// at `review_url` (`PUBLIC_URL/review`) and `deadline` in the reviewer's words (e.g.
+/// `Thursday, 20 February 2025, 18:00 Singapore time (UTC+08:00), in 5 days`; never one that
+/// has passed), queued at most once under `key`.
 pub fn compose(
     ctx: &mail::Context,
     to: &str,

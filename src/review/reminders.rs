@@ -25,7 +25,6 @@ use crate::repo::audit::{self, NewEntry};
 use crate::repo::content::{self, Site};
 use crate::repo::review_records::{self, Unsubmitted};
 use crate::repo::reviewers;
-use crate::session_rules::parse_local;
 use crate::zone::{Zone, offset_label};
 
 /// Which reminder a mail is.
@@ -104,10 +103,11 @@ pub struct Deadline {
 }
 
 impl Deadline {
-    /// `text` (`YYYY-MM-DD HH:MM`) in `zone`; `None` when it is not written that way.
+    /// `text` in `zone` (any way `crate::calendar::deadline` reads); `None` when it does not
+    /// read.
     pub fn read(text: &str, zone: &Zone) -> Option<Deadline> {
-        let local = parse_local(text.trim())?;
-        let at = zone.localize(local);
+        let when = crate::calendar::deadline::parse(text, zone).ok()?;
+        let (local, at) = (when.local, when.at);
         let label = format!(
             "{}, {} {} time (UTC{})",
             day_label(local.date()),
@@ -126,19 +126,7 @@ impl Deadline {
 
     /// How far off it is, in words: `in 7 days`, `in 5 hours`, `within the hour`, `passed`.
     pub fn until(&self, now: OffsetDateTime) -> String {
-        let left = self.at - now;
-        if left <= Duration::ZERO {
-            "passed".to_owned()
-        } else if left >= Duration::hours(36) {
-            // Rounded: the sweep runs a few minutes after the 7-day moment, still "7 days".
-            let days = (left + Duration::hours(12)).whole_days();
-            format!("in {days} days")
-        } else if left >= Duration::hours(1) {
-            let hours = (left + Duration::minutes(30)).whole_hours();
-            if hours == 1 { "in 1 hour".to_owned() } else { format!("in {hours} hours") }
-        } else {
-            "within the hour".to_owned()
-        }
+        crate::calendar::deadline::words(self.at, now)
     }
 }
 

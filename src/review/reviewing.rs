@@ -22,7 +22,6 @@ use crate::mail::outbox::timestamp;
 use crate::programme::timetable::{clock, day_label, iso};
 use crate::repo::audit::{self, NewEntry};
 use crate::repo::reviews::{self, AssignedPaper, Review, ReviewValues};
-use crate::session_rules::parse_local;
 use crate::validate::is_allowed_char;
 use crate::zone::{Zone, offset_label};
 
@@ -36,11 +35,18 @@ pub struct Deadline {
 }
 
 impl Deadline {
-    /// The deadline `setting` (`YYYY-MM-DD HH:MM`) names in `zone`; `None` without one (or
-    /// with one the seed's check would have refused).
+    /// The deadline `setting` names in `zone` (any way `crate::calendar::deadline` reads:
+    /// `YYYY-MM-DD HH:MM`, a date, RFC 3339); `None` without one, or with one that does not
+    /// read (logged; neither the seed's check nor `crate::calendar::change` lets one in).
     pub fn of(setting: Option<&str>, zone: &Zone) -> Option<Deadline> {
-        let local = parse_local(setting?)?;
-        Some(Deadline { local, at: zone.localize(local), zone_city: zone.city() })
+        let text = setting.map(str::trim).filter(|t| !t.is_empty())?;
+        match crate::calendar::deadline::parse(text, zone) {
+            Ok(when) => Some(Deadline { local: when.local, at: when.at, zone_city: zone.city() }),
+            Err(err) => {
+                tracing::warn!(error = %err, "review_deadline does not read as a deadline");
+                None
+            }
+        }
     }
 
     /// Whether reviews may no longer change at `now`: from the deadline's minute on.

@@ -42,6 +42,11 @@ pub const RECEIPT_PREFIX: &str = "FIX";
 pub const SELLER_NAME: &str = "Quill Events Collective";
 /// `site.seller_tax_number`, on receipts.
 pub const SELLER_TAX_NUMBER: &str = "LL-TAX-4242";
+/// `site.paper_due_date` (far ahead: submissions stay open on every test clock), as the
+/// pages say it.
+pub const PAPER_DUE: &str = "18 March 2099";
+/// `site.registration_closes` (far ahead, like [`PAPER_DUE`]).
+pub const REGISTRATION_CLOSES: &str = "2099-12-31";
 /// `site.attendee_changes_until`, event time (Asia/Singapore, UTC+08:00).
 pub const ATTENDEE_CHANGES_UNTIL: &str = "2025-03-14 23:59";
 

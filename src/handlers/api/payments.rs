@@ -39,7 +39,8 @@ fn content_type_is(headers: &HeaderMap, expected: &str) -> bool {
 
 /// POST `/api/ccavenue-initiate`: JSON `{plan | customAmount | sponsorPackage, name, email,
 /// phone, address, city, state, zip, country}` -> 201 `{"orderId","encRequest","accessCode",
-/// "gatewayUrl"}`; 422 with field errors; 415 when not JSON; 400 when not a JSON object.
+/// "gatewayUrl"}`; 422 with field errors; 415 when not JSON; 400 when not a JSON object; 409
+/// once `registration_closes` has passed (DESIGN.md section 20), with whom to write to.
 pub async fn initiate(State(state): State<AppState>, headers: HeaderMap, body: Body) -> Response {
     let bytes = match read_body(body).await {
         Ok(bytes) => bytes,
@@ -58,7 +59,7 @@ pub async fn initiate(State(state): State<AppState>, headers: HeaderMap, body: B
             return ApiError(AppError::BadRequest("The request body must be a JSON object.".into())).into_response();
         }
     };
-    match orders::initiate(&state.pool, &state.payments, &payload).await {
+    match orders::initiate(&state.pool, &state.payments, &payload, state.clock.now()).await {
         Ok(initiated) => (StatusCode::CREATED, Json(initiated)).into_response(),
         Err(err) => ApiError(err).into_response(),
     }

@@ -116,11 +116,6 @@ fn review_keeps_assignment(reviewer: &str, outcome: &str) -> AppError {
     ))
 }
 
-/// The review deadline as mails and pages say it: `2025-02-20 18:00 (Asia/Singapore time)`.
-fn deadline_label(deadline: Option<&str>, zone: &str) -> Option<String> {
-    deadline.map(str::trim).filter(|d| !d.is_empty()).map(|d| format!("{d} ({zone} time)"))
-}
-
 // ---------------------------------------------------------------------------------------
 // The overview
 
@@ -252,8 +247,27 @@ pub async fn overview(
 /// POST [`AUTOMATIC`]: stages an automatic assignment of every submitted paper short of
 /// reviewers; 303 to the preview.
 pub async fn automatic(State(state): State<AppState>, SignedIn(organiser): SignedIn) -> Result<Response, AppError> {
-    let result = stage_automatic(&state, &organiser).await;
-    in_notice_page(&state, result, vec![(PATH.to_owned(), "Back to the assignments".to_owned())]).await
+    let result = match before_the_deadline(&state).await {
+        Ok(()) => stage_automatic(&state, &organiser).await,
+        Err(err) => Err(err),
+    };
+    let links = vec![(PATH.to_owned(), "Back to the assignments".to_owned()), settings_link()];
+    in_notice_page(&state, result, links).await
+}
+
+/// 409 once `review_deadline` has passed (issue 42 item 3, DESIGN.md section 20): reviewers
+/// could not write the reviews, so nothing is staged or released; the message names the
+/// setting's page (and the notice page links to it, [`settings_link`]).
+async fn before_the_deadline(state: &AppState) -> Result<(), AppError> {
+    match crate::calendar::gates::assignments_closed(&state.pool, state.clock.now()).await? {
+        Some(message) => Err(AppError::Conflict(message)),
+        None => Ok(()),
+    }
+}
+
+/// The notice page's link to the review deadline's setting.
+fn settings_link() -> (String, String) {
+    (crate::calendar::gates::SETTINGS_PATH.to_owned(), "Move the review deadline in the settings".to_owned())
 }
 
 async fn stage_automatic(state: &AppState, organiser: &Organiser) -> Result<Response, AppError> {
@@ -497,15 +511,25 @@ pub async fn release(
     SignedIn(organiser): SignedIn,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let result = release_staged(&state, &organiser, &body).await;
-    in_notice_page(&state, result, vec![(STAGED.to_owned(), "Open the preview again".to_owned())]).await
+    let result = match before_the_deadline(&state).await {
+        Ok(()) => release_staged(&state, &organiser, &body).await,
+        Err(err) => Err(err),
+    };
+    let links = vec![(STAGED.to_owned(), "Open the preview again".to_owned()), settings_link()];
+    in_notice_page(&state, result, links).await
 }
 
 async fn release_staged(state: &AppState, organiser: &Organiser, body: &Bytes) -> Result<Response, AppError> {
     let ctx = Context::load(&state.pool, &state.config).await?;
     let settings = reviewers::settings(&state.pool).await?;
-    let zone = state.content.snapshot().await.zone.name.clone();
-    let deadline = deadline_label(settings.review_deadline.as_deref(), &zone);
+    let zone = state.content.snapshot().await.zone.clone();
+    let now = state.clock.now();
+    // In the reviewer's words: the day and time in the event's zone and how far off it is.
+    // A deadline already passed is never named (the release is refused before, by
+    // `before_the_deadline`; this keeps it so should the clock turn in between).
+    let deadline = crate::review::reviewing::Deadline::of(settings.review_deadline.as_deref(), &zone)
+        .filter(|d| !d.passed(now))
+        .map(|d| format!("{}, {}", d.label(), crate::calendar::deadline::words(d.at, now)));
     let review_url = format!("{}{}", state.config.base_url(), crate::handlers::review::session::REVIEWER_HOME);
     let at = timestamp(state.clock.now());
     let mut tx = crate::db::begin_write(&state.pool).await?;
@@ -852,6 +876,7 @@ pub async fn assign_one(
     body: Bytes,
 ) -> Result<Response, AppError> {
     let result = async {
+        before_the_deadline(&state).await?;
         let paper = known_paper(&state, &reference).await?;
         let webmail = store::webmail_domains(&state.pool).await?;
         let at = timestamp(state.clock.now());
@@ -994,10 +1019,5 @@ mod tests {
         assert_eq!(counted(3, "mail", "mails"), "3 mails");
         assert_eq!(mark_text((0, None)), "0:0");
         assert_eq!(mark_text((24, Some(130))), "24:130");
-        assert_eq!(
-            deadline_label(Some("2025-02-20 18:00"), "Asia/Singapore").as_deref(),
-            Some("2025-02-20 18:00 (Asia/Singapore time)")
-        );
-        assert_eq!(deadline_label(Some(" "), "UTC"), None);
     }
 }

@@ -19,6 +19,7 @@ pub mod review_progress;
 pub mod reviewers;
 pub mod reviews_csv;
 pub mod session;
+pub mod settings;
 pub mod sign_in;
 pub mod streams;
 pub mod submissions;

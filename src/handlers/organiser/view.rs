@@ -226,10 +226,10 @@ pub struct ActionForm {
 }
 
 /// The organiser area's header links (`templates/organiser/page.html`), in groups of (address,
-/// name): fourteen links in one row wrapped into four lines on a phone, so each group gets a line
+/// name): fifteen links in one row wrapped into four lines on a phone, so each group gets a line
 /// of its own there, named by the group.
 pub const AREA_NAV: &[NavGroup] = &[
-    NavGroup { name: "", links: &[("/organiser", "Dashboard")] },
+    NavGroup { name: "", links: &[("/organiser", "Dashboard"), ("/organiser/settings", "Settings")] },
     NavGroup {
         name: "Papers",
         links: &[

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::cache::pages::ClockUse;
+use crate::calendar::settings::Calendar;
 use crate::dates;
 use crate::error::AppError;
 use crate::handlers::layout::{Block, BlockError, Layout, Meta, PageCtx};
@@ -17,6 +18,9 @@ use crate::money;
 use crate::handlers::state::AppState;
 use crate::payments::config::CURRENCY as CUSTOM_CURRENCY;
 use crate::repo::content::{self, COMMITTEE_GROUPS, CommitteeMember, GalleryImage, Highlight, Item, TicketPlan};
+
+/// What a closed form says when the calendar could not be read (fail closed).
+const CALENDAR_UNREAD: &str = "This form is closed for the moment. Please try again later.";
 
 /// Members of one committee group.
 pub struct CommitteeGroup {
@@ -119,6 +123,9 @@ pub struct PricingPage {
     /// Props of the `CustomPayment` island.
     pub custom_props: Value,
     pub invalid_amount_message: &'static str,
+    /// Why no registration starts any more (`registration_closes` passed, DESIGN.md section
+    /// 20): the cards say "Registration closed" instead of offering Register Now or Pay.
+    pub registration_closed: Option<String>,
 }
 
 /// Query of `/pricing`: what the page's links and forms send when JavaScript is off.
@@ -138,7 +145,9 @@ pub async fn pricing(
     request: Request,
 ) -> Result<Response, AppError> {
     match query.filter(|q| !q.is_empty()) {
-        None => cached(&state, request.headers(), "/pricing", ClockUse::Year, |p| render_pricing(p, None)).await,
+        // Per minute: registration closes at a minute (`crate::calendar`), and a page cached
+        // before it must not outlive it; a changed deadline raises the content version.
+        None => cached(&state, request.headers(), "/pricing", ClockUse::Minute, |p| render_pricing(p, None)).await,
         Some(query) => {
             let snapshot = state.content.snapshot().await;
             let body = render_pricing(&state.page_ctx(&snapshot), Some(&query))?;
@@ -205,6 +214,8 @@ pub fn render_pricing(page: &PageCtx<'_>, query: Option<&str>) -> Result<String,
         }),
         custom,
         invalid_amount_message: money::INVALID_AMOUNT_MESSAGE,
+        registration_closed: Calendar::of_snapshot(page.content)
+            .map_or_else(|| Some(CALENDAR_UNREAD.to_owned()), |calendar| calendar.registration_closed(page.now)),
         layout,
     })
 }
@@ -214,6 +225,9 @@ pub fn render_pricing(page: &PageCtx<'_>, query: Option<&str>) -> Result<String,
 pub struct SubmissionPage {
     pub layout: Layout,
     pub paper_due: String,
+    /// Why no paper is taken any more (`paper_due_date` passed, DESIGN.md section 20), with
+    /// whom to write to; the form is then not offered.
+    pub closed: Option<String>,
     /// `UPLOAD_MAX_BYTES`: the largest paper accepted, in bytes.
     pub upload_max_bytes: u64,
 }
@@ -235,10 +249,13 @@ impl SubmissionPage {
 }
 
 pub async fn submission(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
-    cached(&state, request.headers(), "/submission", ClockUse::Year, render_submission).await
+    // Per minute: submissions close at a minute (`crate::calendar`); a changed deadline raises
+    // the content version, which drops the cached page on every instance.
+    cached(&state, request.headers(), "/submission", ClockUse::Minute, render_submission).await
 }
 
 pub fn render_submission(page: &PageCtx<'_>) -> Result<String, AppError> {
+    // `site.paper_due_date` is the one in force here (`Layout::new`).
     let layout = Layout::new(page, |site| {
         Meta::new(
             format!("Paper Submission | {}", site.short_name),
@@ -251,7 +268,9 @@ pub fn render_submission(page: &PageCtx<'_>) -> Result<String, AppError> {
         )
     })?;
     let paper_due = dates::long(&layout.site.paper_due_date);
-    html(&SubmissionPage { layout, paper_due, upload_max_bytes: page.config.upload_max_bytes })
+    let closed = Calendar::of_snapshot(page.content)
+        .map_or_else(|| Some(CALENDAR_UNREAD.to_owned()), |calendar| calendar.submissions_closed(page.now));
+    html(&SubmissionPage { layout, paper_due, closed, upload_max_bytes: page.config.upload_max_bytes })
 }
 
 #[derive(Template)]

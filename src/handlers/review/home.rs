@@ -31,6 +31,8 @@ pub struct HomePage {
     /// The deadline's label and RFC 3339 time, `None` while none is set.
     pub deadline: Option<(String, String)>,
     pub deadline_passed: bool,
+    /// How far off the deadline is, in words (`in 5 days`), while it has not passed.
+    pub deadline_words: Option<String>,
     pub hides_authors: bool,
     pub papers: Vec<PaperLine>,
     /// How many of `papers` have a submitted review.
@@ -81,6 +83,10 @@ async fn page(state: &AppState, reviewing: Reviewing, done: Option<&str>) -> Res
         email: reviewing.email,
         notice: done_notice(done),
         deadline_passed: deadline.as_ref().is_some_and(|d| d.passed(state.clock.now())),
+        deadline_words: deadline
+            .as_ref()
+            .filter(|d| !d.passed(state.clock.now()))
+            .map(|d| crate::calendar::deadline::words(d.at, state.clock.now())),
         deadline: deadline.map(|d| (d.label(), d.iso())),
         hides_authors: settings.hides_authors(),
         submitted: papers.iter().filter(|p| p.state == "Submitted").count(),

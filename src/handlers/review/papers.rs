@@ -112,6 +112,8 @@ pub struct PaperPage {
     pub file_name: String,
     pub deadline: Option<(String, String)>,
     pub deadline_passed: bool,
+    /// How far off the deadline is, in words (`in 5 days`), while it has not passed.
+    pub deadline_words: Option<String>,
     pub notice: Option<&'static str>,
     pub problem: Option<String>,
     pub my_state: &'static str,
@@ -221,6 +223,10 @@ async fn page(
         file_name: file_name(paper),
         deadline: deadline.as_ref().map(|d| (d.label(), d.iso())),
         deadline_passed,
+        deadline_words: deadline
+            .as_ref()
+            .filter(|_| !deadline_passed)
+            .map(|d| crate::calendar::deadline::words(d.at, state.clock.now())),
         notice,
         problem,
         my_state: state_label(stored.as_ref().map(|r| r.state.as_str())),

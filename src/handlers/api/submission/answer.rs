@@ -36,6 +36,9 @@ pub enum Refusal {
     Invalid(Vec<(&'static str, String)>),
     /// 408: no body byte within `BODY_TIMEOUT_SECS`.
     Timeout,
+    /// 409: submissions are closed (`paper_due_date` has passed, DESIGN.md section 20); the
+    /// message says so and whom to write to.
+    Closed(String),
     /// 500, logged.
     Internal(AppError),
 }
@@ -58,6 +61,7 @@ impl IntoResponse for Refusal {
                 (StatusCode::UNPROCESSABLE_ENTITY, message, errors)
             }
             Refusal::Timeout => return body_timeout_refusal().into_response(),
+            Refusal::Closed(message) => (StatusCode::CONFLICT, message, BTreeMap::new()),
             Refusal::Internal(err) => return crate::error::ApiError(err).into_response(),
         };
         (status, Json(ErrorBody { message, errors })).into_response()

@@ -37,7 +37,8 @@ pub const SENT_FRAGMENT: &str = "paper-sent";
 /// Fragment of `/submission` that reports a refused submission posted without JavaScript.
 pub const ERROR_FRAGMENT: &str = "paper-error";
 
-/// The handler: 201 `{"id","reference"}`, or a refusal. A plain HTML form post (a browser
+/// The handler: 201 `{"id","reference"}`, or a refusal (409 once `paper_due_date` has
+/// passed). A plain HTML form post (a browser
 /// without JavaScript asks for `text/html`) is answered with a 303 back to the page, at a
 /// fragment that shows the outcome; the island and API clients get JSON.
 pub async fn submit(State(state): State<AppState>, request: Request) -> Response {
@@ -61,6 +62,14 @@ pub async fn submit(State(state): State<AppState>, request: Request) -> Response
 }
 
 async fn receive_and_store(state: &AppState, request: Request) -> Result<Created, Refusal> {
+    // Closed by the calendar (DESIGN.md section 20): refused before a byte of the paper is
+    // read, so nothing is stored, not even a temporary file.
+    let closed = crate::calendar::gates::submissions_closed(&state.pool, state.clock.now())
+        .await
+        .map_err(|e| internal("the paper deadline", e))?;
+    if let Some(message) = closed {
+        return Err(Refusal::Closed(message));
+    }
     let form = upload::read_form(state, request).await?;
 
     if form.honeypot_filled() {
