@@ -78,7 +78,28 @@ async function reviewerPage(browser: Browser, email: string): Promise<Page> {
   await expect(page.getByRole('heading', { level: 1, name: 'Reviewers' })).toBeVisible();
   await expectNoSeriousViolations(page);
   await signInAsReviewer(page, email, dataDir);
+  await expectPlainReviewersHeader(page);
   return page;
+}
+
+/**
+ * The reviewers' header lists its links as the organisers' header does (class organiser-nav):
+ * no bullet or separator drawn before "My papers", and the link at the list's left edge
+ * (issue 42 item 4: its list once had no class and showed a stray bullet).
+ */
+async function expectPlainReviewersHeader(page: Page) {
+  const list = page.getByRole('navigation', { name: "Reviewers' area" }).getByRole('list');
+  await expect(list).toHaveClass(/\borganiser-nav\b/);
+  await expect(list).toHaveCSS('list-style-type', 'none');
+  const item = list.getByRole('listitem').first();
+  await expect(item).toHaveCSS('list-style-type', 'none');
+  const drawn = await item.evaluate((li) =>
+    [li, li.parentElement!].flatMap((el) => [getComputedStyle(el, '::before').content, getComputedStyle(el, '::after').content]),
+  );
+  expect(drawn.filter((content) => content !== 'none' && content !== 'normal'), 'text drawn around the first item').toEqual([]);
+  const link = item.getByRole('link', { name: 'My papers' });
+  const [listBox, linkBox] = [(await list.boundingBox())!, (await link.boundingBox())!];
+  expect(linkBox.x - listBox.x, 'room for a marker before "My papers"').toBeLessThan(2);
 }
 
 test('an organiser invites reviewers, assigns papers automatically, and decides from anonymous reviews', async ({
