@@ -1,4 +1,4 @@
-//! Builds the islands (`islands/`, a Vite project) so `src/assets.rs` can embed
+//! Builds the islands (`islands/`, a Vite project) so `src/cache/assets.rs` can embed
 //! `islands/dist/`: `npm ci` when `node_modules` is missing or older than the lock file, then
 //! `npm run build`. `ISLANDS_SKIP_BUILD=1` skips both while a built manifest exists.
 

@@ -1,5 +1,9 @@
 //! The `conference` command line (DESIGN.md section 2): its subcommands and what each runs.
 
+/// `conference seed --check`: a content seed applied in a rolled-back transaction, and what
+/// it would change.
+pub mod seed_check;
+
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
@@ -7,7 +11,7 @@ use clap::{Parser, Subcommand};
 use crate::config::Config;
 use crate::handlers::state::AppState;
 use crate::repo::audit;
-use crate::{backup, db, export, http, seed_check, server};
+use crate::{backup, db, export, http, server};
 
 /// The `conference` command line.
 #[derive(Debug, Parser)]

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use clap::Parser;
 
-use crate::client_ip::TrustedProxies;
+use crate::base::client_ip::TrustedProxies;
 
 /// Server configuration; every field reads its environment variable when the flag is absent.
 /// `Debug` never shows a secret (DESIGN.md section 2): see the impl below.

@@ -209,24 +209,24 @@ pub enum SeedError {
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
     #[error(transparent)]
-    Template(#[from] crate::placeholders::UnknownPlaceholder),
+    Template(#[from] crate::seed::placeholders::UnknownPlaceholder),
     #[error(transparent)]
-    Programme(#[from] crate::session_rules::ProgrammeError),
+    Programme(#[from] crate::seed::session_rules::ProgrammeError),
     #[error(transparent)]
-    ReviewForm(#[from] crate::review_rules::FormError),
+    ReviewForm(#[from] crate::seed::review_rules::FormError),
 }
 
 /// Refuses the decision mails' templates `sql` stored on `conn` when one names a placeholder
-/// `crate::placeholders` does not know (issue 21), naming the seed's line.
+/// `crate::seed::placeholders` does not know (issue 21), naming the seed's line.
 pub async fn check_mail_templates(conn: &mut Connection, sql: &str) -> Result<(), SeedError> {
     let templates: Vec<(String, String, String)> =
         sqlx::query_as("SELECT name, subject, body FROM mail_templates ORDER BY name").fetch_all(&mut *conn).await?;
-    Ok(crate::placeholders::check(sql, &templates)?)
+    Ok(crate::seed::placeholders::check(sql, &templates)?)
 }
 
 /// Refuses the programme `conn` holds when its zone is unknown, a session does not end after
 /// it starts, a room holds two sessions at once or a keynote names a speaker the seed does
-/// not have (issue 31, `crate::session_rules`).
+/// not have (issue 31, `crate::seed::session_rules`).
 pub async fn check_programme(conn: &mut Connection) -> Result<(), SeedError> {
     let zone: Option<(String,)> =
         sqlx::query_as("SELECT time_zone FROM site WHERE id = 1").fetch_optional(&mut *conn).await?;
@@ -234,13 +234,18 @@ pub async fn check_programme(conn: &mut Connection) -> Result<(), SeedError> {
         sqlx::query_as("SELECT slug, room, starts_at, ends_at FROM sessions ORDER BY starts_at, slug")
             .fetch_all(&mut *conn)
             .await?;
-    let sessions: Vec<crate::session_rules::SessionTimes> = rows
+    let sessions: Vec<crate::seed::session_rules::SessionTimes> = rows
         .into_iter()
-        .map(|(slug, room, starts_at, ends_at)| crate::session_rules::SessionTimes { slug, room, starts_at, ends_at })
+        .map(|(slug, room, starts_at, ends_at)| crate::seed::session_rules::SessionTimes {
+            slug,
+            room,
+            starts_at,
+            ends_at,
+        })
         .collect();
     match zone {
-        Some((zone,)) => crate::session_rules::check(&zone, &sessions)?,
-        None => crate::session_rules::check_sessions(&sessions)?,
+        Some((zone,)) => crate::seed::session_rules::check(&zone, &sessions)?,
+        None => crate::seed::session_rules::check_sessions(&sessions)?,
     }
     let unknown: Option<(String, String)> = sqlx::query_as(
         "SELECT slug, speaker FROM sessions WHERE speaker IS NOT NULL
@@ -249,31 +254,31 @@ pub async fn check_programme(conn: &mut Connection) -> Result<(), SeedError> {
     .fetch_optional(&mut *conn)
     .await?;
     if let Some((slug, speaker)) = unknown {
-        return Err(crate::session_rules::ProgrammeError::UnknownSpeaker { slug, speaker }.into());
+        return Err(crate::seed::session_rules::ProgrammeError::UnknownSpeaker { slug, speaker }.into());
     }
     Ok(())
 }
 
 /// Refuses the review form and settings `conn` holds when a criterion, a setting or a webmail
-/// domain breaks a rule of `crate::review_rules` (issue 32 item 2), naming it.
+/// domain breaks a rule of `crate::seed::review_rules` (issue 32 item 2), naming it.
 pub async fn check_review_form(conn: &mut Connection) -> Result<(), SeedError> {
-    let criteria: Vec<crate::review_rules::CriterionRow> = sqlx::query_as(
+    let criteria: Vec<crate::seed::review_rules::CriterionRow> = sqlx::query_as(
         "SELECT key, position, label, description, scale, weight FROM review_criteria ORDER BY position, key",
     )
     .fetch_all(&mut *conn)
     .await?;
-    let settings: Option<crate::review_rules::SettingsRow> = sqlx::query_as(
+    let settings: Option<crate::seed::review_rules::SettingsRow> = sqlx::query_as(
         "SELECT review_mode, reviewers_per_paper, max_papers_per_reviewer, review_deadline FROM site WHERE id = 1",
     )
     .fetch_optional(&mut *conn)
     .await?;
     let webmail: Vec<String> =
         sqlx::query_scalar("SELECT domain FROM webmail_domains ORDER BY domain").fetch_all(&mut *conn).await?;
-    crate::review_rules::check_criteria(&criteria)?;
+    crate::seed::review_rules::check_criteria(&criteria)?;
     if let Some(settings) = settings {
-        crate::review_rules::check_settings(&settings)?;
+        crate::seed::review_rules::check_settings(&settings)?;
     }
-    Ok(crate::review_rules::check_webmail(&webmail)?)
+    Ok(crate::seed::review_rules::check_webmail(&webmail)?)
 }
 
 /// Raises the content version on `conn` (the caller's transaction): every instance's watcher

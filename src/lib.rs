@@ -40,20 +40,12 @@ pub mod backup;
 pub mod calendar;
 /// CCAvenue's protocol and cipher.
 pub mod ccavenue;
-/// Dates as pages show them.
-pub mod dates;
 /// Decisions on submissions: states, status links, the decision mails.
 pub mod decisions;
 /// CSV exports of what visitors sent, and the paper files.
 pub mod export;
 /// Mail: composing, the outbox, transports and the worker.
 pub mod mail;
-/// Amounts in cents.
-pub mod money;
-/// Who the organisers are; their sign-in links and session secrets.
-pub mod organisers;
-/// The paper form's options.
-pub mod paper_form;
 /// Papers: file types, references, file names and where they are kept.
 pub mod papers;
 /// Payments: settings, checkout rules, the order state machine, receipts.
@@ -63,11 +55,6 @@ pub mod payments;
 pub mod programme;
 /// Peer review: so far the conflict rules between reviewers and papers.
 pub mod review;
-/// `conference seed --check`: a content seed applied in a rolled-back transaction, and what
-/// it would change.
-pub mod seed_check;
-/// Rules for what visitors type, shared by every form.
-pub mod validate;
 
 // 5. data: what is stored.
 /// The content snapshot in memory, its loader and watcher.
@@ -76,13 +63,13 @@ pub mod content;
 pub mod repo;
 
 // 6. foundation: what everything stands on.
-/// Island and static assets, from the build's manifest.
-pub mod assets;
-/// Prepared (pre-compressed) answers: pages, files, their forms and cache headers.
+/// Small pieces every layer uses: amounts in cents, the client's address behind proxies,
+/// operating-system tuning.
+pub mod base;
+/// Prepared (pre-compressed) answers: pages, files, their forms and cache headers; the island
+/// and static asset catalogue from the build's manifest.
 pub mod cache;
-/// The client address of a request (`TRUSTED_PROXIES`-aware).
-pub mod client_ip;
-/// Where "now" comes from.
+/// Time: where "now" comes from, the event's IANA zone, content dates as pages show them.
 pub mod clock;
 /// Settings from the environment and flags.
 pub mod config;
@@ -90,18 +77,13 @@ pub mod config;
 pub mod db;
 /// The one error type.
 pub mod error;
-/// Placeholders of the decision mails' templates: the known names, filling, the seed check.
-pub mod placeholders;
-/// The content seed's rules for the review form and settings: criteria, scales, weights, the
-/// review mode, limits, the deadline and webmail domains.
-pub mod review_rules;
-/// The content seed's rules for the programme: a known zone, sessions that end after they
-/// start, one session per room at a time.
-pub mod session_rules;
-/// Operating-system tuning: allocator, open-file limit, thread priority.
-pub mod sys;
-/// IANA time zones from the machine's tz database: a wall-clock time's UTC offset.
-pub mod zone;
+/// What visitors type: the rules every form shares, the paper form's options.
+pub mod forms;
+/// The content seed's rules, checked where the seed is applied: the programme's sessions,
+/// the review form and settings, the decision mails' placeholders.
+pub mod seed;
+/// Sign-in and roles: who may sign in to which area, and the secrets of links and sessions.
+pub mod sign_in;
 
 pub use http::cache_hits::App;
 pub use http::router::app;

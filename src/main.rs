@@ -5,7 +5,7 @@ use tracing_subscriber::EnvFilter;
 
 fn main() -> std::process::ExitCode {
     // Before any thread or large allocation exists.
-    conference::sys::tune_allocator();
+    conference::base::sys::tune_allocator();
     tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("the tokio runtime starts").block_on(run())
 }
 

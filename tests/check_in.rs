@@ -335,7 +335,7 @@ async fn a_search_by_name_or_order_id_lists_tickets_each_with_a_check_in_button(
 
 #[tokio::test]
 async fn desk_staff_sign_in_by_the_mailed_link_and_reach_the_desk_and_nothing_else() {
-    assert_eq!(conference::organisers::CHECK_IN_HOME, conference::handlers::organiser::check_in::PATH);
+    assert_eq!(conference::sign_in::roles::CHECK_IN_HOME, conference::handlers::organiser::check_in::PATH);
     let app = app().await;
     let (order, code) = ticket(&app, LISTENER_PHYSICAL, "Ada Lanternwright").await;
     let cookie = desk_sign_in(&app, DOOR).await;

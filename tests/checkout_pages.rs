@@ -71,7 +71,7 @@ async fn the_custom_payment_form_works_without_javascript() {
     assert!(text(card).contains("JavaScript"));
     assert_eq!(island(card, "CustomPayment").1["initialAmount"], "100");
 
-    // Exact decimal x 1.06, half up, rounded once (src/money.rs).
+    // Exact decimal x 1.06, half up, rounded once (src/base/money.rs).
     for (amount, total) in [("0.25", "USD 0.27"), ("33.335", "USD 35.34"), ("2.3549", "USD 2.50")] {
         let page = parse(&app.page(&format!("/pricing?amount={amount}")).await);
         let card = by_id(&page, "custom-payment").unwrap();

@@ -53,6 +53,23 @@ fn an_upward_import_added_to_src_is_reported() {
     );
 }
 
+/// The `src/` root holds the entry points and the foundation's few shared files (DESIGN.md
+/// section 11); every other file sits in the folder of the area it serves.
+#[test]
+fn the_src_root_holds_only_entry_points_and_shared_foundation_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let allowed = ["main.rs", "lib.rs", "cli.rs", "config.rs", "db.rs", "error.rs"];
+    let mut loose: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|entry| entry.unwrap())
+        .filter(|entry| entry.file_type().unwrap().is_file())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| !allowed.contains(&name.as_str()))
+        .collect();
+    loose.sort();
+    assert!(loose.is_empty(), "files loose at the src/ root, each belongs in an area's folder: {loose:?}");
+}
+
 /// The README's "Layout" table names every top-level module of `src/`, and every `src/`
 /// path it names exists.
 #[test]

@@ -205,7 +205,7 @@ async fn every_refusal_is_json_with_a_message() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Behind a proxy: TRUSTED_PROXIES (DESIGN.md section 9, src/client_ip.rs)
+// Behind a proxy: TRUSTED_PROXIES (DESIGN.md section 9, src/base/client_ip.rs)
 // ---------------------------------------------------------------------------------------
 
 /// A POST from TCP peer `peer` carrying the forwarding header `(name, value)`.

@@ -12,7 +12,7 @@ use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::common::loopback;
@@ -23,6 +23,9 @@ const CLIENTS: usize = 4;
 const MAX_PER_CLIENT: usize = 5000;
 /// Longest wait for a start, a stop or an answer.
 const PATIENCE: Duration = Duration::from_secs(60);
+/// Answers each server gives before it is stopped: every client goes round its three
+/// requests (page, health, contact) about twice, however slow the machine.
+const ANSWERS_PER_SERVER: usize = CLIENTS * 3 * 2;
 const ORIGIN: &str = "http://127.0.0.1:3000";
 
 /// A server given the socket `listener` as fd 3. `LISTEN_ADDR` names a port nobody listens
@@ -120,9 +123,10 @@ async fn a_socket_activated_restart_under_load_refuses_no_connection_and_fails_n
     assert_eq!(status, 200);
 
     let stop_load = Arc::new(AtomicBool::new(false));
+    let answered = Arc::new(AtomicUsize::new(0));
     let mut clients = tokio::task::JoinSet::new();
     for c in 0..CLIENTS {
-        let (client, stop_load) = (client.clone(), stop_load.clone());
+        let (client, stop_load, answered) = (client.clone(), stop_load.clone(), answered.clone());
         clients.spawn(async move {
             let (mut sent, mut stored, mut failures) = (0, Vec::new(), Vec::new());
             for k in 0..MAX_PER_CLIENT {
@@ -136,7 +140,9 @@ async fn a_socket_activated_restart_under_load_refuses_no_connection_and_fails_n
                     _ => ("/api/contact", Some(token.as_str()), 201),
                 };
                 sent += 1;
-                match request(&client, &format!("http://{addr}{path}"), contact).await {
+                let answer = request(&client, &format!("http://{addr}{path}"), contact).await;
+                answered.fetch_add(1, Ordering::SeqCst);
+                match answer {
                     Ok((status, _)) if status == expected => stored.extend(contact.map(str::to_owned)),
                     Ok((status, body)) => failures.push(format!("{path}: {status} {}", &body[..body.len().min(200)])),
                     Err(err) => failures.push(format!("{path}: no answer: {err}")),
@@ -145,15 +151,27 @@ async fn a_socket_activated_restart_under_load_refuses_no_connection_and_fails_n
             (sent, stored, failures)
         });
     }
+    // Paced by answers, not by the clock: each server has served its share of the load
+    // before it is stopped, on a fast machine or a loaded one.
+    let served = |since: usize| {
+        let answered = answered.clone();
+        async move {
+            let deadline = Instant::now() + PATIENCE;
+            while answered.load(Ordering::SeqCst) < since + ANSWERS_PER_SERVER {
+                assert!(Instant::now() < deadline, "the load made no progress within {PATIENCE:?}");
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        }
+    };
     for _ in 0..RESTARTS {
-        tokio::time::sleep(Duration::from_millis(700)).await;
+        served(answered.load(Ordering::SeqCst)).await;
         let mut old = server;
         tokio::task::spawn_blocking(move || stop(&mut old)).await.unwrap();
         // As systemd does: the next process once the last one has exited, the socket open
         // throughout, so the connections of the gap wait in its queue.
         server = start(&data, &listener);
     }
-    tokio::time::sleep(Duration::from_millis(700)).await;
+    served(answered.load(Ordering::SeqCst)).await;
     stop_load.store(true, Ordering::SeqCst);
     let (mut sent, mut stored, mut failures) = (0, Vec::new(), Vec::new());
     while let Some(result) = clients.join_next().await {
@@ -165,7 +183,10 @@ async fn a_socket_activated_restart_under_load_refuses_no_connection_and_fails_n
     stop(&mut server);
     eprintln!("restart: {sent} requests over {RESTARTS} restarts, {} failed", failures.len());
     assert!(failures.is_empty(), "{} of {sent} requests failed: {failures:#?}", failures.len());
-    assert!(stored.len() >= RESTARTS * CLIENTS, "the load ran across the restarts ({} messages)", stored.len());
+    // Each of the RESTARTS + 1 servers answered ANSWERS_PER_SERVER requests, a third of them
+    // contact messages.
+    let least = (RESTARTS + 1) * ANSWERS_PER_SERVER / 3 - CLIENTS;
+    assert!(stored.len() >= least, "the load ran across the restarts ({} messages, {least} expected)", stored.len());
 
     let pool = conference::db::connect(&format!("sqlite://{}/conference.db", data.display())).await.unwrap();
     let messages: Vec<(String,)> =

@@ -223,7 +223,7 @@ async fn seed_check_and_seed_refuse_a_bad_review_form_naming_the_criterion() {
         ),
         (
             "none.sql",
-            conference::seed_check::statements(fixture::SEED)
+            conference::cli::seed_check::statements(fixture::SEED)
                 .into_iter()
                 .map(|(_, statement)| statement)
                 .filter(|statement| !statement.starts_with("INSERT INTO review_criteria"))

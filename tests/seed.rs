@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use axum::http::StatusCode;
 
-use conference::assets::static_exists;
+use conference::cache::assets::static_exists;
 use conference::db::{Engine, Pool};
 use conference::repo::content;
 

@@ -28,7 +28,7 @@ fn edited(app: &TestApp, name: &str, edit: impl FnOnce(&str) -> String) -> std::
 /// `sql` without its `INSERT INTO table` statements.
 fn without_inserts(sql: &str, table: &str) -> String {
     let insert = format!("INSERT INTO {table}");
-    let kept: Vec<&str> = conference::seed_check::statements(sql)
+    let kept: Vec<&str> = conference::cli::seed_check::statements(sql)
         .into_iter()
         .map(|(_, statement)| statement)
         .filter(|statement| !statement.starts_with(&insert))
@@ -314,7 +314,7 @@ async fn every_wrong_value_is_named_at_once_one_a_line() {
 #[tokio::test]
 async fn the_production_seeds_offset_and_signature_images_pass_the_check() {
     let app = common::app().await;
-    match conference::seed_check::diff(&app.pool, conference::db::CONTENT_SEED).await {
+    match conference::cli::seed_check::diff(&app.pool, conference::db::CONTENT_SEED).await {
         Ok(_) => {}
         Err(err) => panic!("migrations/seed/content.sql: {err}"),
     }

@@ -7,7 +7,7 @@
 // module's dependencies into the `mount` chunk with it, so a module shared with the runtime
 // (actionable.ts, until issue 30) lands there, the entry imports the `mount` chunk statically,
 // and React with it: the page's <head> preloads 68 KB of React and the runtime evaluates it
-// before the first paint (LCP on `/` 1.7 s instead of 1.1 s). src/assets.rs's tests fail when
+// before the first paint (LCP on `/` 1.7 s instead of 1.1 s). src/cache/assets.rs's tests fail when
 // the built entry imports any chunk statically.
 
 import { createRoot } from 'react-dom/client';

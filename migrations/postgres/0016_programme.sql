@@ -2,7 +2,7 @@
 -- sessions, edited in the content seed like the rest of the content. Session times are wall
 -- clock times in the event's zone (`site.time_zone`, IANA); the server turns them into
 -- offsets per date from the zone. `conference seed` refuses an unknown zone, a session that
--- does not end after it starts and a room used by two sessions at once (src/session_rules.rs).
+-- does not end after it starts and a room used by two sessions at once (src/seed/session_rules.rs).
 -- The sessions replace the `schedule` rows; `/api/collections/schedule/records` lists them
 -- in the schedule collection's shape.
 

@@ -27,6 +27,7 @@ use time::OffsetDateTime;
 
 use super::documents::{CertificateDocument, Signatory};
 use super::tickets;
+use crate::clock::zone::Zone;
 use crate::db::{self, Pool};
 use crate::error::AppError;
 use crate::mail::outbox::timestamp;
@@ -35,7 +36,6 @@ use crate::repo::audit::{self, NewEntry};
 use crate::repo::certificates::{self as store, Certificate, NewCertificate};
 use crate::repo::content::Site;
 use crate::repo::published::Published;
-use crate::zone::Zone;
 
 /// Where a certificate's public pages live: `/certificates/<code>` and `/certificates/<code>.pdf`.
 pub const PREFIX: &str = "/certificates/";
@@ -109,7 +109,7 @@ impl Event {
     pub fn of(site: &Site) -> Event {
         Event {
             name: site.name.clone(),
-            dates: crate::dates::range_label(&site.start_date, &site.end_date),
+            dates: crate::clock::dates::range_label(&site.start_date, &site.end_date),
             end_date: site.end_date.clone(),
         }
     }
@@ -118,7 +118,7 @@ impl Event {
 /// Whether certificates may be released at `now`: from the conference's last day on, in the
 /// event's zone. `Err` with what the organiser reads otherwise.
 pub fn release_opens(event: &Event, zone: &Zone, now: OffsetDateTime) -> Result<(), String> {
-    let Some(last_day) = crate::dates::parse(&event.end_date) else {
+    let Some(last_day) = crate::clock::dates::parse(&event.end_date) else {
         return Err(format!(
             "The conference's last day in the seed (\"{}\") is not a date, so certificates cannot be released yet. Nothing was issued.",
             event.end_date
@@ -128,7 +128,7 @@ pub fn release_opens(event: &Event, zone: &Zone, now: OffsetDateTime) -> Result<
     if today < last_day {
         return Err(format!(
             "Certificates can be released from the conference's last day, {} ({} time). Nothing was issued.",
-            crate::dates::long(&event.end_date),
+            crate::clock::dates::long(&event.end_date),
             zone.city()
         ));
     }
@@ -277,7 +277,7 @@ async fn mail_to(
 
 /// An address as certificates key people: trimmed, lower case.
 fn person(email: &str) -> String {
-    crate::organisers::normalise(email)
+    crate::sign_in::roles::normalise(email)
 }
 
 /// The certificates a release numbered `number` at `at` issues: one per ticket and per paper

@@ -5,12 +5,12 @@
 
 use time::{Date, OffsetDateTime};
 
+use crate::clock::zone::Zone;
 use crate::config::CheckInDays;
 use crate::db::Pool;
 use crate::repo::attendees::{self, Ticket};
 use crate::repo::audit::{self, NewEntry};
 use crate::repo::check_ins;
-use crate::zone::Zone;
 
 use super::tickets::{self, CHECK_IN_PREFIX};
 
@@ -67,7 +67,7 @@ pub fn is_open(days: &CheckInDays, start: &str, end: &str, day: Date) -> bool {
     match days {
         CheckInDays::Any => true,
         CheckInDays::Days(days) => days.contains(&day),
-        CheckInDays::Conference => match (crate::dates::parse(start), crate::dates::parse(end)) {
+        CheckInDays::Conference => match (crate::clock::dates::parse(start), crate::clock::dates::parse(end)) {
             (Some(start), Some(end)) => start <= day && day <= end,
             _ => false,
         },

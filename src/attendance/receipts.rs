@@ -12,9 +12,9 @@
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
+use crate::base::money;
 use crate::db::Connection;
 use crate::mail::outbox::timestamp;
-use crate::money;
 use crate::repo::attendees::AttendeeSettings;
 use crate::repo::orders::Order;
 use crate::repo::receipts::{self, Kind, NewReceipt, Receipt};

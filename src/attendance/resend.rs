@@ -17,11 +17,11 @@ use crate::db::{self, Pool};
 use crate::error::AppError;
 use crate::mail::outbox::timestamp;
 use crate::mail::{self, Context, MailSite};
-use crate::organisers;
 use crate::repo::attendees;
 use crate::repo::audit::{self, NewEntry};
 use crate::repo::content;
 use crate::repo::orders::{self, Status};
+use crate::sign_in::{roles, secrets};
 
 /// Links one ticket may be given per hour, the receipt's included.
 pub const LINKS_PER_HOUR: i64 = 5;
@@ -80,7 +80,7 @@ pub async fn send_again(
     };
     let matches = order.status() == Status::Success
         && order.kind == "plan"
-        && organisers::normalise(&order.billing_email) == organisers::normalise(email);
+        && roles::normalise(&order.billing_email) == roles::normalise(email);
     if !matches {
         return Ok(Err(NotSent::NoMatch));
     }
@@ -113,7 +113,7 @@ pub async fn send_again(
     )
     .map_err(|e| AppError::internal("attendee link mail", e))?
     .reply_to(&site.contact_email)
-    .dedupe_key(format!("attendee-link:{}", organisers::hash(&token)));
+    .dedupe_key(format!("attendee-link:{}", secrets::hash(&token)));
     mail::enqueue(&mut tx, &message).await?;
     let entry = NewEntry::new(&at, audit::ATTENDEE, None, "attendee.link_sent").about("order", &order.order_id);
     audit::record(&mut tx, &entry).await?;

@@ -5,9 +5,9 @@
 
 use time::OffsetDateTime;
 
+use crate::forms::validate::is_allowed_char;
 use crate::programme::timetable::{Programme, TimedSession};
 use crate::repo::streams::StreamLink;
-use crate::validate::is_allowed_char;
 
 /// Longest stream URL, in characters.
 pub const URL_MAX_CHARS: usize = 500;

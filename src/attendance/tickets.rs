@@ -6,13 +6,13 @@ use ring::rand::SecureRandom;
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 
+use crate::clock::zone::Zone;
 use crate::db::Connection;
 use crate::error::AppError;
+use crate::forms::validate::Check;
 use crate::repo::attendees::{self, NewTicket, Ticket};
 use crate::repo::content::TicketPlan;
 use crate::repo::orders::Order;
-use crate::validate::Check;
-use crate::zone::Zone;
 
 /// Random bytes in a ticket code: 128 bits (the issue asks for at least 100).
 pub const CODE_BYTES: usize = 16;
@@ -100,7 +100,7 @@ pub async fn issue(
 pub const NAME_MAX_CHARS: usize = 120;
 
 /// The name an attendee typed, as stored: the one-line rule of every form
-/// ([`crate::validate::Check::line`]: required, white space runs made one space, no control
+/// ([`crate::forms::validate::Check::line`]: required, white space runs made one space, no control
 /// characters, at most [`NAME_MAX_CHARS`]); `Err` with the message to show.
 pub fn check_name(typed: &str) -> Result<String, String> {
     let mut fields = Map::new();
@@ -143,7 +143,7 @@ pub fn name_changes(until: Option<&str>, zone: &Zone, now: OffsetDateTime) -> Na
         return NameChanges::Closed(text.to_owned());
     };
     // Said as the seed writes it (`YYYY-MM-DD HH:MM`, event time), whichever way it was set.
-    let shown = crate::session_rules::format_local(when.local);
+    let shown = crate::seed::session_rules::format_local(when.local);
     if when.is_passed(now) { NameChanges::Closed(shown) } else { NameChanges::Open(Some(shown)) }
 }
 

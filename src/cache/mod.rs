@@ -6,8 +6,11 @@
 //! - `compress`: brotli and gzip at their top qualities;
 //! - `pages`: rendered pages by route, fresh per content generation and minute or year;
 //! - `files`: embedded files and island assets, prepared once;
-//! - `control`: the `Cache-Control` values pages and private answers carry.
+//! - `control`: the `Cache-Control` values pages and private answers carry;
+//! - `assets`: the embedded files themselves and the island tags a page needs, from Vite's
+//!   manifest.
 
+pub mod assets;
 pub mod compress;
 pub mod control;
 pub mod files;

@@ -156,7 +156,7 @@ async fn prepare_in_background(body: Bytes, kind: Kind) -> Prepared {
     let (done, answer) = tokio::sync::oneshot::channel();
     let copy = body.clone();
     let spawned = std::thread::Builder::new().name("prepare-ahead".into()).spawn(move || {
-        crate::sys::lower_thread_priority();
+        crate::base::sys::lower_thread_priority();
         let _ = done.send(Prepared::of_kind(copy, kind));
     });
     match spawned {

@@ -175,7 +175,7 @@ mod tests {
             utc_offset: "+08:00".into(),
             ..SeedValues::default()
         };
-        let zone = crate::zone::Zone::fixed("Asia/Singapore", time::UtcOffset::from_hms(8, 0, 0).unwrap());
+        let zone = crate::clock::zone::Zone::fixed("Asia/Singapore", time::UtcOffset::from_hms(8, 0, 0).unwrap());
         Calendar::build(&Stored { seed, overrides: vec![] }, &zone)
     }
 

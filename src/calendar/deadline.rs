@@ -8,7 +8,7 @@ use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{Date, Duration, OffsetDateTime, PrimitiveDateTime, Time};
 
-use crate::zone::{Zone, offset_label};
+use crate::clock::zone::{Zone, offset_label};
 
 /// One operational setting of DESIGN.md section 20.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -8,10 +8,10 @@
 use time::OffsetDateTime;
 
 use super::deadline::{self, Key, When};
+use crate::clock::zone::Zone;
 use crate::content::Snapshot;
 use crate::db::Pool;
 use crate::repo::settings::{self as store, Stored};
-use crate::zone::Zone;
 
 /// Where a value in force comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 /// The order request, in the field order CCAvenue's kit sends it.
 ///
 /// `amount` is the decimal string the gateway charges, two decimals (e.g. `"219.00"`,
-/// see [`crate::money::format_cents`]). Optional fields that are `None` (or empty) are left
+/// see [`crate::base::money::format_cents`]). Optional fields that are `None` (or empty) are left
 /// out of the query string; sponsor orders carry only the required fields plus, at most,
 /// `billing_name` and `billing_email` (spec section 3).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
+use crate::clock::zone::Zone;
 use crate::db::Pool;
-use crate::zone::Zone;
 use serde::Serialize;
 use serde_json::Value;
 

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::io::Write;
 
-use crate::validate::{PHONE_MAX_DIGITS, PHONE_MIN_DIGITS};
+use crate::forms::validate::{PHONE_MAX_DIGITS, PHONE_MIN_DIGITS};
 
 /// A `csv` writer whose every cell is made [`spreadsheet_safe`] first.
 pub struct SafeWriter<W: Write>(pub csv::Writer<W>);

@@ -4,8 +4,8 @@
 use std::io::Write;
 
 use super::csv::SafeWriter;
+use crate::base::money;
 use crate::db::Pool;
-use crate::money;
 use crate::repo::orders::{self, Order};
 
 /// The header row; one row per order follows.

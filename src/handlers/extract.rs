@@ -2,7 +2,7 @@
 //! (`/api/contact`, `/api/newsletter`) with its content type (415), body size (413), readable
 //! JSON or form data (400) and the `_gotcha` honeypot, and the [`Refusal`] every reader and
 //! guard answers with (a clear status and a JSON `{"message"}`). The field rules themselves
-//! are `crate::validate::Check` (422).
+//! are `crate::forms::validate::Check` (422).
 
 use std::collections::BTreeMap;
 use std::pin::Pin;
@@ -16,8 +16,8 @@ use serde_json::{Map, Value};
 
 use crate::config::Config;
 use crate::error::ErrorBody;
+use crate::forms::validate::Check;
 use crate::handlers::state::AppState;
-use crate::validate::Check;
 
 /// Largest JSON or form body a visitor form accepts, in bytes (64 KiB: the longest message,
 /// 5,000 characters of up to 4 UTF-8 bytes each, fits with room to spare).

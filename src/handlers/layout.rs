@@ -5,7 +5,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 
-use crate::assets::IslandTags;
+use crate::cache::assets::IslandTags;
 use crate::config::Config;
 use crate::content::snapshot::Snapshot;
 
@@ -189,7 +189,7 @@ impl Layout {
 
     /// The dates as shown everywhere, e.g. "21-23 March 2025".
     pub fn date_range(&self) -> String {
-        crate::dates::range_label(&self.site.start_date, &self.site.end_date)
+        crate::clock::dates::range_label(&self.site.start_date, &self.site.end_date)
     }
 
     /// Props of the `NoticePopup` island on every page (spec section 2: Notice popup):
@@ -201,7 +201,7 @@ impl Layout {
             "endorsement": site.endorsement,
             "dates": self.date_range(),
             "venue": format!("{}, {}, {}", site.venue_name, site.city, site.country),
-            "paperDue": crate::dates::long(&site.paper_due_date),
+            "paperDue": crate::clock::dates::long(&site.paper_due_date),
             "website": site.website,
             "email": site.contact_email,
             "phone": site.contact_phone,

@@ -113,7 +113,7 @@ pub fn render_calendar(page: &PageCtx<'_>) -> Result<String, AppError> {
 /// An all-day `VEVENT` from `first` to `last` (`YYYY-MM-DD`, both included). `None`, logged,
 /// when either is not a date.
 fn all_day(uid: &str, stamp: &Property, first: &str, last: &str, summary: &str, description: &str) -> Option<Event> {
-    let (Some(start), Some(last_day)) = (crate::dates::parse(first), crate::dates::parse(last)) else {
+    let (Some(start), Some(last_day)) = (crate::clock::dates::parse(first), crate::clock::dates::parse(last)) else {
         tracing::warn!(uid, first, last, "calendar: a date is not YYYY-MM-DD, its event is left out");
         return None;
     };

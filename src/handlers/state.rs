@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use axum::extract::FromRef;
 
-use crate::assets::IslandTags;
 use crate::attendance::desk_limit::DeskLimit;
+use crate::cache::assets::IslandTags;
 use crate::cache::pages::PageCache;
 use crate::clock::Clock;
 use crate::config::Config;

@@ -27,8 +27,8 @@ use tower::ServiceExt;
 
 use super::response_headers::ResponseHeaders;
 use super::trace;
+use crate::base::client_ip::{ClientIp, TrustedProxies};
 use crate::cache::prepared::{Form, Prepared};
-use crate::client_ip::{ClientIp, TrustedProxies};
 use crate::handlers::page_table::cache_key;
 use crate::handlers::render::fresh;
 use crate::handlers::state::AppState;

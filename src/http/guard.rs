@@ -3,7 +3,7 @@
 //! foreign `Origin` (403) and keeps each client within its per-minute budget (429 with
 //! `Retry-After`; the gateway's answers exempt). Other methods pass untouched.
 //!
-//! Client address: the [`ClientIp`] of `crate::client_ip` (the TCP peer, or with
+//! Client address: the [`ClientIp`] of `crate::base::client_ip` (the TCP peer, or with
 //! `TRUSTED_PROXIES` the visitor a trusted proxy names). Requests without a socket (tests
 //! driving the router with `oneshot`) all count as one "unknown" client. Budgets live in this
 //! process: with several instances behind a balancer, each instance grants its own budget.
@@ -23,7 +23,7 @@ use governor::state::keyed::HashMapStateStore;
 use governor::{Quota, RateLimiter as Gcra};
 
 use super::cache_control::{is_attendee_link, is_signed_in_area, is_status_link};
-use crate::client_ip::ClientIp;
+use crate::base::client_ip::ClientIp;
 use crate::config::{Config, origin_of};
 use crate::handlers::extract::Refusal;
 

@@ -24,8 +24,8 @@ use super::body_limit::{self, BodyLimits};
 use super::cache_hits::App;
 use super::response_headers::{self, ResponseHeaders};
 use super::{body_guard, compressible, guard, panics, security, trace};
-use crate::assets;
-use crate::client_ip::{self, ClientIp};
+use crate::base::client_ip::{self, ClientIp};
+use crate::cache::assets;
 use crate::error::{ApiError, AppError};
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
 use crate::handlers::exports;
@@ -282,7 +282,7 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
                     trace::finished(response.status(), latency)
                 }),
         )
-        // Outermost: the client address is known before the log span opens (src/client_ip.rs).
+        // Outermost: the client address is known before the log span opens (src/base/client_ip.rs).
         .layer(middleware::from_fn_with_state(trusted_proxies, client_ip::resolve));
     // A fresh page from the cache needs none of the above.
     App::new(state, response_headers, router)

@@ -1,7 +1,7 @@
 //! What the logs say about a request, the same for a page-cache hit and for a request that
 //! goes through the stack (`tower_http::trace::TraceLayer` calls these; so does
 //! `super::cache_hits`): one `request` span with the method, the URI and the client address
-//! (`TRUSTED_PROXIES`-aware, `crate::client_ip`), an event when it starts and one with the
+//! (`TRUSTED_PROXIES`-aware, `crate::base::client_ip`), an event when it starts and one with the
 //! status and latency when it is answered. A hit makes its span only when those events are
 //! recorded ([`request_events_enabled`]): a span holding no event never shows in the log.
 
@@ -10,7 +10,7 @@ use std::time::Duration;
 use axum::http::{Method, StatusCode, Uri};
 use tracing::Span;
 
-use crate::client_ip::ClientIp;
+use crate::base::client_ip::ClientIp;
 
 /// The log span of a request, at INFO (so every event inside names the request).
 pub fn request_span(method: &Method, uri: &Uri, client: ClientIp) -> Span {

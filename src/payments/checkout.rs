@@ -6,13 +6,13 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
+use crate::base::money;
 use crate::ccavenue::protocol::PaymentRequest;
 use crate::error::AppError;
-use crate::money;
+use crate::forms::validate;
 use crate::payments::config::{CURRENCY, PaymentConfig};
 use crate::repo::content::{SponsorPackage, TicketPlan};
 use crate::repo::orders::OrderKind;
-use crate::validate;
 
 /// `item_id` of a custom payment, also sent as `merchant_param1`.
 pub const CUSTOM_ITEM_ID: &str = "custom-payment";

@@ -5,7 +5,7 @@
 //! [`config`] says which mode, gateway and keys are in use; [`orders`] creates orders and decides
 //! them from the gateway's answer; [`status_api`] confirms a `Success` with CCAvenue's order
 //! status call (through `reqwest` in [`http`]); [`receipt`] renders the mails of a paid
-//! order. The wire format itself lives in [`crate::ccavenue`], amounts in [`crate::money`],
+//! order. The wire format itself lives in [`crate::ccavenue`], amounts in [`crate::base::money`],
 //! SQL in [`crate::repo::orders`].
 
 pub mod checkout;

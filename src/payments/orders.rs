@@ -6,6 +6,7 @@
 use serde_json::{Map, Value};
 
 use crate::attendance::{issue, tickets};
+use crate::base::money;
 use crate::ccavenue::crypto;
 use crate::ccavenue::order_id::{generate_order_id, is_valid_order_id};
 use crate::ccavenue::protocol::{OrderStatus, PaymentResponse};
@@ -13,7 +14,6 @@ use crate::config::Config;
 use crate::db::Pool;
 use crate::error::AppError;
 use crate::mail;
-use crate::money;
 use crate::payments::checkout::{Checkout, payment_request, payments_closed_message, validate};
 use crate::payments::config::{Mode, PaymentConfig};
 use crate::payments::receipt;

@@ -11,8 +11,8 @@ use time::macros::format_description;
 
 use crate::attendance::issue::Issued;
 use crate::attendance::links;
+use crate::base::money;
 use crate::mail::{Context, MailSite, OutgoingMail, compose};
-use crate::money;
 use crate::payments::config::Mode;
 use crate::repo::orders::Order;
 

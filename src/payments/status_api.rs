@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::base::money;
 use crate::ccavenue::crypto;
-use crate::money;
 use crate::payments::config::PaymentConfig;
 use crate::payments::http;
 use crate::repo::orders::Order;

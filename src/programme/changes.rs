@@ -3,7 +3,7 @@
 
 use super::conflicts::talk_span;
 use crate::repo::published::{Change, Published, PublishedSession, Slot, Talk};
-use crate::session_rules::format_local;
+use crate::seed::session_rules::format_local;
 
 /// The changes from `previous` to `next`, sessions first, then talks, each in `next`'s order
 /// (removed ones in `previous`'s). The first version has none: it is the programme itself.

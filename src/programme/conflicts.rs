@@ -5,7 +5,7 @@ use time::PrimitiveDateTime;
 
 use super::draft::{PLACEABLE_KINDS, Paper, Placement};
 use crate::repo::published::{Published, Talk};
-use crate::session_rules::parse_local;
+use crate::seed::session_rules::parse_local;
 
 /// One reason the draft cannot be published, in words an organiser acts on.
 #[derive(Debug, Clone, PartialEq, Eq)]

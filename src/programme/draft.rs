@@ -11,7 +11,7 @@ use crate::repo::content::{Room, Session, Speaker, Track};
 pub use crate::repo::programme::Placement;
 use crate::repo::published::{Published, PublishedSession, Talk};
 use crate::repo::submissions::Submission;
-use crate::session_rules::{format_local, parse_local};
+use crate::seed::session_rules::{format_local, parse_local};
 
 /// Session kinds that hold placed papers (issue 31 item 2).
 pub const PLACEABLE_KINDS: [&str; 2] = ["technical", "poster"];

@@ -11,10 +11,10 @@ use icalendar::{Calendar, Component, DatePerhapsTime, Event, EventLike, Property
 use time::OffsetDateTime;
 
 use super::timetable::{MODES, TimedSession, TimedTalk, talk_path};
+use crate::clock::zone::Zone;
 use crate::repo::content::Site;
 use crate::repo::published::{Published, Talk};
-use crate::session_rules::parse_local;
-use crate::zone::Zone;
+use crate::seed::session_rules::parse_local;
 
 /// A talk placed in time: what its calendar entry, its mail and the author's status page
 /// show. Times carry the event zone's offset.

@@ -15,11 +15,11 @@ use time::format_description::well_known::Rfc3339;
 use super::draft::Paper;
 use super::ical::TalkEntry;
 use super::timetable::{clock, day_label};
+use crate::clock::zone::{Zone, offset_label};
 use crate::config::Config;
 use crate::mail::{self, Attachment, MailSite, OutgoingMail};
 use crate::repo::content::Site;
 use crate::repo::published::{Published, Talk};
-use crate::zone::{Zone, offset_label};
 
 /// The `.ics` attachment's MIME type.
 pub const ICS_TYPE: &str = "text/calendar; charset=utf-8";

@@ -6,12 +6,12 @@
 use time::macros::format_description;
 use time::{Date, OffsetDateTime};
 
+use crate::clock::zone::{Zone, offset_label};
 use crate::content::Snapshot;
 use crate::content::block::{Block, BlockError};
 use crate::repo::content::{Room, Session, Track};
 use crate::repo::published::{Published, Talk};
-use crate::session_rules::parse_local;
-use crate::zone::{Zone, offset_label};
+use crate::seed::session_rules::parse_local;
 
 /// The session modes, as the seed writes them and as visitors read them.
 pub const MODES: [(&str, &str); 3] = [("in_person", "In person"), ("online", "Online"), ("hybrid", "Hybrid")];

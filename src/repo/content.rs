@@ -72,7 +72,7 @@ pub async fn site(pool: &Pool) -> Result<Site, sqlx::Error> {
 }
 
 /// A decision mail's template from the seed (issue 21): `(subject, body)`, with placeholders
-/// in braces (`crate::placeholders`). Read when it is used, so a re-applied seed counts at once.
+/// in braces (`crate::seed::placeholders`). Read when it is used, so a re-applied seed counts at once.
 pub async fn mail_template(pool: &Pool, name: &str) -> Result<Option<(String, String)>, sqlx::Error> {
     sqlx::query_as("SELECT subject, body FROM mail_templates WHERE name = $1").bind(name).fetch_optional(pool).await
 }

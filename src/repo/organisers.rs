@@ -8,7 +8,7 @@ use sqlx::FromRow;
 use crate::db::{Connection, Pool};
 
 /// Records a sign-in link (its token's hash) asked for by `email` for `role`
-/// (`crate::organisers::Role::as_str`).
+/// (`crate::sign_in::roles::Role::as_str`).
 pub async fn insert_link(
     conn: &mut Connection,
     email: &str,
@@ -75,7 +75,7 @@ pub async fn use_link(
 pub struct Session {
     pub id: i64,
     pub email: String,
-    /// `crate::organisers::Role::as_str`.
+    /// `crate::sign_in::roles::Role::as_str`.
     pub role: String,
     pub created: String,
     pub last_seen: String,

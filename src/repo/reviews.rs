@@ -9,7 +9,7 @@
 use sqlx::FromRow;
 
 use crate::db::{self, Connection, Pool};
-use crate::review_rules::CriterionRow;
+use crate::seed::review_rules::CriterionRow;
 
 /// The review form's criteria as stored, in `position` order.
 pub async fn criteria(pool: &Pool) -> Result<Vec<CriterionRow>, sqlx::Error> {

@@ -1,5 +1,5 @@
 //! The review form as reviewers answer it (issue 32 items 2 and 6, DESIGN.md section 15):
-//! the seed's criteria (checked by `crate::review_rules`), the recommendation and the
+//! the seed's criteria (checked by `crate::seed::review_rules`), the recommendation and the
 //! confidence, what a review stores of its answers, its score, and a paper's figures from
 //! its reviews.
 //!
@@ -18,8 +18,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::review_rules::{Criterion, CriterionRow, FormError};
-use crate::validate::is_allowed_char;
+use crate::forms::validate::is_allowed_char;
+pub use crate::seed::review_rules::{Criterion, CriterionRow, FormError};
 
 /// The review form: its criteria in the seed's order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,7 +30,7 @@ pub struct Form {
 impl Form {
     /// The form the seed's rows make, checked as the seed was.
     pub fn from_rows(rows: &[CriterionRow]) -> Result<Form, FormError> {
-        Ok(Form { criteria: crate::review_rules::check_criteria(rows)? })
+        Ok(Form { criteria: crate::seed::review_rules::check_criteria(rows)? })
     }
 }
 

@@ -8,7 +8,7 @@
 //! - deciding: the reviews' figures in words ([`figures`]), what authors read of them
 //!   ([`for_authors`]) and the reminders to reviewers ([`reminders`]).
 //!
-//! The seed's rules for the review form sit in `crate::review_rules`, beside the seed's
+//! The seed's rules for the review form sit in `crate::seed::review_rules`, beside the seed's
 //! other rules (the seed check runs in the foundation layer).
 
 pub mod anonymous;

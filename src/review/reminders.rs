@@ -17,6 +17,7 @@
 use askama::Template;
 use time::{Duration, OffsetDateTime};
 
+use crate::clock::zone::{Zone, offset_label};
 use crate::config::Config;
 use crate::db::Pool;
 use crate::mail::{self, MailSite, OutgoingMail};
@@ -25,7 +26,6 @@ use crate::repo::audit::{self, NewEntry};
 use crate::repo::content::{self, Site};
 use crate::repo::review_records::{self, Unsubmitted};
 use crate::repo::reviewers;
-use crate::zone::{Zone, offset_label};
 
 /// Which reminder a mail is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

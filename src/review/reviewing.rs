@@ -17,13 +17,13 @@
 use time::{OffsetDateTime, PrimitiveDateTime};
 
 use super::form::{self, Checked, FieldErrors, Form, Sent};
+use crate::clock::zone::{Zone, offset_label};
 use crate::db::{Connection, Pool};
+use crate::forms::validate::is_allowed_char;
 use crate::mail::outbox::timestamp;
 use crate::programme::timetable::{clock, day_label, iso};
 use crate::repo::audit::{self, NewEntry};
 use crate::repo::reviews::{self, AssignedPaper, Review, ReviewValues};
-use crate::validate::is_allowed_char;
-use crate::zone::{Zone, offset_label};
 
 /// The review deadline: the seed's wall-clock time in the event's zone, and the instant it
 /// names.

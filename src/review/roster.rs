@@ -2,7 +2,7 @@
 //! reviewer" form and of a pasted CSV of reviewers, checked before anything is stored.
 //!
 //! - A name (at most [`NAME_MAX_CHARS`]), an address the site can mail
-//!   (`crate::validate::is_valid_email`, stored trimmed and lower-cased as sign-in compares
+//!   (`crate::forms::validate::is_valid_email`, stored trimmed and lower-cased as sign-in compares
 //!   it), an affiliation (optional, at most [`AFFILIATION_MAX_CHARS`]) and topics, each one of
 //!   the conference's focus areas (`site.focus_areas` in the content seed), matched without
 //!   regard to case and stored as the seed spells them, in the seed's order.
@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 
-use crate::validate::{is_allowed_char, is_valid_email};
+use crate::forms::validate::{is_allowed_char, is_valid_email};
 
 /// Most reviewers one pasted CSV may invite.
 pub const MAX_ROWS: usize = 500;
@@ -148,7 +148,7 @@ pub fn check(
     );
     Ok(Invitee {
         name: name.to_owned(),
-        email: crate::organisers::normalise(email),
+        email: crate::sign_in::roles::normalise(email),
         affiliation: affiliation.to_owned(),
         topics,
     })

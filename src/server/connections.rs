@@ -19,7 +19,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::client_ip::TrustedProxies;
+use crate::base::client_ip::TrustedProxies;
 use crate::config::Config;
 
 /// File descriptors kept back from the connection cap: the SQLite database and its WAL and
@@ -73,7 +73,7 @@ pub const STOP_ACCEPTING_WITHIN: Duration = Duration::from_secs(1);
 
 impl Limits {
     /// The configured limits; `open_files` is the soft open-file limit in force (after
-    /// `crate::sys::raise_open_file_limit`), which caps `MAX_CONNECTIONS`.
+    /// `crate::base::sys::raise_open_file_limit`), which caps `MAX_CONNECTIONS`.
     pub fn from_config(config: &Config, open_files: u64) -> Self {
         let room = open_files.saturating_sub(RESERVED_FDS).max(16);
         let max_total = match config.max_connections {

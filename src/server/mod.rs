@@ -38,7 +38,7 @@ async fn listener(config: &Config) -> std::io::Result<(TcpListener, connections:
 /// worker, the sweeper and the pages rendered ahead, and serves until SIGTERM or Ctrl-C.
 pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     // Before anything opens files: the connection cap is derived from the limit in force.
-    let open_files = crate::sys::raise_open_file_limit();
+    let open_files = crate::base::sys::raise_open_file_limit();
     // Fails closed (DESIGN.md section 13): `TLS=files` without its files, an `http://`
     // PUBLIC_URL with TLS on, does not start.
     let tls_settings = config.tls_settings()?;
@@ -71,7 +71,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     // waits for the one under way rather than compressing it a second time.
     tokio::spawn(async {
         let started = std::time::Instant::now();
-        crate::assets::warm().await;
+        crate::cache::assets::warm().await;
         tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, "assets prepared");
     });
     // The plain port listens before ACME orders: the CA's HTTP-01 request may come at once.

@@ -2,7 +2,7 @@
 // for a positive amount a breakdown of amount, 6% tax and total (amount x 1.06, two decimals)
 // and the reforestation note; Pay with an empty, non-numeric or non-positive amount alerts
 // 'Please enter a valid amount'; a valid one opens the registration modal, which sends the
-// amount as typed and lets the server compute the same total (src/money.rs).
+// amount as typed and lets the server compute the same total (src/base/money.rs).
 //
 // The server fallback is the same form as a GET to /pricing, where the server shows the
 // breakdown and explains that paying online needs JavaScript.

@@ -1,4 +1,4 @@
-// The same tables as the unit tests in src/money.rs: what the page shows must be what the
+// The same tables as the unit tests in src/base/money.rs: what the page shows must be what the
 // server charges.
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,6 +1,6 @@
 // Money for display: amounts are integer cents (1/100 of the currency unit), never floats.
 //
-// This mirrors src/money.rs so the totals the page shows are the ones the server charges:
+// This mirrors src/base/money.rs so the totals the page shows are the ones the server charges:
 // the custom payment total is the exact decimal amount x 1.06, rounded half up to cents once
 // (spec section 9, DESIGN section 5). The server computes what it charges itself; this file
 // only decides what the visitor sees before paying and whether to let them try.
@@ -8,7 +8,7 @@
 /** The spec's message for any invalid custom amount (spec sections 5 and 8). */
 export const INVALID_AMOUNT_MESSAGE = 'Please enter a valid amount';
 
-/** Largest amount accepted, in cents (1,000,000.00), as in src/money.rs `MAX_AMOUNT_CENTS`. */
+/** Largest amount accepted, in cents (1,000,000.00), as in src/base/money.rs `MAX_AMOUNT_CENTS`. */
 export const MAX_AMOUNT_CENTS = 100_000_000;
 
 /** Tax added to a custom payment, in percent (spec section 9: "6% tax added"). */
@@ -67,13 +67,13 @@ function toResult(d: Decimal | AmountError, multiplier: number): AmountResult {
   return cents === 0 ? { ok: false, error: 'not-positive' } : { ok: true, cents };
 }
 
-/** A visitor's decimal amount in cents, as src/money.rs `parse_amount`: `"100.5"` -> 10050. */
+/** A visitor's decimal amount in cents, as src/base/money.rs `parse_amount`: `"100.5"` -> 10050. */
 export function parseAmountCents(input: string): AmountResult {
   return toResult(parseDecimal(input), 100);
 }
 
 /**
- * The custom payment total in cents, as src/money.rs `custom_total_cents`: the exact amount
+ * The custom payment total in cents, as src/base/money.rs `custom_total_cents`: the exact amount
  * x 1.06 rounded half up once. `"100"` -> 10600, `"0.25"` -> 27, `"33.335"` -> 3534.
  */
 export function customTotalCents(input: string): AmountResult {
@@ -97,14 +97,14 @@ export function customBreakdown(input: string): Breakdown | null {
   return { amountCents, taxCents: total.cents - amountCents, totalCents: total.cents };
 }
 
-/** Cents as a plain decimal string: 10600 -> "106.00" (src/money.rs `format_cents`). */
+/** Cents as a plain decimal string: 10600 -> "106.00" (src/base/money.rs `format_cents`). */
 export function formatCents(cents: number): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(Math.trunc(cents));
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-/** Cents for people: (1500000, "USD") -> "USD 15,000.00" (src/money.rs `format_display`). */
+/** Cents for people: (1500000, "USD") -> "USD 15,000.00" (src/base/money.rs `format_display`). */
 export function formatDisplay(cents: number, currency: string): string {
   const plain = formatCents(cents);
   const sign = plain.startsWith('-') ? '-' : '';

@@ -11,7 +11,7 @@ describe('UTC offsets', () => {
   });
 });
 
-describe('a day has passed (same rule as src/dates.rs has_passed)', () => {
+describe('a day has passed (same rule as src/clock/dates.rs has_passed)', () => {
   // The server's own test case: 2025-03-18 16:30 UTC is 2025-03-19 00:30 in Manila.
   it('passes at midnight in the venue time zone', () => {
     expect(dayHasPassed('2025-03-18', '+08:00', Date.parse('2025-03-18T16:30:00Z'))).toBe(true);

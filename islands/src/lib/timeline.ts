@@ -1,4 +1,4 @@
-// Important dates: whether a date's day is over, judged like the server does (src/dates.rs
+// Important dates: whether a date's day is over, judged like the server does (src/clock/dates.rs
 // `has_passed`): the day ends at midnight in the venue's UTC offset, whatever the visitor's
 // own time zone.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isValidEmail, isValidPhone } from './validate';
 
-// The same cases as the server's unit tests (src/validate.rs), so both sides agree.
+// The same cases as the server's unit tests (src/forms/validate.rs), so both sides agree.
 describe('isValidEmail', () => {
   it('accepts what the browser accepts when the domain has a dot', () => {
     for (const good of ['ana@example.org', 'a.b+tag@mail.example.co.uk', 'x_y@sub-domain.example', "o'neil@example.ie"]) {

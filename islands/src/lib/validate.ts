@@ -1,4 +1,4 @@
-// The same field rules the server applies (src/validate.rs), so the browser refuses exactly
+// The same field rules the server applies (src/forms/validate.rs), so the browser refuses exactly
 // what the server would: a form that passes here is not answered 422.
 
 /** Longest email address (RFC 5321), in characters. */

@@ -5,7 +5,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderValue, header};
 use axum::response::Response;
 
-use crate::assets::Materials;
+use crate::cache::assets::Materials;
 use crate::error::{ApiResult, AppError};
 use crate::handlers::state::AppState;
 

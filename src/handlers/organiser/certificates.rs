@@ -88,7 +88,7 @@ struct Refused {
     error: String,
 }
 
-fn row(c: Certificate, base_url: &str, refused: Option<&Refused>, zone: &crate::zone::Zone) -> Row {
+fn row(c: Certificate, base_url: &str, refused: Option<&Refused>, zone: &crate::clock::zone::Zone) -> Row {
     let typed = refused.filter(|r| r.code == c.code);
     let status = match (&c.revoked_at, &c.replaced_by) {
         (None, _) => "Valid".to_owned(),

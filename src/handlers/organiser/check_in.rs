@@ -24,20 +24,20 @@ use super::session::{self, Account, SignedInForFile};
 use super::sign_in::{self, SignInForm, client_of, layout};
 use crate::attendance::check_in::{self as desk, Answer, Desk};
 use crate::attendance::tickets;
-use crate::client_ip::ClientIp;
+use crate::base::client_ip::ClientIp;
 use crate::config::CheckInDays;
 use crate::error::AppError;
 use crate::export::SafeWriter;
 use crate::handlers::layout::Layout;
 use crate::handlers::render::html;
 use crate::handlers::state::AppState;
-use crate::organisers::Role;
 use crate::repo::attendees::Ticket;
 use crate::repo::check_ins::{self, Found};
 use crate::repo::organisers as store;
+use crate::sign_in::roles::Role;
 
 /// The desk's address, desk staff's home
-/// ([`crate::organisers::CHECK_IN_HOME`], the same address).
+/// ([`crate::sign_in::roles::CHECK_IN_HOME`], the same address).
 pub const PATH: &str = "/organiser/check-in";
 /// The check-ins' CSV.
 pub const CSV: &str = "/organiser/check-in.csv";
@@ -106,7 +106,7 @@ fn ticket_lines(ticket: &Ticket) -> Vec<String> {
     lines
 }
 
-fn shown(answer: &Answer, zone: &crate::zone::Zone, days: &str) -> Shown {
+fn shown(answer: &Answer, zone: &crate::clock::zone::Zone, days: &str) -> Shown {
     let (title, mut lines, at, by) = match answer {
         Answer::Valid(t) if t.mode != "physical" => ("Valid: virtual ticket".to_owned(), ticket_lines(t), None, None),
         Answer::Valid(t) => ("Valid: welcome".to_owned(), ticket_lines(t), None, None),
@@ -144,9 +144,9 @@ fn shown(answer: &Answer, zone: &crate::zone::Zone, days: &str) -> Shown {
 fn open_days(days: &CheckInDays, start: &str, end: &str) -> String {
     match days {
         CheckInDays::Any => "any day".into(),
-        CheckInDays::Conference => crate::dates::range_label(start, end),
+        CheckInDays::Conference => crate::clock::dates::range_label(start, end),
         CheckInDays::Days(days) => {
-            days.iter().map(|d| crate::dates::long(&desk::day_key(*d))).collect::<Vec<_>>().join(", ")
+            days.iter().map(|d| crate::clock::dates::long(&desk::day_key(*d))).collect::<Vec<_>>().join(", ")
         }
     }
 }
@@ -211,7 +211,7 @@ async fn desk_page(
         layout: layout(state, "Check-in desk", PATH).await?,
         organiser: account.role == Role::Organiser,
         email: account.email.clone(),
-        today: crate::dates::long(&day),
+        today: crate::clock::dates::long(&day),
         open: desk::is_open(&state.config.checkin_days, &start, &end, today),
         days: open_days(&state.config.checkin_days, &start, &end),
         zone: zone.name.clone(),
@@ -228,7 +228,7 @@ async fn desk_page(
     Ok(response)
 }
 
-fn found_line(f: Found, zone: &crate::zone::Zone) -> FoundLine {
+fn found_line(f: Found, zone: &crate::clock::zone::Zone) -> FoundLine {
     FoundLine {
         detail: format!("{} · {} · Order {}", f.ticket_type, tickets::mode_label(&f.mode), f.order_id),
         state: f.checked_in_at.as_deref().map(|at| format!("Checked in today at {}", desk::when_label(at, zone))),
@@ -240,7 +240,7 @@ fn found_line(f: Found, zone: &crate::zone::Zone) -> FoundLine {
 
 /// The event's zone and the conference's first and last days (`YYYY-MM-DD`; empty without a
 /// seeded site, which keeps check-in closed unless `CHECKIN_DAYS` opens it).
-async fn event(state: &AppState) -> (crate::zone::Zone, String, String) {
+async fn event(state: &AppState) -> (crate::clock::zone::Zone, String, String) {
     let snapshot = state.content.snapshot().await;
     let days = snapshot.site.as_ref().map(|s| (s.start_date.clone(), s.end_date.clone())).unwrap_or_default();
     (snapshot.zone.clone(), days.0, days.1)

@@ -14,16 +14,16 @@ use axum::response::Response;
 use super::session;
 use super::sign_in::{layout, sign_in_page};
 use super::view::{self, Cell};
+use crate::base::money;
 use crate::error::AppError;
 use crate::handlers::layout::Layout;
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
-use crate::money;
-use crate::organisers::Role;
 use crate::repo::audit::{self, Entry};
 use crate::repo::dashboard::Counts;
 use crate::repo::organisers::{self as store, Session};
+use crate::sign_in::roles::Role;
 
 /// Audit entries the dashboard shows.
 const LATEST_ENTRIES: i64 = 10;
@@ -42,7 +42,7 @@ pub struct DashboardPage {
     /// Check-ins per day and ticket type (issue 33 item 3).
     pub check_ins: Vec<crate::repo::check_ins::DayCount>,
     /// The event's zone, the times' ([`view::when`]).
-    pub zone: crate::zone::Zone,
+    pub zone: crate::clock::zone::Zone,
 }
 
 impl DashboardPage {

@@ -39,12 +39,12 @@ use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
 use crate::mail::{self, Context};
-use crate::organisers::Secret;
 use crate::repo::content;
 use crate::repo::decisions as store;
 use crate::repo::review_records;
 use crate::repo::submissions::{self as rows, Submission};
 use crate::review::for_authors::{self, AuthorComments};
+use crate::sign_in::secrets::Secret;
 
 /// The review of a selection (where the list's selection form posts).
 pub use super::submissions::REVIEW;

@@ -14,12 +14,12 @@ use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
 use super::view::{self, ActionForm, Cell, Control, DetailPage, Field, Group, ListPage, history};
 use crate::attendance::issue;
+use crate::base::money;
 use crate::error::AppError;
 use crate::export::registrations;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
-use crate::money;
 use crate::repo::orders::{self, ModeFilter, Order, OrderKind, Status};
 use crate::repo::{audit, receipts};
 

@@ -51,7 +51,7 @@ use crate::programme::{Change, KINDS, Published, Slot, Talk, day_label};
 use crate::repo::content::Session;
 use crate::repo::programme as store;
 use crate::repo::submissions::{self as rows, Submission};
-use crate::session_rules::parse_local;
+use crate::seed::session_rules::parse_local;
 
 /// The organisers' programme page.
 pub const PATH: &str = "/organiser/programme";

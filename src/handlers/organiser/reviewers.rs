@@ -45,12 +45,13 @@ use crate::handlers::review::session::REVIEWER_HOME;
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
 use crate::mail::{self, Context};
-use crate::organisers::{Role, Secret};
 use crate::repo::audit;
 use crate::repo::content::lines;
 use crate::repo::organisers as sessions;
 use crate::repo::reviewers::{self as store, Invitation};
 use crate::review::roster::{self, ImportError, Invitee};
+use crate::sign_in::roles::Role;
+use crate::sign_in::secrets::Secret;
 
 /// The reviewers' page.
 pub const PATH: &str = "/organiser/reviewers";

@@ -19,14 +19,15 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use cookie::{Cookie, SameSite};
 
-use crate::client_ip::ClientIp;
+use crate::base::client_ip::ClientIp;
 use crate::error::AppError;
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
-use crate::organisers::{self, Role};
 use crate::repo::audit::{self, NewEntry};
 use crate::repo::organisers as store;
 use crate::repo::reviewers::{self, Reviewer};
+use crate::sign_in::roles::Role;
+use crate::sign_in::{roles, secrets};
 
 /// Where the organiser area starts: the sign-in page, or the dashboard once signed in.
 pub const HOME: &str = "/organiser";
@@ -109,7 +110,7 @@ fn session_id(parts: &Parts, name: &str) -> Option<String> {
         .filter_map(Result::ok)
         .find(|cookie| cookie.name() == name)
         .map(|cookie| cookie.value().to_owned())
-        .filter(|id| organisers::is_well_formed(id))
+        .filter(|id| secrets::is_well_formed(id))
 }
 
 /// How stale a session's `last_seen` may be before a request writes it again.
@@ -140,9 +141,9 @@ impl Account {
 /// accepted and was not removed (then their row).
 pub async fn holds(state: &AppState, role: Role, email: &str) -> Result<Option<Option<Reviewer>>, AppError> {
     Ok(match role {
-        Role::Organiser => organisers::is_organiser(&state.config, email).then_some(None),
+        Role::Organiser => roles::is_organiser(&state.config, email).then_some(None),
         Role::Reviewer => reviewers::accepted(&state.pool, email).await?.map(Some),
-        Role::CheckIn => organisers::is_desk_staff(&state.config, email).then_some(None),
+        Role::CheckIn => roles::is_desk_staff(&state.config, email).then_some(None),
     })
 }
 
@@ -150,7 +151,7 @@ pub async fn holds(state: &AppState, role: Role, email: &str) -> Result<Option<O
 /// expired or whose address lost its role, and restarts the idle timer of a live one.
 pub async fn account(parts: &Parts, state: &AppState) -> Result<Option<Account>, AppError> {
     let Some(id) = session_id(parts, cookie_name(state)) else { return Ok(None) };
-    let Some(session) = store::find_session(&state.pool, &organisers::hash(&id)).await? else { return Ok(None) };
+    let Some(session) = store::find_session(&state.pool, &secrets::hash(&id)).await? else { return Ok(None) };
     let Some(role) = Role::parse(&session.role) else { return Ok(None) };
     let now = state.clock.now();
     let stamp = timestamp(now);

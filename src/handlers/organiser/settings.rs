@@ -136,7 +136,7 @@ async fn page(
     };
     let view = SettingsPage {
         layout: layout(state, "Settings", PATH).await?,
-        zone: format!("{} ({})", calendar.zone.name, crate::zone::offset_label(calendar.zone.offset_at(now))),
+        zone: format!("{} ({})", calendar.zone.name, crate::clock::zone::offset_label(calendar.zone.offset_at(now))),
         rows,
         notice,
         warnings,

@@ -7,7 +7,7 @@
 //! - `POST /organiser/sign-in`: the same answer, status and page for any address. A row is
 //!   written for every request and the mail goes through the outbox, so neither the answer nor
 //!   its timing tells an organiser's address from another; only `ORGANISER_EMAIL`'s addresses
-//!   get a mail. At most [`organisers::LINKS_PER_HOUR`] requests per address per hour (429).
+//!   get a mail. At most [`secrets::LINKS_PER_HOUR`] requests per address per hour (429).
 //! - `GET /organiser/sign-in/{token}`: "Sign in as ..." with one button. Mail scanners open
 //!   links before people do, so only that button's POST uses the token up.
 //! - `POST /organiser/sign-in/{token}`: one atomic `UPDATE` uses the link; a new session id
@@ -23,17 +23,19 @@ use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
 use super::session::{self, SignedIn};
-use crate::client_ip::ClientIp;
+use crate::base::client_ip::ClientIp;
 use crate::error::AppError;
+use crate::forms::validate;
 use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::html;
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
 use crate::mail::{self, Context};
-use crate::organisers::{self, Role, Secret};
 use crate::repo::audit::{self, NewEntry};
 use crate::repo::organisers as store;
-use crate::validate;
+use crate::sign_in::roles::Role;
+use crate::sign_in::secrets::Secret;
+use crate::sign_in::{roles, secrets};
 
 /// The answer to every accepted request for a link (issue 20's wording).
 pub const LINK_ON_ITS_WAY: &str = "If this address belongs to an organiser, a sign-in link is on its way.";
@@ -162,7 +164,7 @@ pub async fn request_link_as(
         let error = Some("Please enter a valid email address".to_owned());
         return sign_in_page(state, role, StatusCode::UNPROCESSABLE_ENTITY, None, error, typed).await;
     }
-    let email = organisers::normalise(&typed);
+    let email = roles::normalise(&typed);
     let now = state.clock.now();
     let created = timestamp(now);
     let hour_ago = timestamp(now - time::Duration::HOUR);
@@ -173,13 +175,13 @@ pub async fn request_link_as(
     let link = state.config.absolute(&format!("{}/sign-in/{}", role.home(), secret.token));
     let mail = compose_link_mail(&ctx, role, &email, &link)?;
     let mut tx = crate::db::begin_write(&state.pool).await?;
-    if store::links_since(&mut tx, &email, &hour_ago).await? >= organisers::LINKS_PER_HOUR {
+    if store::links_since(&mut tx, &email, &hour_ago).await? >= secrets::LINKS_PER_HOUR {
         drop(tx);
         tracing::warn!(%email, "sign-in links: hourly limit reached");
         let notice = Some(TOO_MANY_LINKS.to_owned());
         return sign_in_page(state, role, StatusCode::TOO_MANY_REQUESTS, notice, None, String::new()).await;
     }
-    let expires = timestamp(now + organisers::LINK_LIFETIME);
+    let expires = timestamp(now + secrets::LINK_LIFETIME);
     store::insert_link(&mut tx, &email, role.as_str(), &secret.hash, &created, &expires).await?;
     if holder {
         mail::enqueue(&mut tx, &mail).await?;
@@ -247,9 +249,9 @@ pub async fn confirm_page(State(state): State<AppState>, Path(token): Path<Strin
 /// GET `<home>/sign-in/{token}` for `role`.
 pub async fn confirm_page_as(state: &AppState, role: Role, token: &str) -> Result<Response, AppError> {
     let mut email = None;
-    if organisers::is_well_formed(token) {
+    if secrets::is_well_formed(token) {
         let now = timestamp(state.clock.now());
-        let link = store::usable_link(&state.pool, &organisers::hash(token), role.as_str(), &now).await?;
+        let link = store::usable_link(&state.pool, &secrets::hash(token), role.as_str(), &now).await?;
         if let Some(address) = link
             && session::holds(state, role, &address).await?.is_some()
         {
@@ -276,13 +278,13 @@ pub async fn sign_in_as(
     client: Option<String>,
     token: &str,
 ) -> Result<Response, AppError> {
-    if !organisers::is_well_formed(token) {
+    if !secrets::is_well_formed(token) {
         return link_page(state, role, StatusCode::NOT_FOUND, token, None).await;
     }
     let now = state.clock.now();
     let stamp = timestamp(now);
     let mut tx = crate::db::begin_write(&state.pool).await?;
-    let used = store::use_link(&mut tx, &organisers::hash(token), role.as_str(), &stamp).await?;
+    let used = store::use_link(&mut tx, &secrets::hash(token), role.as_str(), &stamp).await?;
     let email = match used {
         Some(email) if session::holds(state, role, &email).await?.is_some() => email,
         _ => {

@@ -19,10 +19,10 @@ use super::view::{self, ActionForm, Bulk, Cell, Control, DetailPage, Field, Grou
 use crate::decisions::{self, Decision};
 use crate::error::AppError;
 use crate::export::visitors;
+use crate::forms::paper_form;
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
-use crate::paper_form;
 use crate::repo::submissions::{self, Filter, Sort, Submission};
 use crate::repo::{review_records, reviewers};
 use crate::review::figures;
@@ -477,7 +477,7 @@ fn needed_summary(submitted: i64, needed: i64) -> (String, bool) {
 
 /// `s`'s reviews (drafts marked), each with its reviewer's name and its own answers, and its
 /// discussion, read-only.
-async fn reviewing(state: &AppState, s: &Submission, zone: &crate::zone::Zone) -> Result<Reviewing, AppError> {
+async fn reviewing(state: &AppState, s: &Submission, zone: &crate::clock::zone::Zone) -> Result<Reviewing, AppError> {
     let needed = reviewers::settings(&state.pool).await?.reviewers_per_paper;
     let (summary, below) = needed_summary(s.review.reviews_submitted, needed);
     let reviews = review_records::of_paper(&state.pool, s.id)

@@ -6,8 +6,8 @@
 use askama::Template;
 
 use super::query::Pager;
+use crate::clock::zone::Zone;
 use crate::handlers::layout::Layout;
-use crate::zone::Zone;
 
 /// A filter of a list's form.
 #[derive(Debug, Clone)]
@@ -80,10 +80,12 @@ fn escape(text: &str) -> String {
 }
 
 /// A stored RFC 3339 time (`2026-12-02T01:24:35.346623Z`) in the event's `zone`, the one
-/// format of every time on the organisers' pages ([`crate::zone::Zone::readable`]).
+/// format of every time on the organisers' pages ([`crate::clock::zone::Zone::readable`]).
 pub fn when(stamp: &str, zone: &Zone) -> Moment {
     match time::OffsetDateTime::parse(stamp.trim(), &time::format_description::well_known::Rfc3339) {
-        Ok(instant) => Moment { text: zone.readable(instant), datetime: Some(crate::zone::html_datetime(instant)) },
+        Ok(instant) => {
+            Moment { text: zone.readable(instant), datetime: Some(crate::clock::zone::html_datetime(instant)) }
+        }
         Err(_) => Moment { text: stamp.to_owned(), datetime: None },
     }
 }

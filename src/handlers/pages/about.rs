@@ -7,12 +7,12 @@ use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use crate::base::money;
 use crate::cache::pages::ClockUse;
 use crate::error::AppError;
 use crate::handlers::layout::{Block, Layout, Meta, PageCtx};
 use crate::handlers::render::{cached, html, html_response};
 use crate::handlers::state::AppState;
-use crate::money;
 use crate::repo::content::{self, Attraction, Item, Material, Partner, SponsorPackage, Statistic};
 
 #[derive(Template)]

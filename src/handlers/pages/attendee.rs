@@ -33,19 +33,19 @@ use crate::attendance::receipts::Content;
 use crate::attendance::streams::{self, When};
 use crate::attendance::tickets::{self, NameChanges};
 use crate::attendance::{links, qr, resend};
+use crate::clock::zone::Zone;
 use crate::content::Snapshot;
 use crate::error::AppError;
 use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::{html, html_response, see_other};
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
-use crate::organisers;
 use crate::programme::timetable::{Programme, clock};
 use crate::repo::attendees::{self, Ticket};
 use crate::repo::audit::{self, NewEntry};
 use crate::repo::receipts;
-use crate::session_rules::parse_local;
-use crate::zone::Zone;
+use crate::seed::session_rules::parse_local;
+use crate::sign_in::secrets;
 
 /// The route of the attendee page and its name form.
 pub const PATH: &str = "/attendee/{token}";
@@ -169,10 +169,10 @@ async fn todays_streams(state: &AppState, snapshot: &Snapshot) -> Result<Vec<Str
 
 /// The ticket a token opens; `None` for a malformed or unknown one.
 async fn find(state: &AppState, token: &str) -> Result<Option<Ticket>, AppError> {
-    if !organisers::is_well_formed(token) {
+    if !secrets::is_well_formed(token) {
         return Ok(None);
     }
-    Ok(attendees::ticket_by_link(&state.pool, &organisers::hash(token)).await?)
+    Ok(attendees::ticket_by_link(&state.pool, &secrets::hash(token)).await?)
 }
 
 /// The page of `token`'s ticket (the 404 page when `found` is `None`), with `notice`, and the
@@ -406,7 +406,7 @@ pub async fn resend(State(state): State<AppState>, body: Bytes) -> Result<Respon
     };
     let error = if email.is_empty() || order.is_empty() {
         Some("Please give both the e-mail address and the order id of your registration.")
-    } else if !crate::validate::is_valid_email(&email) {
+    } else if !crate::forms::validate::is_valid_email(&email) {
         Some("Please enter a valid email address.")
     } else {
         None
@@ -488,7 +488,7 @@ pub async fn ticket_pdf(State(state): State<AppState>, Path(token): Path<String>
     let site = snapshot.site()?;
     let document = crate::attendance::documents::TicketDocument {
         event: site.name.clone(),
-        dates: crate::dates::range_label(&site.start_date, &site.end_date),
+        dates: crate::clock::dates::range_label(&site.start_date, &site.end_date),
         venue: format!("{}, {}", site.venue_name, site.city),
         holder_name: t.holder_name.clone(),
         ticket_type: t.ticket_type.clone(),

@@ -5,12 +5,12 @@ use axum::extract::{Request, State};
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use crate::dates::{self, Remaining};
+use crate::base::money;
+use crate::clock::dates::{self, Remaining};
 use crate::error::AppError;
 use crate::handlers::layout::{Block, Layout, Meta, PageCtx};
 use crate::handlers::render::{MinutePage, PAGE, html};
 use crate::handlers::state::AppState;
-use crate::money;
 use crate::repo::content::{CoOrganizer, Highlight, Item, Material, Partner, Site, Speaker, Statistic, TicketPlan};
 
 use super::shared::{SpeakerGroup, TimelineItem, on_base, script_json, speaker_groups, timeline, venue_place};

@@ -7,13 +7,13 @@ use axum::response::Response;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use crate::base::money;
 use crate::cache::pages::ClockUse;
 use crate::calendar::settings::Calendar;
-use crate::dates;
+use crate::clock::dates;
 use crate::error::AppError;
 use crate::handlers::layout::{Block, BlockError, Layout, Meta, PageCtx};
 use crate::handlers::render::{cached, html, html_response};
-use crate::money;
 // The currency the server charges custom payments in.
 use crate::handlers::state::AppState;
 use crate::payments::config::CURRENCY as CUSTOM_CURRENCY;
@@ -234,17 +234,18 @@ pub struct SubmissionPage {
 
 impl SubmissionPage {
     pub fn sources(&self) -> &'static [(&'static str, &'static str)] {
-        &crate::paper_form::CONFERENCE_SOURCES
+        &crate::forms::paper_form::CONFERENCE_SOURCES
     }
 
     /// Props of the `PaperForm` island: the conferenceSource options and the size limit.
     pub fn paper_form_props(&self) -> serde_json::Value {
-        serde_json::json!({ "sources": crate::paper_form::CONFERENCE_SOURCES, "maxBytes": self.upload_max_bytes })
+        serde_json::json!({ "sources": crate::forms::paper_form::CONFERENCE_SOURCES, "maxBytes": self.upload_max_bytes })
     }
 
     /// The size limit for people, e.g. `20 MB`.
     pub fn upload_max_label(&self) -> String {
-        crate::paper_form::human_size(i64::try_from(self.upload_max_bytes).unwrap_or(i64::MAX)).replace(".0 ", " ")
+        crate::forms::paper_form::human_size(i64::try_from(self.upload_max_bytes).unwrap_or(i64::MAX))
+            .replace(".0 ", " ")
     }
 }
 

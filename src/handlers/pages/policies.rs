@@ -6,7 +6,7 @@ use axum::extract::{Request, State};
 use axum::response::Response;
 
 use crate::cache::pages::ClockUse;
-use crate::dates;
+use crate::clock::dates;
 use crate::error::AppError;
 use crate::handlers::layout::{Block, Layout, Meta, PageCtx};
 use crate::handlers::render::{cached, html};

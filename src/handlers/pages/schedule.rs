@@ -145,7 +145,7 @@ pub fn render_schedule(page: &PageCtx<'_>, filter: &Filter) -> Result<String, Ap
             format!(
                 "Programme of {}, {}: keynotes, technical sessions, workshops and panels, day by day{zone}.",
                 site.short_name,
-                crate::dates::range_label(&site.start_date, &site.end_date)
+                crate::clock::dates::range_label(&site.start_date, &site.end_date)
             ),
             SCHEDULE,
         )

@@ -2,7 +2,7 @@
 
 use time::OffsetDateTime;
 
-use crate::dates;
+use crate::clock::dates;
 use serde_json::{Value, json};
 
 use crate::repo::content::{DateItem, SPEAKER_CATEGORIES, Site, Speaker};

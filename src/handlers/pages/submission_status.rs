@@ -4,7 +4,7 @@
 //! shows as `submitted`), and lets the author withdraw it before a decision is applied.
 //!
 //! The token is the only key: 32 random bytes, base64url, stored as SHA-256
-//! (`crate::organisers::Secret`). An unknown or malformed token is 404 with nothing about any
+//! (`crate::sign_in::secrets::Secret`). An unknown or malformed token is 404 with nothing about any
 //! submission. The answers are `noindex`, never cached (`crate::http::cache_control`, and
 //! never kept by the page cache, so never served by its fast path) and `Referrer-Policy:
 //! no-referrer`, so the link never leaves in a `Referer`. The withdrawal is a same-origin
@@ -40,7 +40,6 @@ use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::{html, html_response, see_other};
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
-use crate::organisers;
 use crate::programme::Programme;
 use crate::programme::abstracts::{self, check_abstract};
 use crate::programme::draft::Paper;
@@ -52,6 +51,7 @@ use crate::repo::programme as programme_store;
 use crate::repo::review_records;
 use crate::repo::submissions::Submission;
 use crate::review::for_authors::{self, AuthorComments};
+use crate::sign_in::secrets;
 
 use super::schedule::ProgrammeIslands;
 
@@ -323,10 +323,10 @@ async fn public_details(
 
 /// The submission a token opens; `None` for a malformed or unknown one.
 async fn find(state: &AppState, token: &str) -> Result<Option<Submission>, AppError> {
-    if !organisers::is_well_formed(token) {
+    if !secrets::is_well_formed(token) {
         return Ok(None);
     }
-    Ok(store::by_link(&state.pool, &organisers::hash(token)).await?)
+    Ok(store::by_link(&state.pool, &secrets::hash(token)).await?)
 }
 
 /// What the page says after the public details were saved (`?saved=1`, the POST's 303).

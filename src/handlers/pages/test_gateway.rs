@@ -16,13 +16,13 @@ use axum::response::{IntoResponse, Response};
 use time::OffsetDateTime;
 use time::macros::format_description;
 
+use crate::base::money;
 use crate::ccavenue::crypto;
 use crate::ccavenue::protocol::{OrderStatus, PaymentResponse};
 use crate::error::AppError;
 use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::page;
 use crate::handlers::state::AppState;
-use crate::money;
 use crate::payments::config::TEST_GATEWAY_PATH;
 
 /// Largest form accepted, in bytes (an `encRequest` is about 1 KiB).

@@ -9,17 +9,17 @@ use axum::response::Response;
 
 use super::session::{self, Access, Reviewing, SignedInReviewer};
 use super::view::{done_notice, paper_href, state_label};
-use crate::client_ip::ClientIp;
+use crate::base::client_ip::ClientIp;
 use crate::error::AppError;
 use crate::handlers::layout::Layout;
 use crate::handlers::organiser::sign_in::{self, SignInForm, client_of, layout};
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
-use crate::organisers::Role;
 use crate::repo::organisers as store;
 use crate::repo::{reviewers, reviews};
 use crate::review::reviewing::Deadline;
+use crate::sign_in::roles::Role;
 
 #[derive(Template)]
 #[template(path = "review/home.html")]

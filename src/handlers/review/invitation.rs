@@ -2,7 +2,7 @@
 //! `/review/invitation/<token>`, and the answer to it.
 //!
 //! - The token is 32 random bytes, base64url, stored only as its SHA-256
-//!   (`reviewers.invitation_hash`, `crate::organisers::Secret`); it opens the invitation while
+//!   (`reviewers.invitation_hash`, `crate::sign_in::secrets::Secret`); it opens the invitation while
 //!   it is open (not answered, not replaced by a newer one, the reviewer not removed).
 //! - `GET` shows who invites, for which topics, and two buttons, "Accept" and "Decline", each a
 //!   same-origin POST form to the same address with `answer=accept|decline`. The mail's two
@@ -23,7 +23,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 use serde_json::json;
 
-use crate::client_ip::ClientIp;
+use crate::base::client_ip::ClientIp;
 use crate::config::Config;
 use crate::error::AppError;
 use crate::handlers::layout::Layout;
@@ -31,10 +31,10 @@ use crate::handlers::organiser::sign_in::{client_of, layout};
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
-use crate::organisers;
 use crate::repo::audit::{self, NewEntry};
 use crate::repo::content::lines;
 use crate::repo::reviewers::{self, Reviewer};
+use crate::sign_in::secrets;
 
 use super::session::REVIEWER_HOME;
 
@@ -150,10 +150,10 @@ async fn page(state: &AppState, status: StatusCode, token: &str, shown: Shown) -
 
 /// The open invitation `token` opens, if any.
 async fn find(state: &AppState, token: &str) -> Result<Option<Reviewer>, AppError> {
-    if !organisers::is_well_formed(token) {
+    if !secrets::is_well_formed(token) {
         return Ok(None);
     }
-    Ok(reviewers::by_invitation(&state.pool, &organisers::hash(token)).await?)
+    Ok(reviewers::by_invitation(&state.pool, &secrets::hash(token)).await?)
 }
 
 fn open(reviewer: Reviewer, chosen: Option<Answer>, problem: Option<&'static str>) -> Shown {
@@ -202,7 +202,7 @@ pub async fn answer(
     let at = timestamp(state.clock.now());
     let client = client_of(client);
     let mut tx = crate::db::begin_write(&state.pool).await?;
-    let Some(answered) = reviewers::answer_invitation(&mut tx, &organisers::hash(&token), answer.state(), &at).await?
+    let Some(answered) = reviewers::answer_invitation(&mut tx, &secrets::hash(&token), answer.state(), &at).await?
     else {
         // Answered or replaced between the read and now.
         drop(tx);

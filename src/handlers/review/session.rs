@@ -12,9 +12,9 @@ use axum::response::{IntoResponse, Redirect, Response};
 use crate::error::AppError;
 use crate::handlers::organiser::session::{self, Account};
 use crate::handlers::state::AppState;
-use crate::organisers::Role;
 use crate::repo::audit::NewEntry;
 use crate::repo::reviewers::{self, Reviewer};
+use crate::sign_in::roles::Role;
 
 /// Where the reviewers' area starts: the sign-in page, or the reviewer's papers.
 pub const REVIEWER_HOME: &str = "/review";

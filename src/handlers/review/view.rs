@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
+use crate::clock::zone::Zone;
 use crate::programme::timetable::{clock, day_label};
 use crate::repo::reviews::{Comment, Review};
 use crate::review::form::{self, Answer, CONFIDENCE, FieldErrors, Form, Recommendation, Sent, score_field};
-use crate::zone::Zone;
 
 /// Where the reviewers' pages of one paper live; `code` is its review code.
 pub fn paper_href(code: &str) -> String {

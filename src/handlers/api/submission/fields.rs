@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::upload::TextPart;
-use crate::paper_form::CONFERENCE_SOURCES;
-use crate::validate::{is_allowed_char, is_blank, is_valid_email, is_valid_phone};
+use crate::forms::paper_form::CONFERENCE_SOURCES;
+use crate::forms::validate::{is_allowed_char, is_blank, is_valid_email, is_valid_phone};
 
 /// spec section 5 and 8: the second check of the paper form.
 pub const MISSING_PAPER_TYPE: &str = "Please select a paper type";

@@ -3,8 +3,8 @@
 
 use askama::Template;
 
+use crate::forms::paper_form::{CONFERENCE_SOURCES, human_size};
 use crate::mail::{self, Attachment, MailSite};
-use crate::paper_form::{CONFERENCE_SOURCES, human_size};
 use crate::repo::submissions::NewSubmission;
 
 /// What both submission mails show.

@@ -28,7 +28,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use crate::error::AppError;
 use crate::handlers::state::AppState;
 
-pub use crate::paper_form::human_size;
+pub use crate::forms::paper_form::human_size;
 pub use answer::{Created, MISSING_FILE};
 use answer::{Refusal, internal};
 

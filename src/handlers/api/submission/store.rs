@@ -17,12 +17,12 @@ use crate::decisions;
 use crate::handlers::state::AppState;
 use crate::mail;
 use crate::mail::outbox::timestamp;
-use crate::organisers::Secret;
 use crate::papers::files::{PAPERS_DIR, new_reference, upload_name};
 use crate::papers::filetype::PaperKind;
 use crate::repo::decisions as submission_links;
 use crate::repo::papers;
 use crate::repo::submissions::{self, NewSubmission};
+use crate::sign_in::secrets::Secret;
 
 /// Moves the paper into place, then writes the row and both mails in one transaction; if
 /// the transaction fails, the moved file is removed again.

@@ -50,13 +50,13 @@ pub enum SeedCheckError {
     Statement { line: usize, column: usize, message: String },
     /// A decision mail template names a placeholder nobody fills (issue 21).
     #[error(transparent)]
-    Template(#[from] crate::placeholders::UnknownPlaceholder),
+    Template(#[from] crate::seed::placeholders::UnknownPlaceholder),
     /// The programme's zone or sessions break a rule (issue 31).
     #[error(transparent)]
-    Programme(#[from] crate::session_rules::ProgrammeError),
+    Programme(#[from] crate::seed::session_rules::ProgrammeError),
     /// The review form or settings break a rule (issue 32).
     #[error(transparent)]
-    ReviewForm(#[from] crate::review_rules::FormError),
+    ReviewForm(#[from] crate::seed::review_rules::FormError),
     /// Values that apply but would print wrong, every one found, one a line.
     #[error("{}", one_a_line(.0))]
     Content(Vec<ContentProblem>),
@@ -192,14 +192,14 @@ fn offset_problem(time_zone: &str, utc_offset: &str, start_date: &str) -> Option
     let Ok(offset) = time::UtcOffset::parse(utc_offset, format) else {
         return Some(ContentProblem::OffsetUnreadable { utc_offset: utc_offset.to_owned() });
     };
-    let zone = crate::zone::Zone::load(time_zone).ok()?;
-    let first_day = crate::dates::parse(start_date)?;
+    let zone = crate::clock::zone::Zone::load(time_zone).ok()?;
+    let first_day = crate::clock::dates::parse(start_date)?;
     let zone_offset = zone.localize(first_day.with_time(time::macros::time!(9:00))).offset();
     (zone_offset != offset).then(|| ContentProblem::OffsetNotTheZones {
         utc_offset: utc_offset.to_owned(),
         time_zone: time_zone.to_owned(),
         start_date: start_date.to_owned(),
-        zone_offset: crate::zone::offset_label(zone_offset),
+        zone_offset: crate::clock::zone::offset_label(zone_offset),
     })
 }
 
@@ -470,7 +470,7 @@ mod tests {
     /// Whether the tz database has `name`: these tests need it, and a machine without it fails
     /// them, saying so, rather than skipping them.
     fn zone_known(name: &str) {
-        let dir = crate::zone::tz_dir();
+        let dir = crate::clock::zone::tz_dir();
         assert!(
             dir.join(name).is_file(),
             "the tz database has no {name} in {}: install Debian's tzdata",

@@ -1,5 +1,11 @@
-//! The clock pages read "now" from (countdown, timeline marks, footer year, calendar stamp).
-//! Injectable so tests can render before, at and after a date (issue 13, point 7).
+//! Time: the clock pages read "now" from (countdown, timeline marks, footer year, calendar
+//! stamp), injectable so tests can render before, at and after a date (issue 13, point 7);
+//! the event's IANA zone; content dates as pages show them.
+
+/// Content dates (`YYYY-MM-DD`) as pages show them, and the countdown.
+pub mod dates;
+/// IANA time zones from the machine's tz database: a wall-clock time's UTC offset.
+pub mod zone;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};

@@ -1,13 +1,13 @@
 //! Decisions on submissions (issue 21, DESIGN.md section 12 "Decisions"): the states, the
 //! decisions organisers stage, the authors' private status links and the decision mails made
-//! from the seed's templates (`crate::placeholders`).
+//! from the seed's templates (`crate::seed::placeholders`).
 
 use askama::Template;
 
 use crate::config::Config;
 use crate::mail::{self, MailSite, OutgoingMail};
-use crate::placeholders;
 use crate::repo::submissions::Submission;
+use crate::seed::placeholders;
 
 /// The states of a submission, in the order lists offer them.
 pub const STATES: [(&str, &str); 4] =

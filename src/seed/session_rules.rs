@@ -6,7 +6,7 @@
 use time::PrimitiveDateTime;
 use time::macros::format_description;
 
-use crate::zone::{Zone, ZoneError};
+use crate::clock::zone::{Zone, ZoneError};
 
 /// The session times as the seed writes them: `YYYY-MM-DD HH:MM` in the event's zone.
 pub fn parse_local(text: &str) -> Option<PrimitiveDateTime> {

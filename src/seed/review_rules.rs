@@ -5,10 +5,10 @@
 //! refuse a seed that breaks one (`crate::db::check_review_form`), naming the criterion.
 //!
 //! Here rather than in `crate::review` because the seed's own checks (`crate::db`) sit in the
-//! foundation layer, as the programme's do (`crate::session_rules`); `crate::review::form`
+//! foundation layer, as the programme's do (`crate::seed::session_rules`); `crate::review::form`
 //! builds the reviewers' form on these types.
 
-use crate::session_rules::parse_local;
+use crate::seed::session_rules::parse_local;
 
 /// The review modes of the seed's `site.review_mode` (DESIGN.md section 15).
 pub const REVIEW_MODES: [&str; 3] = ["double_anonymous", "single_anonymous", "open"];
