@@ -74,6 +74,65 @@ impl AppError {
     }
 }
 
+/// Why an action changed nothing (DESIGN.md section 11, "handlers are adapters"): a domain
+/// function answers `Err(Refused)` in the words the person is shown, and its handler answers
+/// that with the status [`AppError::from`] gives each case. Nothing is stored on a refusal;
+/// the transaction it was decided in is dropped.
+#[derive(Debug, thiserror::Error)]
+pub enum Refused {
+    /// Drawn from data that changed since (another organiser's change, a second click): 409,
+    /// RFC 9110 section 15.5.10. The message says what to do.
+    #[error("{0}")]
+    Stale(String),
+    /// A rule of the conference stands in the way of this change (a conflict of interest, a
+    /// submitted review that keeps its assignment, a room already taken): 422.
+    #[error("{0}")]
+    Conflicted(String),
+    /// Not allowed at this moment or in this state: a deadline passed, a form closed, a
+    /// paper withdrawn: 409, as the calendar's closed forms answer (DESIGN.md section 20).
+    #[error("{0}")]
+    NotAllowed(String),
+    /// What the request names does not exist (or is not this person's to see): 404.
+    #[error("{0}")]
+    NotFound(String),
+    /// Input that cannot be used: 422 with the fields' messages, keyed by the form's names.
+    #[error("{message}")]
+    Invalid { message: String, errors: BTreeMap<String, String> },
+    /// Anything else, e.g. the database: the [`AppError`] as it is (a 500 is logged, never
+    /// shown).
+    #[error(transparent)]
+    Failed(#[from] AppError),
+}
+
+impl Refused {
+    /// An [`Refused::Invalid`] with `message` and no field of its own.
+    pub fn invalid(message: impl Into<String>) -> Refused {
+        Refused::Invalid { message: message.into(), errors: BTreeMap::new() }
+    }
+}
+
+impl From<sqlx::Error> for Refused {
+    fn from(err: sqlx::Error) -> Self {
+        Refused::Failed(err.into())
+    }
+}
+
+impl From<Refused> for AppError {
+    fn from(refused: Refused) -> Self {
+        match refused {
+            Refused::Stale(message) | Refused::NotAllowed(message) => AppError::Conflict(message),
+            Refused::Conflicted(message) => AppError::Unprocessable { message, errors: BTreeMap::new() },
+            Refused::NotFound(message) => AppError::NotFound(message),
+            Refused::Invalid { message, errors } => AppError::Unprocessable { message, errors },
+            Refused::Failed(err) => err,
+        }
+    }
+}
+
+/// What a domain function answers: what it did (the action's own type, saying what changed),
+/// or why it did nothing.
+pub type Outcome<T> = Result<T, Refused>;
+
 /// JSON body of every API error.
 #[derive(Debug, Serialize)]
 pub struct ErrorBody {

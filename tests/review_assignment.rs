@@ -30,7 +30,7 @@ const MANILA: &str = "University of Manila";
 
 /// An app whose organiser is [`CHAIR`], with room for many POSTs, on a clock before the
 /// fixture's review deadline (3 March 2025): after it nothing is staged or released (issue 42).
-async fn assignment_app() -> TestApp {
+pub(crate) async fn assignment_app() -> TestApp {
     crate::common::app_with_clock(
         |c| {
             c.organiser_email = Some(CHAIR.into());
@@ -43,7 +43,7 @@ async fn assignment_app() -> TestApp {
 
 /// Twelve papers through the public form: the first four by authors at [`MANILA`], the
 /// others at one institution each. Their references, in order.
-async fn twelve_papers(app: &TestApp) -> Vec<String> {
+pub(crate) async fn twelve_papers(app: &TestApp) -> Vec<String> {
     let mut references = Vec::new();
     for n in 0..12 {
         let (email, university) = if n < 4 {
@@ -63,7 +63,7 @@ async fn twelve_papers(app: &TestApp) -> Vec<String> {
 }
 
 /// Three accepted reviewers; their ids (Ada, Bo, Cy).
-async fn three_reviewers(app: &TestApp) -> (i64, i64, i64) {
+pub(crate) async fn three_reviewers(app: &TestApp) -> (i64, i64, i64) {
     let ada = add_reviewer(app, ADA, "Ada Lovelace", "Analytical Engines Ltd", "Tidal Computing").await;
     let bo = add_reviewer(app, BO, "Bo Lantern", "Lantern Works", "Lantern Studies").await;
     let cy = add_reviewer(app, CY, "Cy Reyes", "The University of Manila", "Tidal Computing\nLantern Studies").await;
@@ -71,7 +71,7 @@ async fn three_reviewers(app: &TestApp) -> (i64, i64, i64) {
 }
 
 /// The live assignments: (reference, reviewer id, number, state).
-async fn live(app: &TestApp) -> Vec<(String, i64, i64, String)> {
+pub(crate) async fn live(app: &TestApp) -> Vec<(String, i64, i64, String)> {
     sqlx::query_as(
         "SELECT s.reference, a.reviewer_id, a.number, a.state FROM review_assignments a \
          JOIN submissions s ON s.id = a.submission_id WHERE a.state <> 'withdrawn' ORDER BY s.reference, a.number",
@@ -90,7 +90,7 @@ async fn review_code(app: &TestApp, reference: &str) -> Option<String> {
 }
 
 /// Audit entries of `action`: (object id, details).
-async fn audited(app: &TestApp, action: &str) -> Vec<(Option<String>, String)> {
+pub(crate) async fn audited(app: &TestApp, action: &str) -> Vec<(Option<String>, String)> {
     sqlx::query_as("SELECT object_id, details FROM audit_log WHERE action = $1 ORDER BY id")
         .bind(action)
         .fetch_all(&app.pool)

@@ -46,6 +46,23 @@ impl<'a> NewEntry<'a> {
     }
 }
 
+/// Who does an action, as the audit log names them (OWASP's Logging cheat sheet: who, and
+/// from where): the signed-in person's address, or `AUTHOR` / `ATTENDEE` for a private link's
+/// holder, and the client address of the request when known. Domain functions take it in
+/// place of a session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Actor {
+    pub email: String,
+    pub client: Option<String>,
+}
+
+impl Actor {
+    /// An entry by this actor doing `action` at `at` (RFC 3339 UTC).
+    pub fn entry<'a>(&'a self, at: &'a str, action: &'a str) -> NewEntry<'a> {
+        NewEntry::new(at, &self.email, self.client.as_deref(), action)
+    }
+}
+
 /// A recorded entry.
 #[derive(Debug, Clone, FromRow, Serialize)]
 pub struct Entry {

@@ -2,7 +2,8 @@
 //! - reviewers: a pasted list of reviewers to invite ([`roster`]);
 //! - conflicts: the rules that keep a reviewer away from a paper ([`conflicts`]), applied
 //!   before any assignment;
-//! - assignment: balanced by min-cost flow ([`assign`]) and its mail ([`assigned_mail`]);
+//! - assignment: balanced by min-cost flow ([`assign`]), what organisers do with it
+//!   ([`assignments`]: stage, release, discard, assign one) and its mail ([`assigned_mail`]);
 //! - reviewing: the form's answers and a review's score ([`form`]), what a reviewer may do
 //!   with a paper ([`reviewing`]) and what of its authors they may read ([`anonymous`]);
 //! - deciding: the reviews' figures in words ([`figures`]), what authors read of them
@@ -14,6 +15,7 @@
 pub mod anonymous;
 pub mod assign;
 pub mod assigned_mail;
+pub mod assignments;
 pub mod conflicts;
 pub mod figures;
 pub mod for_authors;

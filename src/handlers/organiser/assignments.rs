@@ -30,7 +30,7 @@
 //! a second "Assign" of the same reviewer finds the pair live. A submitted review keeps its
 //! assignment: unassigning it or declaring a conflict on it is refused (422).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 use askama::Template;
 use axum::body::Bytes;
@@ -54,8 +54,8 @@ use crate::mail::outbox::timestamp;
 use crate::mail::{self, Context};
 use crate::repo::assignments::{self as store, Assignment, Listed};
 use crate::repo::reviewers::{self, Reviewer};
-use crate::review::assign::{self, Problem, paper_topics, topic_key};
 use crate::review::assigned_mail::{self, AssignedPaper};
+use crate::review::assignments as domain;
 use crate::review::conflicts::{self, Conflict};
 
 /// The overview.
@@ -245,136 +245,25 @@ pub async fn overview(
 // Automatic assignment
 
 /// POST [`AUTOMATIC`]: stages an automatic assignment of every submitted paper short of
-/// reviewers; 303 to the preview.
+/// reviewers (`crate::review::assignments::stage_automatic`); 303 to the preview.
 pub async fn automatic(State(state): State<AppState>, SignedIn(organiser): SignedIn) -> Result<Response, AppError> {
-    let result = match before_the_deadline(&state).await {
-        Ok(()) => stage_automatic(&state, &organiser).await,
-        Err(err) => Err(err),
-    };
+    let focus_areas = state.content.snapshot().await.site()?.focus_areas.clone();
+    let result = domain::stage_automatic(&state.pool, state.clock.now(), &organiser.actor(), &focus_areas)
+        .await
+        .map(|staged| see_other(&format!("{STAGED}?done=staged&count={}", staged.count)))
+        .map_err(AppError::from);
     let links = vec![(PATH.to_owned(), "Back to the assignments".to_owned()), settings_link()];
     in_notice_page(&state, result, links).await
 }
 
-/// 409 once `review_deadline` has passed (issue 42 item 3, DESIGN.md section 20): reviewers
-/// could not write the reviews, so nothing is staged or released; the message names the
-/// setting's page (and the notice page links to it, [`settings_link`]).
+/// 409 once `review_deadline` has passed ([`domain::before_the_deadline`]).
 async fn before_the_deadline(state: &AppState) -> Result<(), AppError> {
-    match crate::calendar::gates::assignments_closed(&state.pool, state.clock.now()).await? {
-        Some(message) => Err(AppError::Conflict(message)),
-        None => Ok(()),
-    }
+    Ok(domain::before_the_deadline(&state.pool, state.clock.now()).await?)
 }
 
 /// The notice page's link to the review deadline's setting.
 fn settings_link() -> (String, String) {
     (crate::calendar::gates::SETTINGS_PATH.to_owned(), "Move the review deadline in the settings".to_owned())
-}
-
-async fn stage_automatic(state: &AppState, organiser: &Organiser) -> Result<Response, AppError> {
-    let mark = {
-        let mut conn = state.pool.acquire().await?;
-        store::live_mark(&mut conn).await?
-    };
-    let settings = reviewers::settings(&state.pool).await?;
-    let papers = store::submitted_papers(&state.pool).await?;
-    let people = store::accepted_reviewers(&state.pool).await?;
-    let live = store::live_of_submitted(&state.pool).await?;
-    let loads = store::loads(&state.pool).await?;
-    let declared = store::declared_conflicts(&state.pool).await?;
-    let webmail = store::webmail_domains(&state.pool).await?;
-    let areas: Vec<String> = state
-        .content
-        .snapshot()
-        .await
-        .site()?
-        .focus_areas
-        .lines()
-        .map(str::trim)
-        .filter(|a| !a.is_empty())
-        .map(String::from)
-        .collect();
-
-    let rule_papers: Vec<(i64, conflicts::Paper<'_>)> = papers
-        .iter()
-        .map(|p| (p.id, conflicts::Paper { email: &p.email, affiliation: &p.university_organization }))
-        .collect();
-    let rule_reviewers: Vec<(i64, conflicts::Reviewer<'_>)> =
-        people.iter().map(|r| (r.id, conflicts::Reviewer { email: &r.email, affiliation: &r.affiliation })).collect();
-    let conflicted = assign::conflicted_pairs(&rule_papers, &rule_reviewers, &webmail, &declared);
-    let area_refs: Vec<&str> = areas.iter().map(String::as_str).collect();
-    let problem_papers: Vec<assign::Paper> = papers
-        .iter()
-        .map(|p| assign::Paper {
-            id: p.id,
-            topics: paper_topics(&format!("{}\n{}", p.paper_title, p.public_abstract), &area_refs),
-        })
-        .collect();
-    let max = usize::try_from(settings.max_papers_per_reviewer).unwrap_or(0);
-    let problem_reviewers: Vec<assign::Reviewer> = people
-        .iter()
-        .map(|r| {
-            let (staged, released) = loads.get(&r.id).copied().unwrap_or((0, 0));
-            let load = usize::try_from(staged + released).unwrap_or(0);
-            assign::Reviewer {
-                id: r.id,
-                topics: r.topics.lines().map(topic_key).filter(|t| !t.is_empty()).collect(),
-                load,
-                capacity: max.saturating_sub(load),
-            }
-        })
-        .collect();
-    let live_pairs: HashSet<(i64, i64)> = live.iter().map(|a| (a.submission_id, a.reviewer_id)).collect();
-    let per_paper = usize::try_from(settings.reviewers_per_paper).unwrap_or(0);
-    // The solver is CPU work: off the request threads.
-    let (pairs, problem_reviewers) = tokio::task::spawn_blocking(move || {
-        let problem = Problem {
-            papers: &problem_papers,
-            reviewers: &problem_reviewers,
-            live: &live_pairs,
-            conflicts: &conflicted,
-            reviewers_per_paper: per_paper,
-        };
-        (assign::assign(&problem), problem_reviewers)
-    })
-    .await
-    .map_err(|e| AppError::internal("automatic assignment", e.to_string()))?;
-
-    if pairs.is_empty() {
-        // Nothing to store, nothing to record: the preview says so.
-        return Ok(see_other(&format!("{STAGED}?done=staged&count=0")));
-    }
-    let at = timestamp(state.clock.now());
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    if store::live_mark(&mut tx).await? != mark {
-        return Err(AppError::Conflict(
-            "Assignments or conflicts changed while the assignment was worked out (another organiser, or a reviewer \
-             declaring a conflict). Nothing was staged: press \"Stage automatic assignment\" again."
-                .into(),
-        ));
-    }
-    let without_code: HashSet<i64> = papers.iter().filter(|p| p.review_code.is_none()).map(|p| p.id).collect();
-    let mut needing_code: Vec<i64> = pairs.iter().map(|(p, _)| *p).filter(|p| without_code.contains(p)).collect();
-    needing_code.dedup();
-    store::give_review_codes(&mut tx, &needing_code).await?;
-    store::stage(&mut tx, &pairs, &at).await?;
-    let reference: HashMap<i64, &str> = papers.iter().map(|p| (p.id, p.reference.as_str())).collect();
-    let email: HashMap<i64, &str> = people.iter().map(|r| (r.id, r.email.as_str())).collect();
-    let shown_pairs: Vec<[&str; 2]> = pairs
-        .iter()
-        .map(|(p, r)| [reference.get(p).copied().unwrap_or(""), email.get(r).copied().unwrap_or("")])
-        .collect();
-    let loads_after = assign::loads_after(&problem_reviewers, &pairs);
-    let mut entry = organiser.entry(&at, "review.assignments_staged");
-    entry.details = json!({
-        "count": pairs.len(),
-        "reviewers_per_paper": settings.reviewers_per_paper,
-        "max_papers_per_reviewer": settings.max_papers_per_reviewer,
-        "spread": assign::spread(&loads_after),
-        "pairs": shown_pairs,
-    });
-    crate::repo::audit::record(&mut tx, &entry).await?;
-    tx.commit().await?;
-    Ok(see_other(&format!("{STAGED}?done=staged&count={}", pairs.len())))
 }
 
 // ---------------------------------------------------------------------------------------

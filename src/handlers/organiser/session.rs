@@ -23,7 +23,7 @@ use crate::base::client_ip::ClientIp;
 use crate::error::AppError;
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
-use crate::repo::audit::{self, NewEntry};
+use crate::repo::audit::{self, Actor, NewEntry};
 use crate::repo::organisers as store;
 use crate::repo::reviewers::{self, Reviewer};
 use crate::sign_in::roles::Role;
@@ -78,6 +78,11 @@ pub struct Organiser {
 }
 
 impl Organiser {
+    /// Who this organiser is to a domain function and the audit log.
+    pub fn actor(&self) -> Actor {
+        Actor { email: self.email.clone(), client: self.client.clone() }
+    }
+
     /// An audit entry by this organiser, at `at`.
     pub fn entry<'a>(&'a self, at: &'a str, action: &'a str) -> NewEntry<'a> {
         NewEntry::new(at, &self.email, self.client.as_deref(), action)
@@ -131,6 +136,11 @@ pub struct Account {
 }
 
 impl Account {
+    /// Who this person is to a domain function and the audit log.
+    pub fn actor(&self) -> Actor {
+        Actor { email: self.email.clone(), client: self.client.clone() }
+    }
+
     /// An audit entry by this person, at `at`.
     pub fn entry<'a>(&'a self, at: &'a str, action: &'a str) -> NewEntry<'a> {
         NewEntry::new(at, &self.email, self.client.as_deref(), action)
