@@ -53,8 +53,11 @@ pub mod payments;
 /// The programme: the draft of sessions and placed papers, its conflicts, publishing versions
 /// and their changes, and the timetable visitors read in the event's zone.
 pub mod programme;
-/// Peer review: so far the conflict rules between reviewers and papers.
+/// Peer review: reviewers, conflicts, assignments, reviewing, what authors read, reminders.
 pub mod review;
+/// Sign-in and roles, one mechanism for every role: who may sign in to which area, the
+/// secrets of links and sessions.
+pub mod sign_in;
 
 // 5. data: what is stored.
 /// The content snapshot in memory, its loader and watcher.
@@ -82,8 +85,6 @@ pub mod forms;
 /// The content seed's rules, checked where the seed is applied: the programme's sessions,
 /// the review form and settings, the decision mails' placeholders.
 pub mod seed;
-/// Sign-in and roles: who may sign in to which area, and the secrets of links and sessions.
-pub mod sign_in;
 
 pub use http::cache_hits::App;
 pub use http::router::app;
