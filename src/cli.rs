@@ -11,7 +11,8 @@ use clap::{Parser, Subcommand};
 use crate::config::Config;
 use crate::handlers::state::AppState;
 use crate::repo::audit;
-use crate::{backup, db, export, http, server};
+use crate::seed::apply;
+use crate::{backup, db, export, http};
 
 /// The `conference` command line.
 #[derive(Debug, Parser)]
@@ -95,6 +96,16 @@ pub enum SettingsAction {
     },
 }
 
+impl Cli {
+    /// Whether the command is `serve` (also the default, with no command): `main` starts the
+    /// server itself, beside the command line rather than under it, so the one-shot commands
+    /// never depend on the accept loop (DESIGN.md section 11).
+    pub fn serves(&self) -> bool {
+        matches!(self.command, None | Some(Command::Serve))
+    }
+}
+
+/// Runs a one-shot command (every command but `serve`, see [`Cli::serves`]).
 pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     let config = cli.config;
     match cli.command.unwrap_or(Command::Serve) {
@@ -113,12 +124,12 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     return Err(format!("seed file {} does not exist; nothing was changed", file.display()).into());
                 }
                 Some(file) => Some(file),
-                None => Some(PathBuf::from(db::CONTENT_SEED_PATH)).filter(|default| default.is_file()),
+                None => Some(PathBuf::from(apply::CONTENT_SEED_PATH)).filter(|default| default.is_file()),
             };
             if check {
                 let (sql, name) = match &file {
                     Some(file) => (std::fs::read_to_string(file)?, file.display().to_string()),
-                    None => (db::CONTENT_SEED.to_owned(), "the seed built into the binary".to_owned()),
+                    None => (apply::CONTENT_SEED.to_owned(), "the seed built into the binary".to_owned()),
                 };
                 return check_seed(&config, &sql, &name).await;
             }
@@ -127,11 +138,11 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             match file {
                 Some(file) => {
                     let sql = std::fs::read_to_string(&file)?;
-                    db::seed_with(&pool, sql).await?;
+                    apply::seed_with(&pool, sql).await?;
                     tracing::info!(file = %file.display(), "content seed applied");
                 }
                 None => {
-                    db::seed(&pool).await?;
+                    apply::seed(&pool).await?;
                     tracing::info!("content seed applied from the copy built into the binary");
                 }
             }
@@ -207,7 +218,7 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 serde_json::json!({ "archive": from.display().to_string(), "moved_aside": restored.moved_aside });
             record_cli_action(&pool, "backup.restore", "backup", &restored.manifest.created, details).await?;
         }
-        Command::Serve => server::serve(config).await?,
+        Command::Serve => return Err("`serve` is started by main (Cli::serves), not by cli::run".into()),
     }
     Ok(())
 }
@@ -286,7 +297,7 @@ async fn check_seed(config: &Config, sql: &str, name: &str) -> Result<(), Box<dy
     scratch.data_dir = dir.path().to_path_buf();
     let copy = db::connect(&scratch.database_url).await?;
     db::migrate(&copy).await?;
-    db::seed_with(&copy, sql.to_owned()).await.map_err(|err| format!("the seed does not apply on SQLite: {err}"))?;
+    apply::seed_with(&copy, sql.to_owned()).await.map_err(|err| format!("the seed does not apply on SQLite: {err}"))?;
     let problems = http::page_check::check_pages(AppState::new(copy.clone(), scratch)).await;
     copy.close().await;
     for problem in &problems {

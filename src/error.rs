@@ -39,12 +39,18 @@ pub enum AppError {
 
 impl From<sqlx::Error> for AppError {
     fn from(err: sqlx::Error) -> Self {
-        if crate::db::is_unstorable_text(&err) {
+        if is_unstorable_text(&err) {
             // SQLite stores it; PostgreSQL refuses, and that is bad input, not a 500.
             return AppError::BadRequest("The request contains a NUL character, which cannot be stored.".into());
         }
         AppError::internal("database", err)
     }
+}
+
+/// Whether `err` is PostgreSQL refusing a text it cannot store (NUL, SQLSTATE 22021
+/// `character_not_in_repertoire`): the client's input, not the server, is at fault.
+pub fn is_unstorable_text(err: &sqlx::Error) -> bool {
+    matches!(err, sqlx::Error::Database(db) if db.code().as_deref() == Some("22021"))
 }
 
 impl AppError {

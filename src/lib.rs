@@ -64,6 +64,9 @@ pub mod sign_in;
 pub mod content;
 /// All SQL.
 pub mod repo;
+/// The content seed: applying it in one transaction, and its rules, checked there: the
+/// programme's sessions, the review form and settings, the decision mails' placeholders.
+pub mod seed;
 
 // 6. foundation: what everything stands on.
 /// Small pieces every layer uses: amounts in cents, the client's address behind proxies,
@@ -82,9 +85,6 @@ pub mod db;
 pub mod error;
 /// What visitors type: the rules every form shares, the paper form's options.
 pub mod forms;
-/// The content seed's rules, checked where the seed is applied: the programme's sessions,
-/// the review form and settings, the decision mails' placeholders.
-pub mod seed;
 
 pub use http::cache_hits::App;
 pub use http::router::app;

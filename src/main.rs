@@ -21,7 +21,9 @@ async fn run() -> std::process::ExitCode {
         )
         .init();
     let cli = conference::cli::Cli::parse();
-    match conference::cli::run(cli).await {
+    let outcome =
+        if cli.serves() { conference::server::serve(cli.config).await } else { conference::cli::run(cli).await };
+    match outcome {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) => {
             tracing::error!("{err}");

@@ -158,7 +158,7 @@ async fn the_settings_page_shows_each_deadline_and_audits_a_change_with_both_val
     assert_eq!(details["value"], json!({"before": "2025-03-03 18:00", "after": "2025-03-10 12:00"}));
 
     // The value outlives a later seed.
-    conference::db::seed_with(&app.pool, fixture::SEED.to_owned()).await.unwrap();
+    conference::seed::apply::seed_with(&app.pool, fixture::SEED.to_owned()).await.unwrap();
     let page = app.request(SETTINGS, &[("cookie", &cookie)]).await.text();
     assert!(page.contains(&format!("Set by {CHAIR}")), "{page}");
     assert!(page.contains("Monday, 10 March 2025, 12:00 Singapore time"), "{page}");
@@ -315,7 +315,7 @@ async fn assignments_are_refused_after_the_review_deadline_and_no_mail_names_a_p
 #[tokio::test]
 async fn with_the_shipped_seed_the_forms_are_closed_until_an_organiser_moves_the_deadlines() {
     let app = app_at(datetime!(2026-12-02 10:00 UTC)).await;
-    conference::db::seed(&app.pool).await.unwrap();
+    conference::seed::apply::seed(&app.pool).await.unwrap();
     app.state.content.reload().await.unwrap();
     let page = parse(&app.page("/submission").await);
     assert!(by_id(&page, "submissions-closed").is_some(), "submissions closed");

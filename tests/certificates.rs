@@ -605,7 +605,7 @@ async fn no_public_page_nor_the_sitemap_links_a_certificate() {
 #[tokio::test]
 async fn every_signature_the_production_seed_names_is_built_in() {
     let app = app().await;
-    conference::db::seed(&app.pool).await.unwrap();
+    conference::seed::apply::seed(&app.pool).await.unwrap();
     let signatories = conference::attendance::certificates::signatories(&app.pool).await.unwrap();
     assert!(!signatories.is_empty());
     for s in &signatories {

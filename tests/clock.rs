@@ -108,7 +108,7 @@ async fn the_home_page_of_the_next_minute_is_ready_before_it_starts() {
     // Content that changed since makes the prepared page stale: rendered again on request.
     let seed = crate::common::fixture::SEED.replace(crate::common::fixture::FIRST_QUESTION, "Can I attend from afar?");
     conference::handlers::ahead::prepare_next_minute(&app.state).await;
-    conference::db::seed_with(&app.pool, seed).await.expect("seed applies");
+    conference::seed::apply::seed_with(&app.pool, seed).await.expect("seed applies");
     assert!(app.state.content.reload().await.expect("content reloads"));
     app.state.clock.set(datetime!(2025-03-01 10:02:10 UTC));
     assert!(

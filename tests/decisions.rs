@@ -595,7 +595,7 @@ async fn decision_templates_fill_their_placeholders_and_a_broken_one_is_refused_
     let seed = crate::common::fixture::SEED
         .replace("Status: {status_link}'),\n('decision_rejected'", "Status: {status_lnk}'),\n('decision_rejected'");
     assert_ne!(seed, crate::common::fixture::SEED);
-    let err = conference::db::seed_with(&app.pool, seed.clone()).await.expect_err("refused");
+    let err = conference::seed::apply::seed_with(&app.pool, seed.clone()).await.expect_err("refused");
     let line = seed.lines().position(|l| l.contains("{status_lnk}")).unwrap() + 1;
     let message = err.to_string();
     assert!(

@@ -465,7 +465,7 @@ async fn a_conference_day_without_sessions_is_an_empty_day() {
         1,
     );
     assert_ne!(seed, fixture::SEED, "the site's end date moved");
-    conference::db::seed_with(&app.pool, seed).await.expect("seed applies");
+    conference::seed::apply::seed_with(&app.pool, seed).await.expect("seed applies");
     assert!(app.state.content.reload().await.unwrap());
     let (xml, json) = exports(&app).await;
     assert_eq!(xml.xpath("string(//conference/end)"), "2025-03-24");

@@ -346,7 +346,7 @@ async fn each_conflict_shows_where_it_arises_and_blocks_publishing() {
     // 4. A placement in a session the seed then drops.
     placed(&app, &cookie, &refs[1], SESSION_B, 15).await;
     let seed = fixture::SEED.lines().filter(|line| !line.starts_with("('session-b',")).collect::<Vec<_>>().join("\n");
-    conference::db::seed_with(&app.pool, seed).await.expect("the seed without session B applies");
+    conference::seed::apply::seed_with(&app.pool, seed).await.expect("the seed without session B applies");
     let page = programme(&app, &cookie).await;
     assert!(first(&page, "#session-session-b").is_none(), "the session is gone");
     let dropped = "“Harbour bells” is placed in session session-b, which does not take papers or no longer exists.";

@@ -63,7 +63,7 @@ async fn the_same_page_is_the_same_bytes_until_the_content_changes() {
     assert_eq!(first.header("etag"), second.header("etag"));
 
     let seed = crate::common::fixture::SEED.replace(crate::common::fixture::CHAIR, "Prof. Juan Changed");
-    conference::db::seed_with(&app.pool, seed).await.expect("seed applies");
+    conference::seed::apply::seed_with(&app.pool, seed).await.expect("seed applies");
     assert!(app.state.content.reload().await.expect("content reloads"), "a new snapshot");
     let third = app.request("/committee", &[("accept-encoding", "br")]).await;
     assert_ne!(third.header("etag"), first.header("etag"), "new content, new ETag");

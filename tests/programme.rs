@@ -269,7 +269,7 @@ async fn the_programme_calendar_has_every_session_in_utc_with_stable_uids() {
         "'tide-room-a', '2025-03-22 09:00', '2025-03-22 12:00'",
         "'tide-room-a', '2025-03-22 13:00', '2025-03-22 15:00'",
     );
-    conference::db::seed_with(&app.pool, seed).await.expect("seed applies");
+    conference::seed::apply::seed_with(&app.pool, seed).await.expect("seed applies");
     assert!(app.state.content.reload().await.unwrap());
     let after = events(&app.request("/schedule.ics", &[]).await.text());
     let moved =

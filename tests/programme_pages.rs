@@ -385,7 +385,7 @@ async fn the_changelog_lists_each_versions_changes_newest_first() {
         "'lantern-hall', '2025-03-23 16:00', '2025-03-23 17:00'",
     );
     assert_ne!(seed, fixture::SEED, "the fixture has the closing the test moves");
-    conference::db::seed_with(&app.pool, seed).await.expect("seed applies");
+    conference::seed::apply::seed_with(&app.pool, seed).await.expect("seed applies");
     programme::publish(&app, 3, "Version three", datetime!(2025-03-07 02:00 UTC)).await;
 
     let body = app.page("/schedule/changes").await;

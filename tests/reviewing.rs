@@ -245,10 +245,14 @@ async fn seed_check_and_seed_refuse_a_bad_review_form_naming_the_criterion() {
         };
         assert!(said.contains(says), "{file}: {says:?} in {said}");
         assert!(said.contains(file), "{file}: the file is named in {said}");
-        let refused = conference::db::seed_with(&app.pool, seed).await;
+        let refused = conference::seed::apply::seed_with(&app.pool, seed).await;
         assert!(refused.is_err(), "{file}: `seed` refuses it too");
         if file != "twice.sql" {
-            assert!(matches!(refused, Err(conference::db::SeedError::ReviewForm(_))), "{file}: {:?}", refused.err());
+            assert!(
+                matches!(refused, Err(conference::seed::apply::SeedError::ReviewForm(_))),
+                "{file}: {:?}",
+                refused.err()
+            );
         }
     }
     assert_eq!(conference::db::content_version(&app.pool).await.unwrap(), version, "nothing was applied");
@@ -501,7 +505,7 @@ async fn a_changed_form_leaves_submitted_reviews_readable_from_their_own_copy() 
             1,
         );
     assert!(seed.contains("harbour-fit"));
-    conference::db::seed_with(&app.pool, seed).await.expect("the changed form applies");
+    conference::seed::apply::seed_with(&app.pool, seed).await.expect("the changed form applies");
 
     let page = get(&app, &ada_cookie, &paper_path("R-FORM03")).await.text();
     let document = parse(&page);

@@ -1,5 +1,5 @@
 //! The content seeds (DESIGN.md sections 2-3). The production seed organisers edit,
-//! `conference::db::CONTENT_SEED`, is checked for being well formed only (it applies, every
+//! `conference::seed::apply::CONTENT_SEED`, is checked for being well formed only (it applies, every
 //! page answers with it, what it points at exists), never for the names, prices or dates an
 //! organiser chooses; the other tests run on `tests/fixtures/content.sql`. Both seeds
 //! replace content only when re-applied.
@@ -62,7 +62,7 @@ async fn table_counts(app: &TestApp) -> BTreeMap<String, i64> {
 /// seed` does, and loaded into the content snapshot).
 async fn app_on_production_seed() -> TestApp {
     let app = app().await;
-    conference::db::seed(&app.pool).await.expect("the production seed applies");
+    conference::seed::apply::seed(&app.pool).await.expect("the production seed applies");
     assert!(app.state.content.reload().await.expect("content reloads"), "a new content snapshot");
     app
 }
@@ -77,7 +77,7 @@ async fn reapplying_a_seed_is_idempotent_and_leaves_visitor_data_alone() {
     for (name, apply) in [("fixture", false), ("production", true)] {
         let reseed = || async {
             if apply {
-                conference::db::seed(&app.pool).await.expect("production seed applies")
+                conference::seed::apply::seed(&app.pool).await.expect("production seed applies")
             } else {
                 fixture::seed(&app.pool).await.expect("fixture seed applies")
             }
@@ -100,7 +100,7 @@ async fn reapplying_a_seed_is_idempotent_and_leaves_visitor_data_alone() {
 async fn the_seeds_only_delete_content_tables() {
     let content = content_tables();
     assert!(content.contains("site") && content.contains("dates"), "content tables read from the migration");
-    for (name, seed) in [("production", conference::db::CONTENT_SEED), ("fixture", fixture::SEED)] {
+    for (name, seed) in [("production", conference::seed::apply::CONTENT_SEED), ("fixture", fixture::SEED)] {
         let deleted: BTreeSet<String> = seed
             .lines()
             .filter_map(|l| l.trim().strip_prefix("DELETE FROM "))

@@ -194,8 +194,8 @@ async fn refused(file: &str, edit: impl FnOnce(&str) -> String, says: &[&str]) {
     }
     assert!(said.contains("nothing was changed"), "{said}");
     let version = conference::db::content_version(&app.pool).await.unwrap();
-    let err = conference::db::seed_with(&app.pool, std::fs::read_to_string(&seed).unwrap()).await.unwrap_err();
-    assert!(matches!(err, conference::db::SeedError::Programme(_)), "seed refuses it too: {err}");
+    let err = conference::seed::apply::seed_with(&app.pool, std::fs::read_to_string(&seed).unwrap()).await.unwrap_err();
+    assert!(matches!(err, conference::seed::apply::SeedError::Programme(_)), "seed refuses it too: {err}");
     assert_eq!(conference::db::content_version(&app.pool).await.unwrap(), version, "nothing was applied");
     assert_eq!(site_name(&app).await, fixture::NAME);
 }
@@ -314,7 +314,7 @@ async fn every_wrong_value_is_named_at_once_one_a_line() {
 #[tokio::test]
 async fn the_production_seeds_offset_and_signature_images_pass_the_check() {
     let app = common::app().await;
-    match conference::cli::seed_check::diff(&app.pool, conference::db::CONTENT_SEED).await {
+    match conference::cli::seed_check::diff(&app.pool, conference::seed::apply::CONTENT_SEED).await {
         Ok(_) => {}
         Err(err) => panic!("migrations/seed/content.sql: {err}"),
     }

@@ -124,22 +124,22 @@ pub async fn diff(pool: &Pool, sql: &str) -> Result<SeedDiff, SeedCheckError> {
             return Err(SeedCheckError::Statement { line, column, message });
         }
     }
-    // The same checks `seed` makes before it commits (`db::seed_with`).
-    let checked = match crate::db::check_mail_templates(&mut tx, sql).await {
-        Ok(()) => crate::db::check_programme(&mut tx).await,
+    // The same checks `seed` makes before it commits (`apply::seed_with`).
+    let checked = match crate::seed::apply::check_mail_templates(&mut tx, sql).await {
+        Ok(()) => crate::seed::apply::check_programme(&mut tx).await,
         Err(err) => Err(err),
     };
     let checked = match checked {
-        Ok(()) => crate::db::check_review_form(&mut tx).await,
+        Ok(()) => crate::seed::apply::check_review_form(&mut tx).await,
         Err(err) => Err(err),
     };
     if let Err(err) = checked {
         tx.rollback().await?;
         return Err(match err {
-            crate::db::SeedError::Template(unknown) => SeedCheckError::Template(unknown),
-            crate::db::SeedError::Programme(rule) => SeedCheckError::Programme(rule),
-            crate::db::SeedError::ReviewForm(rule) => SeedCheckError::ReviewForm(rule),
-            crate::db::SeedError::Database(err) => SeedCheckError::Database(err),
+            crate::seed::apply::SeedError::Template(unknown) => SeedCheckError::Template(unknown),
+            crate::seed::apply::SeedError::Programme(rule) => SeedCheckError::Programme(rule),
+            crate::seed::apply::SeedError::ReviewForm(rule) => SeedCheckError::ReviewForm(rule),
+            crate::seed::apply::SeedError::Database(err) => SeedCheckError::Database(err),
         });
     }
     let problems = content_problems(&mut tx).await?;

@@ -9,7 +9,17 @@
 use sqlx::FromRow;
 
 use crate::db::{self, Connection, Pool};
-use crate::seed::review_rules::CriterionRow;
+
+/// One row of `review_criteria` as stored: `scale` is JSON text.
+#[derive(Debug, Clone, PartialEq, Eq, FromRow)]
+pub struct CriterionRow {
+    pub key: String,
+    pub position: i64,
+    pub label: String,
+    pub description: String,
+    pub scale: String,
+    pub weight: i64,
+}
 
 /// The review form's criteria as stored, in `position` order.
 pub async fn criteria(pool: &Pool) -> Result<Vec<CriterionRow>, sqlx::Error> {

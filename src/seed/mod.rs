@@ -1,6 +1,9 @@
-//! The content seed's rules, which `db::seed` applies in the seed's transaction and
-//! `conference seed --check` reports: the programme's sessions, the review form and settings,
-//! the decision mails' placeholders.
+//! The content seed: applying it ([`apply`]) with its rules, checked in the seed's
+//! transaction and reported by `conference seed --check`: the programme's sessions, the
+//! review form and settings, the decision mails' placeholders.
+
+/// Applying the seed in one transaction, its checks, and the seed built into the binary.
+pub mod apply;
 
 /// Placeholders of the decision mails' templates: the known names, filling, the seed check.
 pub mod placeholders;

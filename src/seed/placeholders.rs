@@ -1,7 +1,7 @@
 //! Placeholders of the decision mails' templates (issue 21): `{name}` in a template's subject
 //! or body stands for a value of the submission. The names are fixed here, so a template that
 //! names another one (a typo, `{titel}`) is refused when the content seed is applied
-//! (`crate::db::seed_with`), with the seed's line, instead of reaching an author as braces.
+//! (`crate::seed::apply::seed_with`), with the seed's line, instead of reaching an author as braces.
 //!
 //! Braces around anything that is not a lower-case name (`{ }`, `{Title Case}`) are text.
 

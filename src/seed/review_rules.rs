@@ -2,7 +2,7 @@
 //! section 15): at least one criterion, keys that are unique slugs, a scale of 2 to 10
 //! labels, a weight of 1 to 100, a known review mode, positive limits, a deadline written
 //! `YYYY-MM-DD HH:MM` and well-formed webmail domains. `conference seed` and `seed --check`
-//! refuse a seed that breaks one (`crate::db::check_review_form`), naming the criterion.
+//! refuse a seed that breaks one (`crate::seed::apply::check_review_form`), naming the criterion.
 //!
 //! Here rather than in `crate::review` because the seed's own checks (`crate::db`) sit in the
 //! foundation layer, as the programme's do (`crate::seed::session_rules`); `crate::review::form`
@@ -22,16 +22,8 @@ pub const WEIGHT_MAX: i64 = 100;
 /// The longest key: it is part of a form field's name and of every stored answer.
 pub const KEY_MAX_CHARS: usize = 40;
 
-/// One row of `review_criteria` as stored: `scale` is JSON text.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct CriterionRow {
-    pub key: String,
-    pub position: i64,
-    pub label: String,
-    pub description: String,
-    pub scale: String,
-    pub weight: i64,
-}
+/// One row of `review_criteria` as stored, as `crate::repo::reviews` reads it.
+pub use crate::repo::reviews::CriterionRow;
 
 /// One question of the review form: its key (a slug), what reviewers read, the labels of
 /// scores `1..=scale.len()` (lowest first) and its weight in a review's score.

@@ -1,7 +1,7 @@
 //! The content seed's rules for the programme (issue 31 item 1): the event's zone is one the
 //! tz database knows, every session ends after it starts, and no room holds two sessions at
 //! once. `conference seed` and `seed --check` refuse a seed that breaks one
-//! (`crate::db::check_programme`), naming the sessions.
+//! (`crate::seed::apply::check_programme`), naming the sessions.
 
 use time::PrimitiveDateTime;
 use time::macros::format_description;

@@ -15,6 +15,7 @@ use tokio::net::TcpListener;
 
 use crate::config::Config;
 use crate::handlers::state::AppState;
+use crate::seed::apply;
 use crate::{db, mail};
 
 /// The listening socket: the first one a socket manager handed over (systemd's socket
@@ -51,7 +52,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     std::fs::create_dir_all(&config.data_dir)?;
     let pool = db::connect(&config.database_url).await?;
     db::migrate(&pool).await?;
-    if db::seed_if_empty(&pool).await? {
+    if apply::seed_if_empty(&pool).await? {
         tracing::info!("empty database: content seed applied");
     }
     // What a crash left behind goes now, then every few minutes (src/sweep.rs).

@@ -13,8 +13,8 @@ pub fn path() -> std::path::PathBuf {
 }
 
 /// Applies the fixture seed as `conference seed` applies a file (one transaction).
-pub async fn seed(pool: &Pool) -> Result<(), conference::db::SeedError> {
-    conference::db::seed_with(pool, SEED.to_owned()).await
+pub async fn seed(pool: &Pool) -> Result<(), conference::seed::apply::SeedError> {
+    conference::seed::apply::seed_with(pool, SEED.to_owned()).await
 }
 
 /// `site.name`.
