@@ -270,7 +270,7 @@ async fn check_seed(config: &Config, sql: &str, name: &str) -> Result<(), Box<dy
         }
         Err(err) => return Err(err.into()),
     };
-    let kept = crate::repo::settings::stored(&pool).await?.overrides;
+    let kept = crate::repo::settings::stored(&mut *pool.acquire().await?).await?.overrides;
     pool.close().await;
     println!("seed check of {name}: nothing is changed");
     if diff.tables.is_empty() {

@@ -70,6 +70,24 @@ fn the_src_root_holds_only_entry_points_and_shared_foundation_files() {
     assert!(loose.is_empty(), "files loose at the src/ root, each belongs in an area's folder: {loose:?}");
 }
 
+/// A migration both engines accept is one file, linked from `migrations/postgres/`, never a
+/// copy that could drift (migrations/README.md).
+#[test]
+fn no_migration_is_copied_between_engines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+    let mut copies = Vec::new();
+    for entry in std::fs::read_dir(root.join("postgres")).unwrap() {
+        let path = entry.unwrap().path();
+        let sqlite = root.join("sqlite").join(path.file_name().unwrap());
+        let linked = std::fs::symlink_metadata(&path).unwrap().file_type().is_symlink();
+        if !linked && sqlite.exists() && std::fs::read(&path).unwrap() == std::fs::read(&sqlite).unwrap() {
+            copies.push(path.file_name().unwrap().to_string_lossy().into_owned());
+        }
+    }
+    copies.sort();
+    assert!(copies.is_empty(), "migrations/postgres/ copies these from sqlite/ instead of linking them: {copies:?}");
+}
+
 /// The README's "Layout" table names every top-level module of `src/`, and every `src/`
 /// path it names exists.
 #[test]

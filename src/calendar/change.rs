@@ -63,7 +63,7 @@ pub async fn set(
     now: OffsetDateTime,
 ) -> Result<Outcome, ChangeError> {
     let mut tx = db::begin_write(pool).await?;
-    let stored = store::stored_on(&mut tx).await?;
+    let stored = store::stored(&mut tx).await?;
     let calendar = Calendar::build(&stored, &event_zone(&stored.seed));
     let checked = match check(&calendar, typed, now) {
         Ok(checked) => checked,

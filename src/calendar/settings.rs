@@ -109,7 +109,7 @@ impl Calendar {
     /// The calendar as the database holds it now (what a refusal is decided on: fresher than
     /// any snapshot).
     pub async fn load(pool: &Pool) -> Result<Calendar, sqlx::Error> {
-        let stored = store::stored(pool).await?;
+        let stored = store::stored(&mut *pool.acquire().await?).await?;
         Ok(Calendar::build(&stored, &event_zone(&stored.seed)))
     }
 

@@ -123,7 +123,8 @@ impl Snapshot {
         let published = block("programme_versions", programme::latest(pool).await);
         let versions = block("programme_versions", programme::versions(pool).await);
         let zone = event_zone(&site);
-        let calendar = block("settings", crate::repo::settings::stored(pool).await);
+        let calendar =
+            block("settings", async { crate::repo::settings::stored(&mut *pool.acquire().await?).await }.await);
         let speakers = block("speakers", content::speakers(pool).await);
         let co_organizers = block("co_organizers_img", content::co_organizers(pool).await);
         let materials = block("download_buttons", content::materials(pool).await);

@@ -6,7 +6,7 @@
 use serde::Serialize;
 use sqlx::FromRow;
 
-use crate::db::{Connection, Pool};
+use crate::db::Connection;
 
 /// The keys `settings` may hold, in the order pages list them; also the `site` columns that
 /// hold the seed's values.
@@ -74,16 +74,10 @@ const SEED: &str = "SELECT paper_due_date, registration_closes, review_deadline,
                     camera_ready_due, end_date, time_zone, utc_offset, contact_email FROM site WHERE id = 1";
 const OVERRIDES: &str = "SELECT key, value, changed_at, changed_by FROM settings ORDER BY key";
 
-/// The seed's values and the organisers' values, from `pool`. A database without a `site`
-/// row reads as no seed values (every setting then falls back to its default).
-pub async fn stored(pool: &Pool) -> Result<Stored, sqlx::Error> {
-    let seed = sqlx::query_as(SEED).fetch_optional(pool).await?.unwrap_or_default();
-    let overrides = sqlx::query_as(OVERRIDES).fetch_all(pool).await?;
-    Ok(Stored { seed, overrides })
-}
-
-/// [`stored`] on `conn` (a transaction: what a change is checked against).
-pub async fn stored_on(conn: &mut Connection) -> Result<Stored, sqlx::Error> {
+/// The seed's values and the organisers' values on `conn`: a pool's connection, or a
+/// transaction (what a change is checked against). A database without a `site` row reads as
+/// no seed values (every setting then falls back to its default).
+pub async fn stored(conn: &mut Connection) -> Result<Stored, sqlx::Error> {
     let seed = sqlx::query_as(SEED).fetch_optional(&mut *conn).await?.unwrap_or_default();
     let overrides = sqlx::query_as(OVERRIDES).fetch_all(&mut *conn).await?;
     Ok(Stored { seed, overrides })
