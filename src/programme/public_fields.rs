@@ -28,6 +28,15 @@ pub struct Lock {
     pub changed: bool,
 }
 
+/// The lock form's `lock`: `yes` (lock) or `no` (unlock); refused (400) otherwise.
+pub fn lock_wanted(typed: &str) -> Outcome<bool> {
+    match typed {
+        "yes" => Ok(true),
+        "no" => Ok(false),
+        other => Err(form_refused(format!("\"lock\" must be \"yes\" or \"no\", not \"{}\".", shown(other)))),
+    }
+}
+
 /// Stops (`lock`) or allows again authors' edits of their public abstract and presenter,
 /// recording when and by whom. Audited as `programme.locked` or `programme.unlocked`.
 pub async fn set_lock(pool: &Pool, now: OffsetDateTime, actor: &Actor, lock: bool) -> Outcome<Lock> {

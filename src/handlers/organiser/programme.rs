@@ -1,27 +1,14 @@
-//! Placing accepted papers into the programme and publishing it (issue 31 items 2 and 3,
-//! DESIGN.md section 14): the organisers' working copy of the timetable.
+//! The organisers' programme pages (issue 31 items 2 and 3, DESIGN.md section 14), adapters
+//! over `crate::programme`: [`PATH`] shows the draft ([`overview`]: sessions by day, talks,
+//! conflicts, the lock, what publishing would change); [`PLACE`], [`MOVE`] and [`REMOVE`]
+//! place, swap and take out talks ([`placing`]); [`LOCK`] and [`PAPER`] are the lock on
+//! authors' edits and a paper's public abstract and presenter ([`public_fields`]);
+//! [`PUBLISH`] publishes the draft ([`publish::publish_version`]).
 //!
-//! - `GET /organiser/programme` ([`PATH`]): the technical and poster sessions by day and time,
-//!   each with its time left and its talks in order (earlier, later, minutes, remove), a form
-//!   that places an accepted paper; keynote sessions with their speaker; the conflicts, listed
-//!   on top and marked at their talks; the lock on authors' edits; what publishing would
-//!   change and the form that publishes.
-//! - `POST /organiser/programme/place` ([`PLACE`], `paper`, `session`, `minutes`): places a
-//!   paper at the end of a session, or changes its minutes where it is (`programme.placed`).
-//! - `POST /organiser/programme/move` ([`MOVE`], `paper`, `direction=earlier|later`): swaps a
-//!   talk with its neighbour (`programme.moved`).
-//! - `POST /organiser/programme/remove` ([`REMOVE`], `paper`): takes it out (`programme.removed`).
-//! - `POST /organiser/programme/lock` ([`LOCK`], `lock=yes|no`): stops or allows authors'
-//!   edits of their public abstract and presenter (`programme.locked`, `programme.unlocked`).
-//! - `POST /organiser/programme/publish` ([`PUBLISH`], `name`, `expected`): publishes the draft
-//!   as version `expected` (`programme.published`, written by [`publish`]).
-//! - `GET` and `POST /organiser/programme/papers/{reference}` ([`PAPER`], `abstract`,
-//!   `presenter`): a paper's public abstract and presenter (`programme.paper_edited`).
-//!
-//! Every change is one transaction with its audit entry, and answers 303 back to [`PATH`] with
-//! a notice (`done`, `paper`, `version`), so a reload posts nothing. A bad form is the page
-//! again with the message (400); publishing over conflicts or over a version someone else
-//! just published is 409. Nothing is changed by a refused form.
+//! Every change answers 303 back to [`PATH`] with a notice (`done`, `paper`, `version`), so a
+//! reload posts nothing. A refused form is the page again with the message: 400 for a bad
+//! form, 404, or 409 for publishing over conflicts or over a version someone else just
+//! published. Nothing is changed by a refused form.
 
 use askama::Template;
 use axum::body::Bytes;
@@ -303,16 +290,7 @@ pub async fn lock(
     body: Bytes,
 ) -> Result<Response, AppError> {
     let result = async {
-        let lock = match one(&fields(&body), "lock")? {
-            "yes" => true,
-            "no" => false,
-            other => {
-                return Err(AppError::BadRequest(format!(
-                    "\"lock\" must be \"yes\" or \"no\", not \"{}\".",
-                    shown(other)
-                )));
-            }
-        };
+        let lock = public_fields::lock_wanted(one(&fields(&body), "lock")?)?;
         let done = public_fields::set_lock(&state.pool, state.clock.now(), &organiser.actor(), lock).await?;
         Ok(see_other(&format!("{PATH}?done={}", if done.locked { "locked" } else { "unlocked" })))
     }
