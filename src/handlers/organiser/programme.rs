@@ -25,13 +25,13 @@ use crate::error::AppError;
 use crate::handlers::layout::Layout;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
-use crate::programme::abstracts::{self, ABSTRACT_MAX_WORDS};
+use crate::programme::abstracts;
 use crate::programme::draft::Paper;
 use crate::programme::moved_mail::MovedTalkMail;
 use crate::programme::overview::{self, DayRow, Overview, POSTER_IN_ORAL, TalkRow};
-use crate::programme::placing::{self, Direction, MINUTES_DEFAULT, MINUTES_MAX, MINUTES_MIN, Minutes, Placed};
+use crate::programme::placing::{self, Direction, Minutes, Placed};
 use crate::programme::public_fields;
-use crate::programme::publish::{self, NAME_MAX_CHARS};
+use crate::programme::publish;
 use crate::programme::{Published, Talk};
 
 /// The organisers' programme page.
@@ -58,6 +58,8 @@ fn url_segment(value: &str) -> String {
     url::form_urlencoded::byte_serialize(value.as_bytes()).collect::<String>().replace('+', "%20")
 }
 
+/// The programme page; its forms' addresses and limits are this module's and
+/// `crate::programme`'s constants, named in the template.
 #[derive(Template)]
 #[template(path = "organiser/programme.html")]
 struct ProgrammePage {
@@ -87,22 +89,9 @@ struct ProgrammePage {
     name: String,
     /// Locked: (when, by whom).
     lock: Option<(Moment, String)>,
-    place_action: &'static str,
-    move_action: &'static str,
-    remove_action: &'static str,
-    lock_action: &'static str,
-    publish_action: &'static str,
-    name_max: usize,
-    minutes_min: i64,
-    minutes_max: i64,
-    minutes_default: i64,
 }
 
 impl ProgrammePage {
-    fn paper_href(&self, reference: &str) -> String {
-        paper_href(reference)
-    }
-
     /// A version is published and the draft changes nothing of it: nothing to publish.
     fn unchanged(&self) -> bool {
         self.latest.is_some() && self.changes.is_empty()
@@ -190,15 +179,6 @@ async fn page(
         waiting: overview.waiting,
         papers: overview.papers,
         changes: overview.changes,
-        place_action: PLACE,
-        move_action: MOVE,
-        remove_action: REMOVE,
-        lock_action: LOCK,
-        publish_action: PUBLISH,
-        name_max: NAME_MAX_CHARS,
-        minutes_min: MINUTES_MIN,
-        minutes_max: MINUTES_MAX,
-        minutes_default: MINUTES_DEFAULT,
     };
     render(status, &page)
 }
@@ -240,9 +220,8 @@ pub async fn place(
         let fields = fields(&body);
         let (reference, session) = (one(&fields, "paper")?, one(&fields, "session")?);
         let minutes = Minutes::parse(one(&fields, "minutes")?)?;
-        let now = state.clock.now();
-        let placed = placing::place(&state.pool, now, &organiser.actor(), reference, session, minutes).await?;
-        Ok(done("placed", &placed))
+        let (now, by) = (state.clock.now(), organiser.actor());
+        Ok(done("placed", &placing::place(&state.pool, now, &by, reference, session, minutes).await?))
     }
     .await;
     or_page(&state, result, String::new()).await
@@ -259,9 +238,8 @@ pub async fn move_talk(
         let fields = fields(&body);
         let reference = one(&fields, "paper")?;
         let direction = Direction::parse(one(&fields, "direction")?)?;
-        let now = state.clock.now();
-        let moved = placing::move_talk(&state.pool, now, &organiser.actor(), reference, direction).await?;
-        Ok(done("moved", &moved))
+        let (now, by) = (state.clock.now(), organiser.actor());
+        Ok(done("moved", &placing::move_talk(&state.pool, now, &by, reference, direction).await?))
     }
     .await;
     or_page(&state, result, String::new()).await
@@ -275,8 +253,7 @@ pub async fn remove(
 ) -> Result<Response, AppError> {
     let result = async {
         let reference = one(&fields(&body), "paper")?.to_owned();
-        let removed = placing::remove(&state.pool, state.clock.now(), &organiser.actor(), &reference).await?;
-        Ok(done("removed", &removed))
+        Ok(done("removed", &placing::remove(&state.pool, state.clock.now(), &organiser.actor(), &reference).await?))
     }
     .await;
     or_page(&state, result, String::new()).await
@@ -298,7 +275,7 @@ pub async fn lock(
     or_page(&state, result, String::new()).await
 }
 
-/// POST `/organiser/programme/publish`: `name` (at most [`NAME_MAX_CHARS`] characters) and
+/// POST `/organiser/programme/publish`: `name` (at most [`publish::NAME_MAX_CHARS`] characters) and
 /// `expected` (the version number the page offered) ([`publish::publish_version`]).
 pub async fn publish_version(
     State(state): State<AppState>,
@@ -330,9 +307,7 @@ pub async fn publish_version(
 #[template(path = "organiser/programme_paper.html")]
 struct PaperPage {
     layout: Layout,
-    reference: String,
-    title: String,
-    authors: Vec<String>,
+    paper: Paper,
     state: String,
     /// Where it is placed: "Fixture session A, 09:00–09:15", or `None`.
     placed: Option<String>,
@@ -341,7 +316,6 @@ struct PaperPage {
     problem: Option<String>,
     lock: Option<(Moment, String)>,
     action: String,
-    max_words: usize,
     words: usize,
 }
 
@@ -361,17 +335,14 @@ async fn paper_page(
     let page = PaperPage {
         layout: layout(state, &format!("Programme: {}", paper.reference), PATH).await?,
         action: paper_href(&paper.reference),
-        reference: paper.reference,
-        title: paper.title,
-        authors: paper.authors,
         state: crate::decisions::state_label(&paper.state).to_owned(),
+        paper,
         placed: found.placed,
         words: abstracts::word_count(&public_abstract),
         presenter,
         public_abstract,
         problem,
         lock: found.lock.map(|(at, by)| (view::when(&at, &zone), by)),
-        max_words: ABSTRACT_MAX_WORDS,
     };
     render(status, &page)
 }
@@ -386,7 +357,7 @@ pub async fn paper(
 }
 
 /// POST `/organiser/programme/papers/{reference}`: `abstract` (at most
-/// [`ABSTRACT_MAX_WORDS`] words) and `presenter` (one of the paper's authors)
+/// [`abstracts::ABSTRACT_MAX_WORDS`] words) and `presenter` (one of the paper's authors)
 /// ([`public_fields::edit_paper`]); a refused form is the paper's page again with what was
 /// typed.
 pub async fn edit_paper(
@@ -400,9 +371,8 @@ pub async fn edit_paper(
     let (typed_abstract, typed_presenter) = (typed("abstract"), typed("presenter"));
     let result = async {
         let (text, chosen) = (one(&fields, "abstract")?, one(&fields, "presenter")?);
-        let now = state.clock.now();
-        let saved = public_fields::edit_paper(&state.pool, now, &organiser.actor(), &reference, text, chosen).await?;
-        Ok(done("paper", &saved))
+        let (now, by) = (state.clock.now(), organiser.actor());
+        Ok(done("paper", &public_fields::edit_paper(&state.pool, now, &by, &reference, text, chosen).await?))
     }
     .await;
     match result {
