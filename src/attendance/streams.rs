@@ -3,11 +3,18 @@
 //! and next ones first. Nothing public reads them: no page, sitemap, JSON-LD, export or cache
 //! (`crate::repo::streams` is read by the attendee page and the organisers' page alone).
 
+use std::collections::BTreeMap;
+
+use serde_json::json;
 use time::OffsetDateTime;
 
+use crate::db::Pool;
+use crate::error::{Outcome, Refused};
 use crate::forms::validate::is_allowed_char;
+use crate::mail::outbox::timestamp;
 use crate::programme::timetable::{Programme, TimedSession};
-use crate::repo::streams::StreamLink;
+use crate::repo::audit::{self, Actor};
+use crate::repo::streams::{self as store, StreamLink};
 
 /// Longest stream URL, in characters.
 pub const URL_MAX_CHARS: usize = 500;
@@ -49,6 +56,79 @@ pub fn check_label(typed: &str) -> Result<String, String> {
         return Err(format!("The label must be at most {LABEL_MAX_CHARS} characters."));
     }
     Ok(label)
+}
+
+/// What [`set`] did to a session's stream link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Saved {
+    /// Set or changed (`stream.set`).
+    Set,
+    /// Removed (`stream.removed`).
+    Removed,
+    /// Already so (a second click, or removing a link the session does not have): nothing
+    /// was stored or audited.
+    Unchanged,
+}
+
+/// Sets the stream link of `programme`'s online or hybrid session `session` to `url` and
+/// `label` as typed ([`check_url`], [`check_label`]), or removes it when `url` is empty, by
+/// `actor` at `now`. Audited as `stream.set` (address and label before and after) or
+/// `stream.removed`, about the session.
+///
+/// Refused as not found (404) for a session the programme does not have; as conflicted (422)
+/// for an in-person session (it has no stream); as invalid (422, keyed `url` or `label`) for
+/// an address that is no web address or a label too long.
+pub async fn set(
+    pool: &Pool,
+    now: OffsetDateTime,
+    actor: &Actor,
+    programme: &Programme,
+    session: &str,
+    url: &str,
+    label: &str,
+) -> Outcome<Saved> {
+    let Some(timed) = programme.session(session) else {
+        let shown: String = session.chars().take(40).collect();
+        return Err(Refused::NotFound(format!("The programme has no session {shown}.")));
+    };
+    if !timed.streamed() {
+        return Err(Refused::Conflicted(
+            "This session is in person only: it has no stream. Change its mode in the content seed first.".into(),
+        ));
+    }
+    let at = timestamp(now);
+    let mut tx = crate::db::begin_write(pool).await?;
+    let before = store::of_session(&mut tx, session).await?;
+    if url.is_empty() {
+        if !store::remove(&mut tx, session).await? {
+            return Ok(Saved::Unchanged);
+        }
+        let mut entry = actor.entry(&at, "stream.removed").about("session", session);
+        entry.details = json!({ "url": { "before": before.as_ref().map(|l| &l.url), "after": null } });
+        audit::record(&mut tx, &entry).await?;
+        tx.commit().await?;
+        return Ok(Saved::Removed);
+    }
+    let invalid = |field: &str, message: String| Refused::Invalid {
+        errors: BTreeMap::from([(field.to_owned(), message.clone())]),
+        message,
+    };
+    let url = check_url(url).map_err(|e| invalid("url", e))?;
+    let label = check_label(label).map_err(|e| invalid("label", e))?;
+    if before.as_ref().is_some_and(|l| l.url == url && l.label == label) {
+        return Ok(Saved::Unchanged);
+    }
+    let link =
+        StreamLink { session: session.to_owned(), url, label, updated: at.clone(), updated_by: actor.email.clone() };
+    store::set(&mut tx, &link).await?;
+    let mut entry = actor.entry(&at, "stream.set").about("session", session);
+    entry.details = json!({
+        "url": { "before": before.as_ref().map(|l| &l.url), "after": link.url },
+        "label": { "before": before.as_ref().map(|l| &l.label), "after": link.label },
+    });
+    audit::record(&mut tx, &entry).await?;
+    tx.commit().await?;
+    Ok(Saved::Set)
 }
 
 /// Where a session of today stands.

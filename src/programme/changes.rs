@@ -81,6 +81,34 @@ pub fn talk_slot(programme: &Published, t: &Talk) -> Slot {
     }
 }
 
+/// A slot as organisers read it: "Session A, Tide Room A, 2025-03-22 09:00–09:15" (the end's
+/// day only when it differs from the start's).
+pub fn slot_label(slot: &Slot) -> String {
+    let (day, start) = slot.starts_at.split_once(' ').unwrap_or((&slot.starts_at, ""));
+    let end = match slot.ends_at.split_once(' ') {
+        Some((end_day, end)) if end_day == day => end.to_owned(),
+        _ => slot.ends_at.clone(),
+    };
+    let room = if slot.room.is_empty() { String::new() } else { format!(", {}", slot.room) };
+    format!("{}{room}, {day} {start}–{end}", slot.session)
+}
+
+/// A line of "What publishing would change" on the organisers' programme page.
+pub fn change_line(change: &Change) -> String {
+    match change {
+        Change::TalkAdded { title, to, .. } => format!("Talk added: “{title}”, {}", slot_label(to)),
+        Change::TalkMoved { title, from, to, .. } => {
+            format!("Talk moved: “{title}”, from {} to {}", slot_label(from), slot_label(to))
+        }
+        Change::TalkRemoved { title, from, .. } => format!("Talk removed: “{title}”, was {}", slot_label(from)),
+        Change::SessionAdded { title, to, .. } => format!("Session added: {title}, {}", slot_label(to)),
+        Change::SessionRetimed { title, from, to, .. } => {
+            format!("Session retimed: {title}, from {} to {}", slot_label(from), slot_label(to))
+        }
+        Change::SessionRemoved { title, from, .. } => format!("Session removed: {title}, was {}", slot_label(from)),
+    }
+}
+
 fn room_name(programme: &Published, slug: &str) -> String {
     programme.rooms.iter().find(|r| r.slug == slug).map_or_else(|| slug.to_owned(), |r| r.name.clone())
 }
@@ -128,5 +156,16 @@ mod tests {
         );
         let moved: Vec<&str> = moved_papers(Some(&v1), &v2).iter().map(|t| t.slug.as_str()).collect();
         assert_eq!(moved, ["two"]);
+    }
+
+    #[test]
+    fn slots_read_as_organisers_say_them() {
+        let slot = Slot {
+            session: "Session A".into(),
+            room: "Tide Room A".into(),
+            starts_at: "2025-03-22 09:00".into(),
+            ends_at: "2025-03-22 09:15".into(),
+        };
+        assert_eq!(slot_label(&slot), "Session A, Tide Room A, 2025-03-22 09:00–09:15");
     }
 }

@@ -13,7 +13,9 @@ use super::changes::{changes, moved_papers};
 use super::conflicts::{Conflict, conflicts};
 use super::draft::{Paper, Placement, Seed, draft};
 use crate::db::Pool;
+use crate::error::{AppError, Outcome, Refused};
 use crate::mail::OutgoingMail;
+use crate::repo::audit::Actor;
 use crate::repo::content::{self, Room, Session, Speaker, Track};
 use crate::repo::programme as repo;
 use crate::repo::published::{Change, Published, Talk};
@@ -91,6 +93,32 @@ pub enum PublishError {
 /// What a moved talk's mail says: made by the caller (it knows the site's address and the
 /// mail layout) for the new version, the talk and its paper.
 pub type MovedMail<'a> = dyn Fn(&Published, &Talk, &Paper) -> OutgoingMail + Send + Sync + 'a;
+
+/// The "Publish" form of `/organiser/programme`: publishes the draft as version `expected`
+/// (the number the page offered, as typed) named `name`, by `actor`, at `now` ([`publish`]).
+///
+/// Refused with 400 for a number that is not one or a bad name; as not allowed (409) while
+/// the draft has conflicts; as stale (409) when someone published that version since the
+/// page was drawn. The 409s' messages end "Nothing was published."
+pub async fn publish_version(
+    pool: &Pool,
+    now: OffsetDateTime,
+    actor: &Actor,
+    expected: &str,
+    name: &str,
+    moved_mail: &MovedMail<'_>,
+) -> Outcome<Published> {
+    let expected = expected.parse::<i64>().ok().filter(|n| *n >= 1).ok_or_else(|| {
+        AppError::BadRequest("The form's version number is not a number. Load the page again.".into())
+    })?;
+    match publish(pool, expected, name, &actor.email, actor.client.as_deref(), now, moved_mail).await {
+        Ok(version) => Ok(version),
+        Err(PublishError::BadName) => Err(AppError::BadRequest(PublishError::BadName.to_string()).into()),
+        Err(err @ PublishError::Conflicts(_)) => Err(Refused::NotAllowed(format!("{err} Nothing was published."))),
+        Err(err @ PublishError::Taken(_)) => Err(Refused::Stale(format!("{err} Nothing was published."))),
+        Err(PublishError::Database(err)) => Err(err.into()),
+    }
+}
 
 /// Publishes the draft as version `expected` named `name`, by `actor` (an organiser's address)
 /// from `client`, at `at`. `expected` is the number the organiser's page offered, so a page

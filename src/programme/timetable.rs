@@ -28,6 +28,12 @@ pub const KINDS: [(&str, &str); 8] = [
     ("social", "Social event"),
 ];
 
+/// What a session kind reads as ("Technical session"), the kind itself when [`KINDS`] does
+/// not name it.
+pub fn kind_label(kind: &str) -> String {
+    label(&KINDS, kind)
+}
+
 fn label(table: &[(&'static str, &'static str)], key: &str) -> String {
     table.iter().find(|(k, _)| *k == key).map_or_else(|| key.to_owned(), |(_, label)| (*label).to_owned())
 }

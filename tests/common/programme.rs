@@ -173,7 +173,7 @@ pub async fn id_of(app: &TestApp, paper: &Paper) -> i64 {
 }
 
 /// A moved talk's mail as the tests queue it: to the paper's author, nothing else to check.
-fn moved_mail(
+pub(crate) fn moved_mail(
     version: &Published,
     talk: &conference::repo::published::Talk,
     paper: &conference::programme::draft::Paper,

@@ -1,27 +1,24 @@
 //! Stream links in the back office (issue 33 item 6): every online or hybrid session of the
 //! programme with its stream link, and a form per session that sets, changes or removes it
-//! (an empty address removes it). Each change is audited (`stream.set`, `stream.removed`,
-//! the address before and after) in its transaction. The links reach attendees only through
+//! (an empty address removes it; the action is `crate::attendance::streams::set`, audited as
+//! `stream.set` or `stream.removed`). The links reach attendees only through
 //! the attendee page of a paid ticket (`crate::attendance::streams`).
 
 use askama::Template;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use serde_json::json;
 
 use super::form::{fields, one};
 use super::session::SignedIn;
 use super::sign_in::layout;
 use crate::attendance::streams::{self, LABEL_MAX_CHARS, URL_MAX_CHARS};
-use crate::error::AppError;
+use crate::error::{self as domain, AppError};
 use crate::handlers::layout::Layout;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
-use crate::mail::outbox::timestamp;
 use crate::programme::timetable::Programme;
-use crate::repo::audit;
-use crate::repo::streams::{self as store, StreamLink};
+use crate::repo::streams as store;
 
 /// The page's address.
 pub const PATH: &str = "/organiser/streams";
@@ -122,10 +119,9 @@ pub async fn show(
 }
 
 /// POST `/organiser/streams/{session}` (`url`, `label`): sets the stream link of an online or
-/// hybrid session, or removes it when `url` is empty. 404 for a session the programme does not
-/// have; 422 with the page again (what was typed, and why) for an in-person session, an
-/// address that is no web address or a label too long; 400 for a form without exactly one
-/// `url`. Audited as `stream.set` or `stream.removed`; answers 303 to the page.
+/// hybrid session, or removes it when `url` is empty ([`streams::set`]); 303 to the page. A
+/// refusal about the session's form (422) is the page again with what was typed and why; 400
+/// for a form without exactly one `url`.
 pub async fn set(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
@@ -133,50 +129,17 @@ pub async fn set(
     body: axum::body::Bytes,
 ) -> Result<Response, AppError> {
     let fields = fields(&body);
-    let typed_url = one(&fields, "url")?.to_owned();
-    let typed_label = fields.iter().find(|(k, _)| k == "label").map(|(_, v)| v.clone()).unwrap_or_default();
+    let url = one(&fields, "url")?.to_owned();
+    let label = fields.iter().find(|(k, _)| k == "label").map(|(_, v)| v.clone()).unwrap_or_default();
     let snapshot = state.content.snapshot().await;
     let programme = Programme::of(&snapshot).map_err(|_| AppError::internal("stream links", "programme not loaded"))?;
-    let Some(timed) = programme.session(&session) else {
-        return Err(AppError::NotFound(format!("The programme has no session {}.", super::view::shown(&session))));
-    };
-    let refuse =
-        |error: String| Refused { slug: session.clone(), url: typed_url.clone(), label: typed_label.clone(), error };
-    if !timed.streamed() {
-        let error = "This session is in person only: it has no stream. Change its mode in the content seed first.";
-        return page(&state, StatusCode::UNPROCESSABLE_ENTITY, None, Some(refuse(error.into()))).await;
-    }
-    let at = timestamp(state.clock.now());
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    let before = store::of_session(&mut tx, &session).await?;
-    if typed_url.is_empty() {
-        if store::remove(&mut tx, &session).await? {
-            let mut entry = organiser.entry(&at, "stream.removed").about("session", &session);
-            entry.details = json!({ "url": { "before": before.as_ref().map(|l| &l.url), "after": null } });
-            audit::record(&mut tx, &entry).await?;
+    let now = state.clock.now();
+    match streams::set(&state.pool, now, &organiser.actor(), &programme, &session, &url, &label).await {
+        Ok(_) => Ok(see_other(&format!("{PATH}?saved={session}"))),
+        Err(domain::Refused::Conflicted(error) | domain::Refused::Invalid { message: error, .. }) => {
+            let refused = Refused { slug: session, url, label, error };
+            page(&state, StatusCode::UNPROCESSABLE_ENTITY, None, Some(refused)).await
         }
-        tx.commit().await?;
-        return Ok(see_other(&format!("{PATH}?saved={session}")));
+        Err(other) => Err(other.into()),
     }
-    let (url, label) = match (streams::check_url(&typed_url), streams::check_label(&typed_label)) {
-        (Ok(url), Ok(label)) => (url, label),
-        (Err(error), _) | (_, Err(error)) => {
-            drop(tx);
-            return page(&state, StatusCode::UNPROCESSABLE_ENTITY, None, Some(refuse(error))).await;
-        }
-    };
-    if before.as_ref().is_some_and(|l| l.url == url && l.label == label) {
-        return Ok(see_other(&format!("{PATH}?saved={session}")));
-    }
-    let link =
-        StreamLink { session: session.clone(), url, label, updated: at.clone(), updated_by: organiser.email.clone() };
-    store::set(&mut tx, &link).await?;
-    let mut entry = organiser.entry(&at, "stream.set").about("session", &session);
-    entry.details = json!({
-        "url": { "before": before.as_ref().map(|l| &l.url), "after": link.url },
-        "label": { "before": before.as_ref().map(|l| &l.label), "after": link.label },
-    });
-    audit::record(&mut tx, &entry).await?;
-    tx.commit().await?;
-    Ok(see_other(&format!("{PATH}?saved={session}")))
 }
