@@ -16,7 +16,7 @@ use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
 use super::view::{self, ActionForm, Bulk, Cell, Control, DetailPage, Field, Group, ListPage, Moment, history};
-use crate::decisions::{self, Decision};
+use crate::decisions::states::{self as decisions, Decision, shown};
 use crate::error::AppError;
 use crate::export::visitors;
 use crate::forms::paper_form;
@@ -594,9 +594,4 @@ pub async fn paper(
     download::record(&state, &entry).await?;
     download::name_attachment(&mut response, &s.submitted.file_type, &filename);
     Ok(response)
-}
-
-/// At most 40 characters of what was asked for, for a message.
-fn shown(value: &str) -> String {
-    value.chars().take(40).collect()
 }
