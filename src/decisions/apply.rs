@@ -13,7 +13,7 @@ use time::OffsetDateTime;
 
 use super::mails::{self, reviews_for};
 use super::stage::Why;
-use super::states::{Decision, status_link};
+use super::states::{Decision, counted, status_link};
 use crate::config::Config;
 use crate::db::Pool;
 use crate::error::Outcome;
@@ -93,6 +93,23 @@ pub struct Applied {
     pub accepted: usize,
     pub rejected: usize,
     pub mails: usize,
+}
+
+impl Applied {
+    /// What the organisers are told an apply did.
+    pub fn summary(&self) -> String {
+        let Applied { accepted, rejected, mails } = *self;
+        let total = accepted + rejected;
+        if total == 0 {
+            "Nothing was applied: these decisions were applied already, and nobody was mailed again.".to_owned()
+        } else {
+            format!(
+                "{} applied ({accepted} accepted, {rejected} rejected); {} queued.",
+                counted(total, "decision", "decisions"),
+                counted(mails, "mail", "mails")
+            )
+        }
+    }
 }
 
 /// Applies the previewed pending decisions `items` (`(reference, version)` as the preview

@@ -4,6 +4,8 @@
 //! programme is locked. The actor is the audit log's `author` ([`author`]): the link's holder
 //! is not named, and no client address is kept for them.
 
+use std::borrow::Cow;
+
 use serde_json::json;
 use time::OffsetDateTime;
 
@@ -144,6 +146,32 @@ pub struct PublicForm {
     pub version: Option<String>,
     pub text: String,
     pub presenter: Option<String>,
+}
+
+impl PublicForm {
+    /// Reads `version`, `abstract` and `presenter` from a form's (name, value) pairs; other
+    /// fields are ignored. A field sent twice is the 400's message (nothing is guessed).
+    pub fn read<'a>(pairs: impl Iterator<Item = (Cow<'a, str>, Cow<'a, str>)>) -> Result<PublicForm, &'static str> {
+        let mut form = PublicForm::default();
+        let mut seen: Vec<Cow<'a, str>> = Vec::new();
+        for (name, value) in pairs {
+            if !["version", "abstract", "presenter"].contains(&name.as_ref()) {
+                continue;
+            }
+            if seen.contains(&name) {
+                return Err(
+                    "The form sent a field more than once, so nothing was saved. Please use the form on this page.",
+                );
+            }
+            match name.as_ref() {
+                "version" => form.version = Some(value.trim().to_owned()),
+                "abstract" => form.text = value.into_owned(),
+                _ => form.presenter = Some(value.into_owned()),
+            }
+            seen.push(name);
+        }
+        Ok(form)
+    }
 }
 
 /// Whether `s` takes a public abstract and presenter now: refused (not allowed, 409) unless

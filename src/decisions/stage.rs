@@ -75,6 +75,50 @@ impl Why {
     }
 }
 
+/// Most rows one decision form may name (a conference's whole programme fits).
+pub const ITEMS_MAX: usize = 2000;
+
+/// A form's decision: `accepted`, `rejected`, or `none` (clear the pending one); anything
+/// else, or nothing chosen, is a 400.
+pub fn decision(value: &str) -> Outcome<Option<Decision>> {
+    let bad = |message: &str| Refused::Failed(AppError::BadRequest(message.to_owned()));
+    match value {
+        "" => {
+            Err(bad("No decision was chosen. Choose Accept, Reject or \"Clear the pending decision\", then try again."))
+        }
+        "none" => Ok(None),
+        other => Decision::parse(other)
+            .map(Some)
+            .ok_or_else(|| bad("The decision must be \"accepted\", \"rejected\" or \"none\".")),
+    }
+}
+
+/// A form's selected items, each `<reference>:<version>`: at least one and at most
+/// [`ITEMS_MAX`], each reference once (the first wins); anything else is a 400.
+pub fn items<'a>(values: impl Iterator<Item = &'a str>) -> Outcome<Vec<(String, i64)>> {
+    let bad = |message: String| Refused::Failed(AppError::BadRequest(message));
+    let mut items: Vec<(String, i64)> = Vec::new();
+    for value in values {
+        let parsed = value
+            .rsplit_once(':')
+            .and_then(|(reference, version)| Some((reference.to_owned(), version.parse::<i64>().ok()?)))
+            .filter(|(reference, _)| !reference.is_empty() && reference.len() <= 40);
+        let Some(item) = parsed else {
+            return Err(bad(format!("\"{}\" is not a selected submission (reference:version).", shown(value))));
+        };
+        if !items.iter().any(|(r, _)| *r == item.0) {
+            items.push(item);
+        }
+    }
+    if items.is_empty() {
+        return Err(bad("No submission is selected. Tick at least one row.".into()));
+    }
+    if items.len() > ITEMS_MAX {
+        return Err(bad(format!("At most {ITEMS_MAX} submissions can be decided at once.")));
+    }
+    Ok(items)
+}
+
 /// What [`stage`] did: every item now has `decision` as its pending decision (`None`:
 /// cleared), `count` rows in all, each audited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

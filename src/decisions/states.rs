@@ -79,6 +79,11 @@ pub fn shown(value: &str) -> String {
     value.chars().take(40).collect()
 }
 
+/// "1 decision" or "3 decisions": `n` with the noun (and verb) `one` or `many` fits.
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

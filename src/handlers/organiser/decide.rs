@@ -30,8 +30,8 @@ use super::sign_in::layout;
 use super::submissions::{self, href};
 use super::view::NoticePage;
 use crate::decisions::apply::{self as applying, TOKEN_STAND_IN};
-use crate::decisions::stage::{self as staging, Why};
-use crate::decisions::states::{Decision, shown};
+use crate::decisions::stage::{self as staging, ITEMS_MAX, Why};
+use crate::decisions::states::{Decision, counted, shown};
 use crate::error::{AppError, Refused};
 use crate::handlers::layout::Layout;
 use crate::handlers::render::{render, see_other};
@@ -42,9 +42,8 @@ use crate::repo::submissions as rows;
 pub use super::submissions::REVIEW;
 /// Where the review's confirmation posts.
 pub const CONFIRM: &str = "/organiser/submissions/decide/confirm";
-/// The preview of applying, and the most rows one form may name (where the list's notice
-/// links and what it checks).
-pub use super::submissions::{ITEMS_MAX, PREVIEW};
+/// The preview of applying (where the list's notice links).
+pub use super::submissions::PREVIEW;
 /// Where the preview's button posts.
 pub const APPLY: &str = "/organiser/decisions/apply";
 /// What applying answers with (after a 303).
@@ -52,44 +51,14 @@ pub const APPLIED: &str = "/organiser/decisions/applied";
 /// The page a stale or withdrawn item's form answers with (after a 303).
 pub const CONFLICT: &str = "/organiser/submissions/{reference}/conflict";
 
-/// `accepted`, `rejected`, or `none` (clear): what a form asks for.
-fn decision(value: &str) -> Result<Option<Decision>, AppError> {
-    match value {
-        "" => Err(AppError::BadRequest(
-            "No decision was chosen. Choose Accept, Reject or \"Clear the pending decision\", then try again.".into(),
-        )),
-        "none" => Ok(None),
-        other => Decision::parse(other)
-            .map(Some)
-            .ok_or_else(|| AppError::BadRequest("The decision must be \"accepted\", \"rejected\" or \"none\".".into())),
-    }
+/// The form's selected items (`item`: `<reference>:<version>`, [`staging::items`]).
+fn items(fields: &[(String, String)]) -> Result<Vec<(String, i64)>, AppError> {
+    Ok(staging::items(fields.iter().filter(|(k, _)| k == "item").map(|(_, v)| v.as_str()))?)
 }
 
-/// The selected items (`<reference>:<version>`), at least one, each once.
-fn items(fields: &[(String, String)]) -> Result<Vec<(String, i64)>, AppError> {
-    let mut items: Vec<(String, i64)> = Vec::new();
-    for (_, value) in fields.iter().filter(|(k, _)| k == "item") {
-        let parsed = value
-            .rsplit_once(':')
-            .and_then(|(reference, version)| Some((reference.to_owned(), version.parse::<i64>().ok()?)))
-            .filter(|(reference, _)| !reference.is_empty() && reference.len() <= 40);
-        let Some(item) = parsed else {
-            return Err(AppError::BadRequest(format!(
-                "\"{}\" is not a selected submission (reference:version).",
-                shown(value)
-            )));
-        };
-        if !items.iter().any(|(r, _)| *r == item.0) {
-            items.push(item);
-        }
-    }
-    if items.is_empty() {
-        return Err(AppError::BadRequest("No submission is selected. Tick at least one row.".into()));
-    }
-    if items.len() > ITEMS_MAX {
-        return Err(AppError::BadRequest(format!("At most {ITEMS_MAX} submissions can be decided at once.")));
-    }
-    Ok(items)
+/// The form's `decision` ([`staging::decision`]).
+fn decision(fields: &[(String, String)]) -> Result<Option<Decision>, AppError> {
+    Ok(staging::decision(one(fields, "decision")?)?)
 }
 
 /// The `why` of [`CONFLICT`]: the domain's reasons a well-made form changed nothing.
@@ -171,7 +140,7 @@ pub async fn decide_one(
         let version = one(&fields, "version")?
             .parse::<i64>()
             .map_err(|_| AppError::BadRequest("The form's version is not a number.".into()))?;
-        let decision = decision(one(&fields, "decision")?)?;
+        let decision = decision(&fields)?;
         let note = note(&fields)?;
         let items = [(reference.clone(), version)];
         let now = state.clock.now();
@@ -199,7 +168,7 @@ struct ReviewPage {
 pub async fn review(State(state): State<AppState>, SignedIn(_): SignedIn, body: Bytes) -> Result<Response, AppError> {
     let result = async {
         let fields = fields(&body);
-        let decision = decision(one(&fields, "decision")?)?;
+        let decision = decision(&fields)?;
         let items = items(&fields)?;
         let count = items.len();
         let plural = if count == 1 { "submission" } else { "submissions" };
@@ -240,7 +209,7 @@ pub async fn confirm(
 ) -> Result<Response, AppError> {
     let result = async {
         let fields = fields(&body);
-        let decision = decision(one(&fields, "decision")?)?;
+        let decision = decision(&fields)?;
         let items = items(&fields)?;
         let now = state.clock.now();
         let outcome = staging::stage(&state.pool, now, &organiser.actor(), &items, decision, "", Why::Selection).await;
@@ -371,11 +340,6 @@ pub async fn apply(
     in_organiser_page(&state, result, back).await
 }
 
-/// "1 decision" or "3 decisions".
-fn counted(n: usize, one: &str, many: &str) -> String {
-    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
-}
-
 /// GET `/organiser/decisions/applied?accepted=N&rejected=N&mails=N`: what an apply did (its
 /// 303's target), with links to the decided submissions, the outbox and what is still pending.
 pub async fn applied(
@@ -393,16 +357,7 @@ pub async fn applied(
             })
         };
         let (accepted, rejected, mails) = (count("accepted")?, count("rejected")?, count("mails")?);
-        let total = accepted + rejected;
-        let message = if total == 0 {
-            "Nothing was applied: these decisions were applied already, and nobody was mailed again.".to_owned()
-        } else {
-            format!(
-                "{} applied ({accepted} accepted, {rejected} rejected); {} queued.",
-                counted(total, "decision", "decisions"),
-                counted(mails, "mail", "mails")
-            )
-        };
+        let message = applying::Applied { accepted, rejected, mails }.summary();
         let mut links = Vec::new();
         let pending = applying::pending_count(&state.pool).await?;
         if pending > 0 {

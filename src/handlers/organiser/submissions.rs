@@ -16,6 +16,7 @@ use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
 use super::view::{self, ActionForm, Bulk, Cell, Control, DetailPage, Field, Group, ListPage, Moment, history};
+use crate::decisions::stage::ITEMS_MAX;
 use crate::decisions::states::{self as decisions, Decision, shown};
 use crate::error::AppError;
 use crate::export::visitors;
@@ -33,8 +34,6 @@ pub const PATH: &str = "/organiser/submissions";
 pub const REVIEW: &str = "/organiser/submissions/decide";
 /// The preview of applying the pending decisions (`super::decide::preview`).
 pub const PREVIEW: &str = "/organiser/decisions";
-/// Most rows one decision form may name (a conference's whole programme fits).
-pub const ITEMS_MAX: usize = 2000;
 const KNOWN: [&str; 10] =
     ["paper_type", "from", "to", "q", "state", "pending", "sort", "dir", "reviews_below", "disagreement"];
 /// The list's notice after a selection was staged (`super::decide::confirm`): the decision

@@ -336,30 +336,6 @@ pub async fn withdraw(
     }
 }
 
-/// Reads `version`, `abstract` and `presenter`; other fields are ignored. A field sent twice is
-/// a 400's message.
-fn details_form(body: &Bytes) -> Result<PublicForm, &'static str> {
-    let mut form = PublicForm::default();
-    let mut seen: Vec<String> = Vec::new();
-    for (name, value) in url::form_urlencoded::parse(body) {
-        if !["version", "abstract", "presenter"].contains(&name.as_ref()) {
-            continue;
-        }
-        if seen.iter().any(|n| *n == name) {
-            return Err(
-                "The form sent a field more than once, so nothing was saved. Please use the form on this page.",
-            );
-        }
-        seen.push(name.to_string());
-        match name.as_ref() {
-            "version" => form.version = Some(value.trim().to_owned()),
-            "abstract" => form.text = value.into_owned(),
-            _ => form.presenter = Some(value.into_owned()),
-        }
-    }
-    Ok(form)
-}
-
 /// POST `/submission/status/{token}/programme`: sets an accepted paper's public abstract (at
 /// most 300 words) and presenter (one of its authors) while the programme is not locked.
 ///
@@ -376,7 +352,7 @@ pub async fn set_public(
     let Some(s) = find(&state, &token).await? else {
         return page(&state, &token, None, StatusCode::NOT_FOUND, None).await;
     };
-    let form = match details_form(&body) {
+    let form = match PublicForm::read(url::form_urlencoded::parse(&body)) {
         Ok(form) => form,
         Err(message) => {
             // A closed form says so before a badly made one does.
