@@ -6,11 +6,13 @@
 //! - [`mails`]: the decision mails made from the seed's templates;
 //! - [`stage`]: organisers staging (or clearing) a pending decision;
 //! - [`apply`]: the preview of the pending decisions, and applying them with their mails;
+//! - [`reviews`]: what organisers decide from, a submission's reviews and discussion;
 //! - [`authors`]: the author's status page, withdrawing, and the public abstract and presenter.
 
 pub mod apply;
 pub mod authors;
 pub mod mails;
+pub mod reviews;
 pub mod stage;
 pub mod states;
 

@@ -127,6 +127,33 @@ pub struct Staged {
     pub count: usize,
 }
 
+impl Staged {
+    /// What the list says after a selection was staged.
+    pub fn notice(&self) -> String {
+        let count = self.count;
+        let rows = if count == 1 { "1 submission".to_owned() } else { format!("{count} submissions") };
+        let have = if count == 1 { "has" } else { "have" };
+        match self.decision {
+            Some(d) => format!(
+                "{rows} now {have} the pending decision \"{}\". Nobody is mailed until the decisions are applied.",
+                d.verb()
+            ),
+            None => format!("{rows} now {have} no pending decision."),
+        }
+    }
+}
+
+/// What a submission's page says after its pending decision (`pending`, `None`: cleared) was
+/// saved: that nobody is mailed yet.
+pub fn saved(pending: Option<Decision>) -> String {
+    match pending {
+        Some(d) => {
+            format!("The pending decision \"{}\" is saved. Nobody is mailed until the decisions are applied.", d.verb())
+        }
+        None => "Saved: this submission has no pending decision.".to_owned(),
+    }
+}
+
 /// Stages `decision` (`None` clears it) with `note` on each of `items` (`(reference,
 /// version)`, at least one) in one transaction, each audited as
 /// `submission.decision_staged` with the pending decision and note before and after.
