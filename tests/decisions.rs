@@ -29,7 +29,7 @@ pub(crate) async fn get(app: &TestApp, cookie: &str, path: &str) -> Reply {
 }
 
 /// The version a submission is at now.
-async fn version(app: &TestApp, reference: &str) -> i64 {
+pub(crate) async fn version(app: &TestApp, reference: &str) -> i64 {
     sqlx::query_scalar("SELECT version FROM submissions WHERE reference = $1")
         .bind(reference)
         .fetch_one(&app.pool)
@@ -37,7 +37,7 @@ async fn version(app: &TestApp, reference: &str) -> i64 {
         .unwrap()
 }
 
-async fn state_of(app: &TestApp, reference: &str) -> (String, Option<String>) {
+pub(crate) async fn state_of(app: &TestApp, reference: &str) -> (String, Option<String>) {
     sqlx::query_as("SELECT state, pending_decision FROM submissions WHERE reference = $1")
         .bind(reference)
         .fetch_one(&app.pool)

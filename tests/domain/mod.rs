@@ -4,5 +4,6 @@
 //! may use the public API; the action under test is a plain function call.
 
 mod assignments;
+mod decisions;
 mod programme;
 mod streams;

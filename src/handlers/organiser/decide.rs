@@ -13,46 +13,37 @@
 //!   (`why`), an organiser page answering 409 with what happened and links back, so a reload
 //!   never posts the form again; a bad form is a 400 organiser page naming the field
 //!
-//! An item is `<reference>:<version>`, the version the organiser saw: every change is a
-//! conditional `UPDATE` on it (`crate::repo::decisions`), so a page drawn before someone
-//! else's change answers 409 and changes nothing. Applying is idempotent in the database: a
-//! row is applied by the one `UPDATE` that still finds its version, and its mail's outbox key
-//! counts the row's decisions, so a repeated or concurrent apply mails nobody twice.
+//! An item is `<reference>:<version>`, the version the organiser saw. What staging and
+//! applying do (the conditional `UPDATE`s, the mails, the audit) is the domain's:
+//! `crate::decisions::stage` and `crate::decisions::apply`.
 
 use askama::Template;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use serde_json::json;
 
 use super::form::{fields, note, one};
 use super::query::Params;
-use super::session::{self, Organiser, SignedIn};
+use super::session::{self, SignedIn};
 use super::sign_in::layout;
 use super::submissions::{self, href};
 use super::view::NoticePage;
-use crate::decisions::{self, Decision, DecisionMail};
-use crate::error::AppError;
+use crate::decisions::apply::{self as applying, TOKEN_STAND_IN};
+use crate::decisions::stage::{self as staging, ITEMS_MAX, Why};
+use crate::decisions::states::{Decision, counted, shown};
+use crate::error::{AppError, Refused};
 use crate::handlers::layout::Layout;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
-use crate::mail::outbox::timestamp;
-use crate::mail::{self, Context};
-use crate::repo::content;
-use crate::repo::decisions as store;
-use crate::repo::review_records;
-use crate::repo::submissions::{self as rows, Submission};
-use crate::review::for_authors::{self, AuthorComments};
-use crate::sign_in::secrets::Secret;
+use crate::repo::submissions as rows;
 
 /// The review of a selection (where the list's selection form posts).
 pub use super::submissions::REVIEW;
 /// Where the review's confirmation posts.
 pub const CONFIRM: &str = "/organiser/submissions/decide/confirm";
-/// The preview of applying, and the most rows one form may name (where the list's notice
-/// links and what it checks).
-pub use super::submissions::{ITEMS_MAX, PREVIEW};
+/// The preview of applying (where the list's notice links).
+pub use super::submissions::PREVIEW;
 /// Where the preview's button posts.
 pub const APPLY: &str = "/organiser/decisions/apply";
 /// What applying answers with (after a 303).
@@ -60,62 +51,17 @@ pub const APPLIED: &str = "/organiser/decisions/applied";
 /// The page a stale or withdrawn item's form answers with (after a 303).
 pub const CONFLICT: &str = "/organiser/submissions/{reference}/conflict";
 
-/// What stands for an author's private token in the preview's mail.
-pub const TOKEN_STAND_IN: &str = "<token>";
-
-/// `accepted`, `rejected`, or `none` (clear): what a form asks for.
-fn decision(value: &str) -> Result<Option<Decision>, AppError> {
-    match value {
-        "" => Err(AppError::BadRequest(
-            "No decision was chosen. Choose Accept, Reject or \"Clear the pending decision\", then try again.".into(),
-        )),
-        "none" => Ok(None),
-        other => Decision::parse(other)
-            .map(Some)
-            .ok_or_else(|| AppError::BadRequest("The decision must be \"accepted\", \"rejected\" or \"none\".".into())),
-    }
-}
-
-/// The selected items (`<reference>:<version>`), at least one, each once.
+/// The form's selected items (`item`: `<reference>:<version>`, [`staging::items`]).
 fn items(fields: &[(String, String)]) -> Result<Vec<(String, i64)>, AppError> {
-    let mut items: Vec<(String, i64)> = Vec::new();
-    for (_, value) in fields.iter().filter(|(k, _)| k == "item") {
-        let parsed = value
-            .rsplit_once(':')
-            .and_then(|(reference, version)| Some((reference.to_owned(), version.parse::<i64>().ok()?)))
-            .filter(|(reference, _)| !reference.is_empty() && reference.len() <= 40);
-        let Some(item) = parsed else {
-            return Err(AppError::BadRequest(format!(
-                "\"{}\" is not a selected submission (reference:version).",
-                super::view::shown(value)
-            )));
-        };
-        if !items.iter().any(|(r, _)| *r == item.0) {
-            items.push(item);
-        }
-    }
-    if items.is_empty() {
-        return Err(AppError::BadRequest("No submission is selected. Tick at least one row.".into()));
-    }
-    if items.len() > ITEMS_MAX {
-        return Err(AppError::BadRequest(format!("At most {ITEMS_MAX} submissions can be decided at once.")));
-    }
-    Ok(items)
+    Ok(staging::items(fields.iter().filter(|(k, _)| k == "item").map(|(_, v)| v.as_str()))?)
 }
 
-/// Why a form changed nothing although it was well made: the `why` of [`CONFLICT`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Why {
-    /// One submission's page was drawn before someone else's change.
-    Changed,
-    /// A selection held a row changed since the list was drawn.
-    Selection,
-    /// The author withdrew the paper.
-    Withdrawn,
-    /// A previewed pending decision changed before the apply.
-    Preview,
+/// The form's `decision` ([`staging::decision`]).
+fn decision(fields: &[(String, String)]) -> Result<Option<Decision>, AppError> {
+    Ok(staging::decision(one(fields, "decision")?)?)
 }
 
+/// The `why` of [`CONFLICT`]: the domain's reasons a well-made form changed nothing.
 const WHYS: [(&str, Why); 4] = [
     ("changed", Why::Changed),
     ("selection", Why::Selection),
@@ -123,21 +69,29 @@ const WHYS: [(&str, Why); 4] = [
     ("preview", Why::Preview),
 ];
 
-/// A form refused because of `reference`: answered by a 303 to its [`CONFLICT`] page.
-#[derive(Debug)]
-struct Refused {
-    reference: String,
-    why: Why,
+/// `outcome` answered: `done` on success; a refusal of one of `items` (`stale` says why for
+/// a stale one) by a 303 to its [`CONFLICT`] page; any other refusal as its error.
+fn answered<T>(
+    outcome: Result<T, Refused>,
+    items: &[(String, i64)],
+    stale: Why,
+    done: impl FnOnce(T) -> Response,
+) -> Result<Response, AppError> {
+    match outcome {
+        Ok(value) => Ok(done(value)),
+        Err(refused) => match Why::of(&refused, items, stale) {
+            Some((reference, why)) => Ok(to_conflict(reference, why)),
+            None => Err(refused.into()),
+        },
+    }
 }
 
-impl Refused {
-    /// The 303 to the page that says so; nothing was changed.
-    fn answer(&self) -> Response {
-        let why = WHYS.iter().find(|(_, w)| *w == self.why).map_or("changed", |(name, _)| name);
-        let reference: String =
-            url::form_urlencoded::byte_serialize(self.reference.as_bytes()).collect::<String>().replace('+', "%20");
-        see_other(&format!("{}/conflict?why={why}", href(&reference)))
-    }
+/// The 303 to the page that says why nothing was changed.
+fn to_conflict(reference: &str, why: Why) -> Response {
+    let why = WHYS.iter().find(|(_, w)| *w == why).map_or("changed", |(name, _)| name);
+    let reference: String =
+        url::form_urlencoded::byte_serialize(reference.as_bytes()).collect::<String>().replace('+', "%20");
+    see_other(&format!("{}/conflict?why={why}", href(&reference)))
 }
 
 /// `result`, with a refused form's error shown as an organiser page (the status it names,
@@ -172,50 +126,6 @@ fn to_list() -> (String, String) {
     (submissions::PATH.to_owned(), "Back to the submissions".to_owned())
 }
 
-/// Stages `decision` on each of `items` on `conn`, auditing each. A stale or withdrawn item
-/// is `Refused` (`stale` says why for a stale one), an unknown one or one with that decision
-/// already an error; either way the caller drops its transaction, and nothing changes.
-async fn stage(
-    conn: &mut crate::db::Connection,
-    state: &AppState,
-    organiser: &Organiser,
-    items: &[(String, i64)],
-    decision: Option<Decision>,
-    note: &str,
-    stale: Why,
-) -> Result<Result<(), Refused>, AppError> {
-    let at = timestamp(state.clock.now());
-    for (reference, version) in items {
-        let Some(before) = rows::by_reference(&state.pool, reference).await? else {
-            return Err(AppError::NotFound(format!(
-                "No submission has the reference {}.",
-                super::view::shown(reference)
-            )));
-        };
-        if before.state == "withdrawn" {
-            return Ok(Err(Refused { reference: reference.clone(), why: Why::Withdrawn }));
-        }
-        if decision.is_some_and(|d| d.as_str() == before.state) && before.version == *version {
-            return Err(AppError::BadRequest(format!(
-                "Submission {reference} is {} already. Nothing was changed.",
-                decisions::state_label(&before.state).to_lowercase()
-            )));
-        }
-        if store::set_pending(conn, reference, *version, decision.map(Decision::as_str), note).await?.is_none() {
-            return Ok(Err(Refused { reference: reference.clone(), why: stale }));
-        }
-        let mut entry = organiser.entry(&at, "submission.decision_staged");
-        entry.object_type = Some("submission");
-        entry.object_id = Some(reference);
-        entry.details = json!({
-            "pending_decision": { "before": before.pending_decision, "after": decision.map(Decision::as_str) },
-            "note": { "before": before.decision_note, "after": note },
-        });
-        crate::repo::audit::record(conn, &entry).await?;
-    }
-    Ok(Ok(()))
-}
-
 /// POST `/organiser/submissions/{reference}/decision`: stages (or clears) the decision on one
 /// submission; back to its page, which says it was saved (`?saved=1`).
 pub async fn decide_one(
@@ -224,21 +134,18 @@ pub async fn decide_one(
     Path(reference): Path<String>,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let back = vec![(href(&reference), format!("Back to submission {}", super::view::shown(&reference))), to_list()];
+    let back = vec![(href(&reference), format!("Back to submission {}", shown(&reference))), to_list()];
     let result = async {
         let fields = fields(&body);
         let version = one(&fields, "version")?
             .parse::<i64>()
             .map_err(|_| AppError::BadRequest("The form's version is not a number.".into()))?;
-        let decision = decision(one(&fields, "decision")?)?;
+        let decision = decision(&fields)?;
         let note = note(&fields)?;
-        let mut tx = crate::db::begin_write(&state.pool).await?;
         let items = [(reference.clone(), version)];
-        if let Err(refused) = stage(&mut tx, &state, &organiser, &items, decision, note, Why::Changed).await? {
-            return Ok(refused.answer());
-        }
-        tx.commit().await?;
-        Ok(see_other(&format!("{}?saved=1", href(&reference))))
+        let now = state.clock.now();
+        let outcome = staging::stage(&state.pool, now, &organiser.actor(), &items, decision, note, Why::Changed).await;
+        answered(outcome, &items, Why::Changed, |_| see_other(&format!("{}?saved=1", href(&reference))))
     }
     .await;
     in_organiser_page(&state, result, back).await
@@ -261,7 +168,7 @@ struct ReviewPage {
 pub async fn review(State(state): State<AppState>, SignedIn(_): SignedIn, body: Bytes) -> Result<Response, AppError> {
     let result = async {
         let fields = fields(&body);
-        let decision = decision(one(&fields, "decision")?)?;
+        let decision = decision(&fields)?;
         let items = items(&fields)?;
         let count = items.len();
         let plural = if count == 1 { "submission" } else { "submissions" };
@@ -302,21 +209,15 @@ pub async fn confirm(
 ) -> Result<Response, AppError> {
     let result = async {
         let fields = fields(&body);
-        let decision = decision(one(&fields, "decision")?)?;
+        let decision = decision(&fields)?;
         let items = items(&fields)?;
-        let mut tx = crate::db::begin_write(&state.pool).await?;
-        if let Err(refused) = stage(&mut tx, &state, &organiser, &items, decision, "", Why::Selection).await? {
-            return Ok(refused.answer());
-        }
-        tx.commit().await?;
-        let staged = decision.map_or("none", Decision::as_str);
-        Ok(see_other(&format!(
-            "{}?{}={staged}&{}={}",
-            submissions::PATH,
-            submissions::STAGED,
-            submissions::COUNT,
-            items.len()
-        )))
+        let now = state.clock.now();
+        let outcome = staging::stage(&state.pool, now, &organiser.actor(), &items, decision, "", Why::Selection).await;
+        answered(outcome, &items, Why::Selection, |staged| {
+            let decision = staged.decision.map_or("none", Decision::as_str);
+            let (path, key, count) = (submissions::PATH, submissions::STAGED, submissions::COUNT);
+            see_other(&format!("{path}?{key}={decision}&{count}={}", staged.count))
+        })
     }
     .await;
     in_organiser_page(&state, result, vec![to_list()]).await
@@ -340,44 +241,17 @@ pub async fn conflict(
             ));
         };
         let Some(s) = rows::by_reference(&state.pool, &reference).await? else {
-            return Err(AppError::NotFound(format!(
-                "No submission has the reference {}.",
-                super::view::shown(&reference)
-            )));
+            return Err(AppError::NotFound(format!("No submission has the reference {}.", shown(&reference))));
         };
         let r = &s.submitted.reference;
         let open = (href(r), format!("Open submission {r} as it is now"));
-        let (heading, message, links) = match why {
-            Why::Changed => (
-                "Nothing was changed",
-                format!(
-                    "Submission {r} was changed by someone else since this page was loaded, so nothing was changed. \
-                     Open it as it is now and decide again."
-                ),
-                vec![open, to_list()],
-            ),
-            Why::Selection => (
-                "Nothing was changed",
-                format!(
-                    "Submission {r} was changed by someone else since the list was loaded, so none of the selected \
-                     submissions was changed. Open the list again and decide again."
-                ),
-                vec![to_list(), open],
-            ),
-            Why::Withdrawn => (
-                "Nothing was changed",
-                format!("Submission {r} was withdrawn by its author; it takes no decision. Nothing was changed."),
-                vec![open, to_list()],
-            ),
-            Why::Preview => (
-                "Nothing was applied",
-                format!(
-                    "The pending decision of {r} changed since this preview was loaded, so nothing was applied \
-                     and nobody was mailed. Open the preview again."
-                ),
-                vec![(PREVIEW.to_owned(), "Open the preview again".to_owned()), open],
-            ),
+        let links = match why {
+            Why::Changed | Why::Withdrawn => vec![open, to_list()],
+            Why::Selection => vec![to_list(), open],
+            Why::Preview => vec![(PREVIEW.to_owned(), "Open the preview again".to_owned()), open],
         };
+        let heading = if why == Why::Preview { "Nothing was applied" } else { "Nothing was changed" };
+        let message = why.message(r);
         let page = NoticePage {
             layout: layout(&state, heading, submissions::PATH).await?,
             heading: heading.to_owned(),
@@ -391,7 +265,8 @@ pub async fn conflict(
     in_organiser_page(&state, result, vec![to_list()]).await
 }
 
-/// A row of the preview.
+/// A row of the preview: the reference and version the apply names, the decision's verb,
+/// the mail's address and subject.
 struct PreviewRow {
     reference: String,
     version: i64,
@@ -415,95 +290,32 @@ struct ApplyPage {
     action: &'static str,
 }
 
-/// The decision mail templates of the seed; 503 when the seed has none (an older seed).
-async fn templates(state: &AppState) -> Result<[(String, String); 2], AppError> {
-    let mut found = Vec::new();
-    for d in [Decision::Accepted, Decision::Rejected] {
-        let Some(template) = content::mail_template(&state.pool, d.template()).await? else {
-            return Err(AppError::Unavailable(format!(
-                "The mail template {} is missing from the content seed. Apply the seed (conference seed) and try again.",
-                d.template()
-            )));
-        };
-        found.push(template);
-    }
-    let [accepted, rejected]: [(String, String); 2] = found.try_into().expect("two templates");
-    Ok([accepted, rejected])
-}
-
-/// The mail `s` gets for `decision`, with `link` as its status link and `reviews` for
-/// `{reviews}`, as the row's `number`th decision (its outbox key).
-fn mail_for(
-    ctx: &Context,
-    templates: &[(String, String); 2],
-    s: &Submission,
-    decision: Decision,
-    (link, reviews): (&str, &str),
-    number: i64,
-) -> Result<DecisionMail, AppError> {
-    let template = match decision {
-        Decision::Accepted => &templates[0],
-        Decision::Rejected => &templates[1],
-    };
-    decisions::compose(ctx, template, s, &s.decision_note, link, reviews, number)
-        .map_err(|e| AppError::internal("decision mail", e))
-}
-
-/// What `{reviews}` stands for in submission `id`'s decision mail: its submitted reviews'
-/// comments to authors as they are on `conn` (issue 32 item 8).
-async fn reviews_for(conn: &mut crate::db::Connection, id: i64) -> Result<String, AppError> {
-    let rows = review_records::for_authors(conn, id).await?;
-    Ok(for_authors::placeholder(&AuthorComments::from_rows(rows)))
-}
-
-/// The preview page of the pending decisions now.
-async fn preview_page(state: &AppState) -> Result<Response, AppError> {
-    let pending = store::pending(&state.pool).await?;
-    let ctx = Context::load(&state.pool, &state.config).await?;
-    let templates = templates(state).await?;
-    // The link is made when the mail is queued; the preview shows its form, with a stand-in
-    // for the private token each author gets.
-    let stand_in = decisions::status_link(&state.config, TOKEN_STAND_IN);
-    let mut conn = state.pool.acquire().await?;
-    let mut rows = Vec::new();
-    let mut sample = None;
-    let (mut accepted, mut rejected) = (0, 0);
-    for s in &pending {
-        let Some(decision) = s.pending_decision.as_deref().and_then(Decision::parse) else { continue };
-        match decision {
-            Decision::Accepted => accepted += 1,
-            Decision::Rejected => rejected += 1,
-        }
-        let reviews = reviews_for(&mut conn, s.id).await?;
-        let mail = mail_for(&ctx, &templates, s, decision, (&stand_in, &reviews), s.decisions + 1)?;
-        if sample.is_none() {
-            sample = Some((mail.mail.to.clone(), mail.mail.subject.clone(), mail.body.clone()));
-        }
-        rows.push(PreviewRow {
-            reference: s.submitted.reference.clone(),
-            version: s.version,
-            decision: decision.verb(),
-            to: mail.mail.to,
-            subject: mail.mail.subject,
-        });
-    }
-    let page = ApplyPage {
-        layout: layout(state, "Apply decisions", PREVIEW).await?,
-        heading: "Apply decisions",
-        stand_in: TOKEN_STAND_IN,
-        accepted,
-        rejected,
-        rows,
-        sample,
-        action: APPLY,
-    };
-    render(StatusCode::OK, &page)
-}
-
 /// GET `/organiser/decisions`: how many of each decision, every author's address and subject,
 /// and the first mail in full; the button applies exactly these.
 pub async fn preview(State(state): State<AppState>, SignedIn(_): SignedIn) -> Result<Response, AppError> {
-    preview_page(&state).await
+    let preview = applying::preview(&state.pool, &state.config).await?;
+    let rows = preview
+        .rows
+        .into_iter()
+        .map(|row| PreviewRow {
+            reference: row.reference,
+            version: row.version,
+            decision: row.decision.verb(),
+            to: row.to,
+            subject: row.subject,
+        })
+        .collect();
+    let page = ApplyPage {
+        layout: layout(&state, "Apply decisions", PREVIEW).await?,
+        heading: "Apply decisions",
+        stand_in: TOKEN_STAND_IN,
+        accepted: preview.accepted,
+        rejected: preview.rejected,
+        rows,
+        sample: preview.sample,
+        action: APPLY,
+    };
+    render(StatusCode::OK, &page)
 }
 
 /// POST `/organiser/decisions/apply`: applies the previewed decisions in one transaction and
@@ -515,58 +327,17 @@ pub async fn apply(
     body: Bytes,
 ) -> Result<Response, AppError> {
     let back = vec![(PREVIEW.to_owned(), "Back to the preview".to_owned()), to_list()];
-    let result = apply_items(&state, &organiser, &body).await;
-    in_organiser_page(&state, result, back).await
-}
-
-async fn apply_items(state: &AppState, organiser: &Organiser, body: &Bytes) -> Result<Response, AppError> {
-    let items = items(&fields(body))?;
-    let ctx = Context::load(&state.pool, &state.config).await?;
-    let templates = templates(state).await?;
-    // The state before, for the history: a row applied below was at the version the
-    // organiser saw, which is the version read here (every change raises it).
-    let before: Vec<Submission> = store::pending(&state.pool).await?;
-    let at = timestamp(state.clock.now());
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    let (mut accepted, mut rejected, mut mails) = (0usize, 0usize, 0usize);
-    for (reference, version) in &items {
-        let Some(s) = store::apply(&mut tx, reference, *version, &at).await? else {
-            if store::is_pending(&mut tx, reference).await? {
-                drop(tx);
-                return Ok(Refused { reference: reference.clone(), why: Why::Preview }.answer());
-            }
-            // Applied already (a second click, another organiser, another instance).
-            continue;
-        };
-        let Some(decision) = Decision::parse(&s.state) else { continue };
-        let link = Secret::generate();
-        store::add_link(&mut tx, s.id, &link.hash, &at).await?;
-        let status_link = decisions::status_link(&state.config, &link.token);
-        let reviews = reviews_for(&mut tx, s.id).await?;
-        let mail = mail_for(&ctx, &templates, &s, decision, (&status_link, &reviews), s.decisions)?;
-        let queued = mail::enqueue(&mut tx, &mail.mail).await?;
-        let old = before.iter().find(|b| b.submitted.reference == *reference && b.version == *version);
-        let mut entry = organiser.entry(&at, "submission.decision_applied");
-        entry.object_type = Some("submission");
-        entry.object_id = Some(reference);
-        entry.details = json!({
-            "state": { "before": old.map(|b| b.state.as_str()), "after": s.state },
-            "mail": { "to": s.submitted.email, "queued": queued, "subject": mail.mail.subject },
-        });
-        crate::repo::audit::record(&mut tx, &entry).await?;
-        match decision {
-            Decision::Accepted => accepted += 1,
-            Decision::Rejected => rejected += 1,
-        }
-        mails += usize::from(queued);
+    let result = async {
+        let items = items(&fields(&body))?;
+        let now = state.clock.now();
+        let outcome = applying::apply(&state.pool, &state.config, now, &organiser.actor(), &items).await;
+        answered(outcome, &items, Why::Preview, |done| {
+            let applying::Applied { accepted, rejected, mails } = done;
+            see_other(&format!("{APPLIED}?accepted={accepted}&rejected={rejected}&mails={mails}"))
+        })
     }
-    tx.commit().await?;
-    Ok(see_other(&format!("{APPLIED}?accepted={accepted}&rejected={rejected}&mails={mails}")))
-}
-
-/// "1 decision" or "3 decisions".
-fn counted(n: usize, one: &str, many: &str) -> String {
-    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
+    .await;
+    in_organiser_page(&state, result, back).await
 }
 
 /// GET `/organiser/decisions/applied?accepted=N&rejected=N&mails=N`: what an apply did (its
@@ -586,18 +357,9 @@ pub async fn applied(
             })
         };
         let (accepted, rejected, mails) = (count("accepted")?, count("rejected")?, count("mails")?);
-        let total = accepted + rejected;
-        let message = if total == 0 {
-            "Nothing was applied: these decisions were applied already, and nobody was mailed again.".to_owned()
-        } else {
-            format!(
-                "{} applied ({accepted} accepted, {rejected} rejected); {} queued.",
-                counted(total, "decision", "decisions"),
-                counted(mails, "mail", "mails")
-            )
-        };
+        let message = applying::Applied { accepted, rejected, mails }.summary();
         let mut links = Vec::new();
-        let pending = store::pending(&state.pool).await?.len();
+        let pending = applying::pending_count(&state.pool).await?;
         if pending > 0 {
             let still = counted(pending, "decision is", "decisions are");
             links.push((PREVIEW.to_owned(), format!("{still} still pending: open the preview")));

@@ -16,15 +16,17 @@ use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
 use super::view::{self, ActionForm, Bulk, Cell, Control, DetailPage, Field, Group, ListPage, Moment, history};
-use crate::decisions::{self, Decision};
+use crate::decisions::reviews;
+use crate::decisions::stage::{self, ITEMS_MAX, Staged};
+use crate::decisions::states::{self as decisions, Decision, shown};
 use crate::error::AppError;
 use crate::export::visitors;
 use crate::forms::paper_form;
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
+use crate::repo::reviewers;
 use crate::repo::submissions::{self, Filter, Sort, Submission};
-use crate::repo::{review_records, reviewers};
 use crate::review::figures;
 
 /// The list's address.
@@ -33,8 +35,6 @@ pub const PATH: &str = "/organiser/submissions";
 pub const REVIEW: &str = "/organiser/submissions/decide";
 /// The preview of applying the pending decisions (`super::decide::preview`).
 pub const PREVIEW: &str = "/organiser/decisions";
-/// Most rows one decision form may name (a conference's whole programme fits).
-pub const ITEMS_MAX: usize = 2000;
 const KNOWN: [&str; 10] =
     ["paper_type", "from", "to", "q", "state", "pending", "sort", "dir", "reviews_below", "disagreement"];
 /// The list's notice after a selection was staged (`super::decide::confirm`): the decision
@@ -168,15 +168,7 @@ fn staged_notice(raw: Option<&str>) -> Result<(Option<Notice>, String), AppError
     let decision = value(STAGED).filter(|d| ["accepted", "rejected", "none"].contains(d)).ok_or_else(bad)?;
     let count =
         value(COUNT).and_then(|n| n.parse::<usize>().ok()).filter(|n| (1..=ITEMS_MAX).contains(n)).ok_or_else(bad)?;
-    let rows = if count == 1 { "1 submission".to_owned() } else { format!("{count} submissions") };
-    let text = match Decision::parse(decision) {
-        Some(d) => format!(
-            "{rows} now {} the pending decision \"{}\". Nobody is mailed until the decisions are applied.",
-            if count == 1 { "has" } else { "have" },
-            d.verb()
-        ),
-        None => format!("{rows} now {} no pending decision.", if count == 1 { "has" } else { "have" }),
-    };
+    let text = Staged { decision: Decision::parse(decision), count }.notice();
     let links = vec![
         (format!("{PATH}?pending=any"), "Show the pending decisions".to_owned()),
         (PREVIEW.to_owned(), "Apply decisions".to_owned()),
@@ -327,7 +319,7 @@ pub async fn detail(
         return Err(AppError::NotFound(format!("No submission has the reference {}.", shown(&reference))));
     };
     let saved = params.one_of(SAVED, &[("1", ())])?.is_some();
-    let notice = saved.then(|| saved_notice(&s));
+    let notice = saved.then(|| stage::saved(s.pending_decision.as_deref().and_then(Decision::parse)));
     let zone = view::event_zone(&state).await;
     let n = &s.submitted;
     let text = |value: &str| Cell::text(value);
@@ -408,37 +400,24 @@ pub async fn detail(
     render(StatusCode::OK, &SubmissionPage { detail, reviewing, notice })
 }
 
-/// What a submission's page says after its pending decision was saved: the decision it has
-/// now, and that nobody is mailed yet.
-fn saved_notice(s: &Submission) -> String {
-    match s.pending_decision.as_deref().and_then(Decision::parse) {
-        Some(d) => {
-            format!("The pending decision \"{}\" is saved. Nobody is mailed until the decisions are applied.", d.verb())
-        }
-        None => "Saved: this submission has no pending decision.".to_owned(),
-    }
-}
-
-/// One review as a submission's page shows it to organisers: with the reviewer's name.
+/// One review as a submission's page shows it: the domain's, with its state in words.
 struct ShownReview {
-    heading: String,
-    reviewer: String,
+    review: reviews::Review,
     /// `Submitted 21 Mar 2025, 09:00 PST` or `Draft, not submitted (last saved ...)`, as HTML
     /// (its time in a `<time datetime>`).
     state: String,
-    draft: bool,
-    /// Each criterion as the review answered it: (label with weight, score with its label).
-    answers: Vec<(String, String)>,
-    score: String,
-    recommendation: String,
-    confidence: String,
-    to_authors: String,
-    confidential: String,
 }
 
-/// A submission's reviews and discussion (issue 32 item 8).
+impl std::ops::Deref for ShownReview {
+    type Target = reviews::Review;
+
+    fn deref(&self) -> &reviews::Review {
+        &self.review
+    }
+}
+
+/// A submission's reviews and discussion (issue 32 item 8), times in the event's zone.
 struct Reviewing {
-    /// `2 of 2 reviews`, or `1 of 2 reviews: below the required 2`.
     summary: String,
     below: bool,
     reviews: Vec<ShownReview>,
@@ -464,82 +443,22 @@ impl std::ops::Deref for SubmissionPage {
     }
 }
 
-/// "1 of 2 reviews": the submitted reviews against the reviews a paper needs, and whether
-/// that is fewer.
-fn needed_summary(submitted: i64, needed: i64) -> (String, bool) {
-    let noun = if needed == 1 { "review" } else { "reviews" };
-    if submitted < needed {
-        (format!("{submitted} of {needed} {noun}: below the required {needed}"), true)
-    } else {
-        (format!("{submitted} of {needed} {noun}"), false)
-    }
-}
-
-/// `s`'s reviews (drafts marked), each with its reviewer's name and its own answers, and its
-/// discussion, read-only.
+/// `s`'s reviews and discussion ([`reviews::of`]) with their times in `zone`.
 async fn reviewing(state: &AppState, s: &Submission, zone: &crate::clock::zone::Zone) -> Result<Reviewing, AppError> {
-    let needed = reviewers::settings(&state.pool).await?.reviewers_per_paper;
-    let (summary, below) = needed_summary(s.review.reviews_submitted, needed);
-    let reviews = review_records::of_paper(&state.pool, s.id)
-        .await?
+    let read = reviews::of(&state.pool, s).await?;
+    let reviews = read
+        .reviews
         .into_iter()
-        .map(|r| {
-            let draft = r.state != "submitted";
-            let mut heading = format!("Reviewer {}: {}", r.number, r.reviewer);
-            if draft {
-                heading.push_str(" (draft)");
-            }
-            if r.assignment == "withdrawn" {
-                heading.push_str(" (assignment withdrawn: not counted)");
-            }
-            let state = match (&r.submitted_at, draft) {
-                (Some(at), false) => format!("Submitted {}", view::when(at, zone)),
-                _ => format!("Draft, not submitted (last saved {})", view::when(&r.updated, zone)),
+        .map(|review| {
+            let state = match &review.submitted_at {
+                Some(at) => format!("Submitted {}", view::when(at, zone)),
+                None => format!("Draft, not submitted (last saved {})", view::when(&review.updated, zone)),
             };
-            let answers = figures::answers(&r.answers)
-                .into_iter()
-                .map(|a| {
-                    let label = if a.label.is_empty() { a.key.clone() } else { a.label.clone() };
-                    let score = match (a.score, a.score_label.is_empty()) {
-                        (Some(score), false) => format!("{score}: {}", a.score_label),
-                        (Some(score), true) => score.to_string(),
-                        (None, _) => "Not answered".to_owned(),
-                    };
-                    (format!("{label} (weight {})", a.weight), score)
-                })
-                .collect();
-            let none = || "Not given".to_owned();
-            ShownReview {
-                heading,
-                reviewer: format!("{} ({})", r.reviewer, r.reviewer_email),
-                state,
-                draft,
-                answers,
-                score: r.score.map(figures::points).unwrap_or_else(none),
-                recommendation: r
-                    .recommendation
-                    .as_deref()
-                    .map(figures::recommendation)
-                    .map_or_else(none, str::to_owned),
-                confidence: r.confidence.map(|c| format!("{c} of 5")).unwrap_or_else(none),
-                to_authors: r.comments_to_authors,
-                confidential: r.confidential_comments,
-            }
+            ShownReview { review, state }
         })
         .collect();
-    let discussion = review_records::discussion(&state.pool, s.id)
-        .await?
-        .into_iter()
-        .map(|c| {
-            let who = match (c.reviewer, c.organiser) {
-                (Some(reviewer), _) => reviewer,
-                (None, Some(organiser)) => format!("{organiser} (organiser)"),
-                (None, None) => "An organiser".to_owned(),
-            };
-            (who, view::when(&c.created, zone), c.body)
-        })
-        .collect();
-    Ok(Reviewing { summary, below, reviews, discussion })
+    let discussion = read.discussion.into_iter().map(|(who, at, body)| (who, view::when(&at, zone), body)).collect();
+    Ok(Reviewing { summary: read.summary, below: read.below, reviews, discussion })
 }
 
 /// The form that stages a decision on one submission, drawn from its current version.
@@ -594,9 +513,4 @@ pub async fn paper(
     download::record(&state, &entry).await?;
     download::name_attachment(&mut response, &s.submitted.file_type, &filename);
     Ok(response)
-}
-
-/// At most 40 characters of what was asked for, for a message.
-fn shown(value: &str) -> String {
-    value.chars().take(40).collect()
 }

@@ -31,27 +31,21 @@ use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::content::Snapshot;
-use crate::decisions::STATUS_PREFIX;
-use crate::error::AppError;
+use crate::decisions::authors::{self as domain, PublicForm, ReviewerComments, author, public_state};
+use crate::decisions::states::STATUS_PREFIX;
+use crate::error::{AppError, Refused};
 use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::{html, html_response, see_other};
 use crate::handlers::state::AppState;
-use crate::mail::outbox::timestamp;
 use crate::programme::Programme;
-use crate::programme::abstracts::{self, check_abstract};
-use crate::programme::draft::Paper;
+use crate::programme::abstracts;
 use crate::programme::ical::TalkEntry;
 use crate::programme::timetable::{day_label, iso, session_path};
-use crate::repo::audit::{self, NewEntry};
-use crate::repo::decisions as store;
-use crate::repo::programme as programme_store;
-use crate::repo::review_records;
 use crate::repo::submissions::Submission;
-use crate::review::for_authors::{self, AuthorComments};
-use crate::sign_in::secrets;
+use crate::review::for_authors;
 
 use super::schedule::ProgrammeIslands;
 
@@ -107,42 +101,6 @@ struct PublicDetails {
     authors: Vec<String>,
 }
 
-/// One reviewer's comments to the authors as the page shows them: "Reviewer 2" and the text
-/// in paragraphs of lines (issue 32 item 8).
-struct ReviewerComments {
-    heading: String,
-    paragraphs: Vec<Vec<String>>,
-}
-
-/// The comments of a decided paper's submitted reviews: `None` before a decision is applied,
-/// for a withdrawn paper, or for a paper decided without reviews; empty when no reviewer
-/// wrote to the authors. Reviewers are numbered, never named; the confidential comments
-/// never leave the committee.
-async fn reviewer_comments(state: &AppState, s: &Submission) -> Result<Option<Vec<ReviewerComments>>, AppError> {
-    if s.state != "accepted" && s.state != "rejected" {
-        return Ok(None);
-    }
-    let mut conn = state.pool.acquire().await?;
-    let reviews = AuthorComments::from_rows(review_records::for_authors(&mut conn, s.id).await?);
-    if reviews.is_empty() {
-        return Ok(None);
-    }
-    let shown = reviews
-        .iter()
-        .filter(|r| !r.text.is_empty())
-        .map(|r| ReviewerComments {
-            heading: r.heading(),
-            paragraphs: r
-                .text
-                .split("\n\n")
-                .map(|p| p.lines().map(str::to_owned).filter(|l| !l.trim().is_empty()).collect::<Vec<_>>())
-                .filter(|p| !p.is_empty())
-                .collect(),
-        })
-        .collect();
-    Ok(Some(shown))
-}
-
 /// What the author posted, shown again with a 400 so nothing typed is lost.
 struct Posted {
     text: String,
@@ -177,16 +135,6 @@ struct StatusPage {
 const NOT_FOUND: &str =
     "This status link is not one we sent. Please use the link from the latest mail about your paper.";
 
-/// The state as the author sees it: a pending decision is not one yet.
-fn public_state(s: &Submission) -> &'static str {
-    match s.state.as_str() {
-        "accepted" => "Accepted",
-        "rejected" => "Rejected",
-        "withdrawn" => "Withdrawn",
-        _ => "Submitted",
-    }
-}
-
 /// The page for `token`'s submission (or the 404 page), with the headers every answer of a
 /// private link carries.
 async fn page(
@@ -219,11 +167,11 @@ async fn answer(
     let accepted = found.as_ref().filter(|s| s.state == "accepted");
     let programme = accepted.and_then(|s| in_programme(&snapshot, s.id));
     let details = match accepted {
-        Some(s) => Some(public_details(state, s, &path, posted).await?),
+        Some(s) => Some(public_details(&state.pool, s, &path, posted).await?),
         None => None,
     };
     let reviews = match &found {
-        Some(s) => reviewer_comments(state, s).await?,
+        Some(s) => domain::reviewer_comments(&state.pool, s).await?,
         None => None,
     };
     let withdraw_action = found.as_ref().filter(|s| s.state == "submitted").map(|_| format!("{path}/withdraw"));
@@ -299,34 +247,28 @@ fn zone_local(programme: &Programme) -> Value {
 /// An accepted paper's public abstract and presenter as stored (or as `posted`), with its
 /// authors to choose from and the form while the programme is not locked.
 async fn public_details(
-    state: &AppState,
+    pool: &crate::db::Pool,
     s: &Submission,
     path: &str,
     posted: Option<Posted>,
 ) -> Result<PublicDetails, AppError> {
-    let (text, presenter) = programme_store::public_fields(&state.pool, s.id).await?;
-    // The stored presenter as the programme shows it: one of the authors, else the first.
-    let paper = Paper::of(s, &presenter, &text);
-    let locked = programme_store::locked(&state.pool).await?.is_some();
+    let stored = domain::public_details(pool, s).await?;
     let (text, presenter) = match posted {
-        Some(posted) if !locked => (posted.text, posted.presenter),
-        _ => (paper.r#abstract, paper.presenter),
+        Some(posted) if !stored.locked => (posted.text, posted.presenter),
+        _ => (stored.text, stored.presenter),
     };
     Ok(PublicDetails {
-        action: (!locked).then(|| format!("{path}/programme")),
+        action: (!stored.locked).then(|| format!("{path}/programme")),
         version: s.version,
         text,
         presenter,
-        authors: paper.authors,
+        authors: stored.authors,
     })
 }
 
 /// The submission a token opens; `None` for a malformed or unknown one.
 async fn find(state: &AppState, token: &str) -> Result<Option<Submission>, AppError> {
-    if !secrets::is_well_formed(token) {
-        return Ok(None);
-    }
-    Ok(store::by_link(&state.pool, &secrets::hash(token)).await?)
+    Ok(domain::by_token(&state.pool, token).await?)
 }
 
 /// What the page says after the public details were saved (`?saved=1`, the POST's 303).
@@ -384,65 +326,14 @@ pub async fn withdraw(
     if confirmed.is_none() && s.state == "submitted" {
         return answer(&state, &token, Some(s), StatusCode::OK, None, true, None).await;
     }
-    let at = timestamp(state.clock.now());
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    if !store::withdraw(&mut tx, s.id).await? {
-        drop(tx);
-        let notice = if s.state == "withdrawn" {
-            "This submission is withdrawn already."
-        } else {
-            "A decision on this submission has been made, so it can no longer be withdrawn here. Please write to the organisers."
-        };
-        let current = find(&state, &token).await?;
-        return page(&state, &token, current, StatusCode::CONFLICT, Some(notice)).await;
+    match domain::withdraw(&state.pool, state.clock.now(), &author(), &s).await {
+        Ok(_) => Ok(see_other(&format!("{STATUS_PREFIX}{token}"))),
+        Err(Refused::NotAllowed(notice)) => {
+            let current = find(&state, &token).await?;
+            page(&state, &token, current, StatusCode::CONFLICT, Some(&notice)).await
+        }
+        Err(other) => Err(other.into()),
     }
-    let entry = NewEntry {
-        at: &at,
-        actor: audit::AUTHOR,
-        client: None,
-        action: "submission.withdrawn",
-        object_type: Some("submission"),
-        object_id: Some(&s.submitted.reference),
-        details: json!({
-            "state": { "before": s.state, "after": "withdrawn" },
-            "pending_decision": { "before": s.pending_decision, "after": null },
-        }),
-    };
-    audit::record(&mut tx, &entry).await?;
-    tx.commit().await?;
-    tracing::info!(reference = s.submitted.reference, "submission withdrawn by its author");
-    Ok(see_other(&format!("{STATUS_PREFIX}{token}")))
-}
-
-/// The public details' form as posted: each field at most once.
-struct DetailsForm {
-    version: Option<String>,
-    text: String,
-    presenter: Option<String>,
-}
-
-/// Reads `version`, `abstract` and `presenter`; other fields are ignored. A field sent twice is
-/// a 400's message.
-fn details_form(body: &Bytes) -> Result<DetailsForm, &'static str> {
-    let mut form = DetailsForm { version: None, text: String::new(), presenter: None };
-    let mut seen: Vec<String> = Vec::new();
-    for (name, value) in url::form_urlencoded::parse(body) {
-        if !["version", "abstract", "presenter"].contains(&name.as_ref()) {
-            continue;
-        }
-        if seen.iter().any(|n| *n == name) {
-            return Err(
-                "The form sent a field more than once, so nothing was saved. Please use the form on this page.",
-            );
-        }
-        seen.push(name.to_string());
-        match name.as_ref() {
-            "version" => form.version = Some(value.trim().to_owned()),
-            "abstract" => form.text = value.into_owned(),
-            _ => form.presenter = Some(value.into_owned()),
-        }
-    }
-    Ok(form)
 }
 
 /// POST `/submission/status/{token}/programme`: sets an accepted paper's public abstract (at
@@ -461,66 +352,32 @@ pub async fn set_public(
     let Some(s) = find(&state, &token).await? else {
         return page(&state, &token, None, StatusCode::NOT_FOUND, None).await;
     };
-    if s.state != "accepted" {
-        let notice = "Only an accepted paper has a public abstract and presenter, so nothing was saved.";
-        return page(&state, &token, Some(s), StatusCode::CONFLICT, Some(notice)).await;
-    }
-    if programme_store::locked(&state.pool).await?.is_some() {
-        let notice = "The organisers have locked the programme, so nothing was saved. Please write to the organisers to change your talk's public abstract or presenter.";
-        return page(&state, &token, Some(s), StatusCode::CONFLICT, Some(notice)).await;
-    }
-    let form = match details_form(&body) {
+    let form = match PublicForm::read(url::form_urlencoded::parse(&body)) {
         Ok(form) => form,
-        Err(message) => return page(&state, &token, Some(s), StatusCode::BAD_REQUEST, Some(message)).await,
+        Err(message) => {
+            // A closed form says so before a badly made one does.
+            let (status, notice) = match domain::public_details_open(&state.pool, &s).await {
+                Err(Refused::NotAllowed(notice)) => (StatusCode::CONFLICT, notice),
+                Err(other) => return Err(other.into()),
+                Ok(()) => (StatusCode::BAD_REQUEST, message.to_owned()),
+            };
+            return page(&state, &token, Some(s), status, Some(&notice)).await;
+        }
     };
-    let Some(version) = form.version.as_deref().and_then(|v| v.parse::<i64>().ok()) else {
-        let message = "The form did not say which version of the page it came from, so nothing was saved. Please use the form on this page.";
-        return refuse(&state, &token, s, message, form).await;
-    };
-    let text = match check_abstract(&form.text) {
-        Ok(text) => text,
-        Err(err) => return refuse(&state, &token, s, &format!("{err} Nothing was saved."), form).await,
-    };
-    let authors = crate::programme::draft::authors(&s.submitted.author_name, &s.submitted.co_author_name);
-    let chosen = form.presenter.as_deref().map(str::trim).unwrap_or_default();
-    let Some(presenter) = authors.iter().find(|a| a.eq_ignore_ascii_case(chosen)).cloned() else {
-        let message = format!(
-            "Choose who presents the talk among the paper's authors ({}). Nothing was saved.",
-            authors.join(", ")
-        );
-        return refuse(&state, &token, s, &message, form).await;
-    };
-    if version != s.version {
-        return stale(&state, &token).await;
+    match domain::set_public(&state.pool, state.clock.now(), &author(), &s, &form).await {
+        Ok(_) => {
+            let mut response = see_other(&format!("{STATUS_PREFIX}{token}?saved=1"));
+            response.headers_mut().insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+            Ok(response)
+        }
+        Err(Refused::NotAllowed(notice)) => page(&state, &token, Some(s), StatusCode::CONFLICT, Some(&notice)).await,
+        Err(Refused::Failed(AppError::BadRequest(message))) => refuse(&state, &token, s, &message, form).await,
+        Err(Refused::Stale(notice)) => {
+            let current = find(&state, &token).await?;
+            page(&state, &token, current, StatusCode::CONFLICT, Some(&notice)).await
+        }
+        Err(other) => Err(other.into()),
     }
-    let (text_before, presenter_before) = programme_store::public_fields(&state.pool, s.id).await?;
-    let at = timestamp(state.clock.now());
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    programme_store::set_public_fields(&mut tx, s.id, &text, &presenter).await?;
-    // The version now is one more than the form's unless someone changed the row meanwhile:
-    // then nothing of this is kept.
-    if programme_store::version_of(&mut tx, s.id).await? != Some(version + 1) {
-        tx.rollback().await?;
-        return stale(&state, &token).await;
-    }
-    let entry = NewEntry {
-        at: &at,
-        actor: audit::AUTHOR,
-        client: None,
-        action: "programme.paper_edited",
-        object_type: Some("submission"),
-        object_id: Some(&s.submitted.reference),
-        details: json!({
-            "public_abstract": { "before": text_before, "after": text },
-            "presenter": { "before": presenter_before, "after": presenter },
-        }),
-    };
-    audit::record(&mut tx, &entry).await?;
-    tx.commit().await?;
-    tracing::info!(reference = s.submitted.reference, "public abstract and presenter set by the author");
-    let mut response = see_other(&format!("{STATUS_PREFIX}{token}?saved=1"));
-    response.headers_mut().insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
-    Ok(response)
 }
 
 /// The 400 of a bad form: `message`, and the form as the author filled it.
@@ -529,15 +386,8 @@ async fn refuse(
     token: &str,
     s: Submission,
     message: &str,
-    form: DetailsForm,
+    form: PublicForm,
 ) -> Result<Response, AppError> {
     let posted = Posted { text: form.text, presenter: form.presenter.unwrap_or_default() };
     answer(state, token, Some(s), StatusCode::BAD_REQUEST, Some(message), false, Some(posted)).await
-}
-
-/// The 409 of a form drawn before another change: the page as it is now.
-async fn stale(state: &AppState, token: &str) -> Result<Response, AppError> {
-    let notice = "These details were changed since this page was opened (in another window, or by the organisers), so nothing was saved. Here they are as they are now.";
-    let current = find(state, token).await?;
-    page(state, token, current, StatusCode::CONFLICT, Some(notice)).await
 }
