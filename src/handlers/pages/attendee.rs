@@ -27,25 +27,21 @@ use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
-use serde_json::json;
 
+use crate::attendance::attendee::{self, NameChange};
 use crate::attendance::receipts::Content;
 use crate::attendance::streams::{self, When};
-use crate::attendance::tickets::{self, NameChanges};
-use crate::attendance::{links, qr, resend};
-use crate::clock::zone::Zone;
+use crate::attendance::tickets;
+use crate::attendance::{links, resend};
 use crate::content::Snapshot;
-use crate::error::AppError;
+use crate::error::{AppError, Refused};
 use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::{html, html_response, see_other};
 use crate::handlers::state::AppState;
-use crate::mail::outbox::timestamp;
-use crate::programme::timetable::{Programme, clock};
-use crate::repo::attendees::{self, Ticket};
-use crate::repo::audit::{self, NewEntry};
+use crate::programme::timetable::Programme;
+use crate::repo::attendees::Ticket;
+use crate::repo::audit::{ATTENDEE, Actor};
 use crate::repo::receipts;
-use crate::seed::session_rules::parse_local;
-use crate::sign_in::secrets;
 
 /// The route of the attendee page and its name form.
 pub const PATH: &str = "/attendee/{token}";
@@ -135,14 +131,6 @@ fn private(mut response: Response) -> Response {
     response
 }
 
-/// `14 March 2025 at 23:59 (Singapore time)`: a `YYYY-MM-DD HH:MM` of the settings in words.
-fn in_words(text: &str, zone: &Zone) -> String {
-    match parse_local(text) {
-        Some(at) => format!("{} {} {} at {} ({} time)", at.day(), at.month(), at.year(), clock(at.time()), zone.city()),
-        None => text.to_owned(),
-    }
-}
-
 /// The stream links of today's online and hybrid sessions, the current and next first
 /// ([`streams::today`]).
 async fn todays_streams(state: &AppState, snapshot: &Snapshot) -> Result<Vec<Stream>, AppError> {
@@ -167,12 +155,9 @@ async fn todays_streams(state: &AppState, snapshot: &Snapshot) -> Result<Vec<Str
     Ok(shown)
 }
 
-/// The ticket a token opens; `None` for a malformed or unknown one.
+/// The ticket a token opens ([`attendee::find`]).
 async fn find(state: &AppState, token: &str) -> Result<Option<Ticket>, AppError> {
-    if !secrets::is_well_formed(token) {
-        return Ok(None);
-    }
-    Ok(attendees::ticket_by_link(&state.pool, &secrets::hash(token)).await?)
+    Ok(attendee::find(&state.pool, token).await?)
 }
 
 /// The page of `token`'s ticket (the 404 page when `found` is `None`), with `notice`, and the
@@ -197,51 +182,30 @@ async fn page(
     let ticket = match found {
         None => None,
         Some(t) => {
-            let mut conn = state.pool.acquire().await?;
-            let settings = attendees::settings(&mut conn).await?;
-            let rule =
-                tickets::name_changes(settings.attendee_changes_until.as_deref(), &snapshot.zone, state.clock.now());
-            changes = match &rule {
-                NameChanges::Open(None) => "You can change the name on your ticket.".to_owned(),
-                NameChanges::Open(Some(until)) => {
-                    format!("You can change the name on your ticket until {}.", in_words(until, &snapshot.zone))
-                }
-                NameChanges::Closed(since) => format!(
-                    "The name on a ticket could be changed until {}. Please write to the organisers if it is wrong.",
-                    in_words(since, &snapshot.zone)
-                ),
-            };
-            if t.refunded_at.is_some() {
-                changes = "This ticket was refunded, so its name can no longer be changed.".to_owned();
-            } else if rule.open() {
+            let now = state.clock.now();
+            let shown = attendee::ticket_page(&state.pool, &t, &snapshot.zone, now, state.config.base_url()).await?;
+            changes = shown.changes;
+            if shown.name_open {
                 let (value, error) = match typed {
                     Some((value, error)) => (value, Some(error)),
                     None => (t.holder_name.clone(), None),
                 };
                 name_form = Some(NameForm { action: path.clone(), value, error, max_chars: tickets::NAME_MAX_CHARS });
             }
-            for r in receipts::for_order(&mut conn, &t.order_id).await? {
-                let Some(c) = Content::read(&r.content) else {
-                    tracing::error!(number = r.number, "a stored receipt is not readable; left out of the page");
-                    continue;
-                };
+            for c in shown.documents {
                 let lines = c.lines.iter().map(|l| (l.description.clone(), Content::amount(l.amount_cents))).collect();
                 documents.push(Document { total: c.total(), lines, c });
             }
             if t.refunded_at.is_none() {
                 streams = Some(todays_streams(state, &snapshot).await?);
             }
-            let check_in_url = tickets::check_in_url(state.config.base_url(), &t.code);
-            let qr = qr::svg(&check_in_url, "QR code of your ticket").ok_or_else(|| {
-                AppError::internal("ticket QR code", format!("{} characters do not fit", check_in_url.len()))
-            })?;
             Some(Shown {
                 ticket_type: t.ticket_type,
                 mode: tickets::mode_label(&t.mode),
                 name: t.holder_name,
                 order_id: t.order_id,
-                qr,
-                check_in_url,
+                qr: shown.qr,
+                check_in_url: shown.check_in_url,
                 refunded: t.refunded_at.is_some(),
             })
         }
@@ -314,44 +278,25 @@ pub async fn change_name(
         Ok(typed) => typed,
         Err(message) => return page(&state, &token, Some(ticket), StatusCode::BAD_REQUEST, Some(message), None).await,
     };
-    let now = state.clock.now();
-    let settings = attendees::settings(&mut *state.pool.acquire().await?).await?;
     let zone = state.content.snapshot().await.zone.clone();
-    let rule = tickets::name_changes(settings.attendee_changes_until.as_deref(), &zone, now);
-    if ticket.refunded_at.is_some() || !rule.open() {
-        let notice = if ticket.refunded_at.is_some() {
-            "This ticket was refunded, so its name can no longer be changed. Nothing was changed."
-        } else {
-            "The name on a ticket can no longer be changed here, so nothing was changed. Please write to the organisers if it is wrong."
-        };
-        return page(&state, &token, Some(ticket), StatusCode::CONFLICT, Some(notice), None).await;
-    }
-    let name = match tickets::check_name(&typed) {
-        Ok(name) => name,
-        Err(error) => {
-            let notice = "The name was not changed: please correct it below.";
-            let shown = Some((typed, error));
-            return page(&state, &token, Some(ticket), StatusCode::UNPROCESSABLE_ENTITY, Some(notice), shown).await;
-        }
-    };
+    let actor = Actor { email: ATTENDEE.into(), client: None };
     let back = format!("{}{token}", links::PREFIX);
-    if name == ticket.holder_name {
-        return Ok(private(see_other(&back)));
+    match attendee::change_name(&state.pool, state.clock.now(), &zone, &actor, &ticket, &typed).await {
+        Ok(NameChange::Unchanged) => Ok(private(see_other(&back))),
+        Ok(NameChange::Changed { order_id, .. }) => {
+            tracing::info!(order_id, "name on a ticket changed by its attendee");
+            Ok(private(see_other(&format!("{back}?saved=1"))))
+        }
+        Err(Refused::Invalid { message, errors }) => {
+            let shown = errors.into_iter().next().map(|(_, error)| (typed, error));
+            page(&state, &token, Some(ticket), StatusCode::UNPROCESSABLE_ENTITY, Some(&message), shown).await
+        }
+        Err(Refused::NotAllowed(message)) => {
+            let current = find(&state, &token).await?;
+            page(&state, &token, current, StatusCode::CONFLICT, Some(&message), None).await
+        }
+        Err(refused) => Err(refused.into()),
     }
-    let at = timestamp(now);
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    if !attendees::set_holder_name(&mut tx, ticket.id, &name, &at).await? {
-        drop(tx);
-        let current = find(&state, &token).await?;
-        let notice = "This ticket was refunded, so its name can no longer be changed. Nothing was changed.";
-        return page(&state, &token, current, StatusCode::CONFLICT, Some(notice), None).await;
-    }
-    let mut entry = NewEntry::new(&at, audit::ATTENDEE, None, "ticket.name_changed").about("order", &ticket.order_id);
-    entry.details = json!({ "holder_name": { "before": ticket.holder_name, "after": name } });
-    audit::record(&mut tx, &entry).await?;
-    tx.commit().await?;
-    tracing::info!(order_id = ticket.order_id, "name on a ticket changed by its attendee");
-    Ok(private(see_other(&format!("{back}?saved=1"))))
 }
 
 #[derive(Template)]
