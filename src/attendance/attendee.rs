@@ -8,16 +8,20 @@ use std::collections::BTreeMap;
 use serde_json::json;
 use time::OffsetDateTime;
 
+use super::documents::TicketDocument;
 use super::qr;
 use super::receipts::Content;
+use super::streams::{self, When};
 use super::tickets::{self, NameChanges};
 use crate::clock::zone::Zone;
+use crate::content::Snapshot;
 use crate::db::Pool;
 use crate::error::{AppError, Outcome, Refused};
 use crate::mail::outbox::timestamp;
-use crate::programme::timetable::clock;
+use crate::programme::timetable::{Programme, clock};
 use crate::repo::attendees::{self, Ticket};
 use crate::repo::audit::{self, Actor};
+use crate::repo::content::Site;
 use crate::repo::receipts;
 use crate::seed::session_rules::parse_local;
 use crate::sign_in::secrets;
@@ -39,6 +43,15 @@ fn in_words(text: &str, zone: &Zone) -> String {
     }
 }
 
+/// A receipt or credit note as issued, with its amounts formatted.
+#[derive(Debug, Clone)]
+pub struct Issued {
+    pub c: Content,
+    /// (description, amount) per line.
+    pub lines: Vec<(String, String)>,
+    pub total: String,
+}
+
 /// What the page of a ticket shows besides the ticket itself.
 #[derive(Debug, Clone)]
 pub struct TicketPage {
@@ -48,7 +61,7 @@ pub struct TicketPage {
     pub changes: String,
     /// The order's receipt and credit note as issued, in order; a stored one that does not
     /// read is left out (and logged).
-    pub documents: Vec<Content>,
+    pub documents: Vec<Issued>,
     /// `PUBLIC_URL/check-in/<code>`, which the QR code encodes.
     pub check_in_url: String,
     /// The QR code of [`TicketPage::check_in_url`] as SVG.
@@ -84,7 +97,10 @@ pub async fn ticket_page(
     let mut documents = Vec::new();
     for r in receipts::for_order(&mut conn, &ticket.order_id).await? {
         match Content::read(&r.content) {
-            Some(c) => documents.push(c),
+            Some(c) => {
+                let lines = c.lines.iter().map(|l| (l.description.clone(), Content::amount(l.amount_cents))).collect();
+                documents.push(Issued { total: c.total(), lines, c });
+            }
             None => tracing::error!(number = r.number, "a stored receipt is not readable; left out of the page"),
         }
     }
@@ -149,4 +165,70 @@ pub async fn change_name(
     audit::record(&mut tx, &entry).await?;
     tx.commit().await?;
     Ok(NameChange::Changed { order_id: ticket.order_id.clone(), before: ticket.holder_name.clone(), after: name })
+}
+
+/// A stream of today, as the attendee page lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stream {
+    /// `Now`, `Next` or `Ended`.
+    pub when: &'static str,
+    /// `09:00–12:00`, event time.
+    pub time: String,
+    pub title: String,
+    pub url: String,
+    /// The organisers' label, else "Join the stream".
+    pub label: String,
+}
+
+/// The stream links of today's online and hybrid sessions at `now`, the current and next
+/// first ([`streams::today`]); none without a programme in `snapshot`.
+pub async fn todays_streams(pool: &Pool, snapshot: &Snapshot, now: OffsetDateTime) -> Result<Vec<Stream>, sqlx::Error> {
+    let Ok(programme) = Programme::of(snapshot) else {
+        return Ok(Vec::new());
+    };
+    let links = crate::repo::streams::all(pool).await?;
+    let shown = streams::today(&programme, &links, now)
+        .into_iter()
+        .map(|t| Stream {
+            when: match t.when {
+                When::Now => "Now",
+                When::Next => "Next",
+                When::Ended => "Ended",
+            },
+            time: format!("{}–{}", t.session.start_label(), t.session.end_label()),
+            title: t.session.session.title.clone(),
+            url: t.link.url.clone(),
+            label: if t.link.label.is_empty() { "Join the stream".to_owned() } else { t.link.label.clone() },
+        })
+        .collect();
+    Ok(shown)
+}
+
+/// What the ticket's PDF shows of `ticket` at the conference of `site` (`base_url` without a
+/// trailing slash, for the check-in address).
+pub fn ticket_document(site: &Site, ticket: &Ticket, base_url: &str) -> TicketDocument {
+    TicketDocument {
+        event: site.name.clone(),
+        dates: crate::clock::dates::range_label(&site.start_date, &site.end_date),
+        venue: format!("{}, {}", site.venue_name, site.city),
+        holder_name: ticket.holder_name.clone(),
+        ticket_type: ticket.ticket_type.clone(),
+        mode: tickets::mode_label(&ticket.mode).to_owned(),
+        order_id: ticket.order_id.clone(),
+        check_in_url: tickets::check_in_url(base_url, &ticket.code),
+    }
+}
+
+/// Order `order_id`'s stored document of `kind` as issued: its number and content; `None`
+/// when it has none. A stored one that does not read is a 500.
+pub async fn stored_document(
+    pool: &Pool,
+    order_id: &str,
+    kind: receipts::Kind,
+) -> Result<Option<(String, Content)>, AppError> {
+    let stored = receipts::of_order(&mut *pool.acquire().await?, order_id, kind).await?;
+    let Some(stored) = stored else { return Ok(None) };
+    let content = Content::read(&stored.content)
+        .ok_or_else(|| AppError::internal("stored receipt", format!("{} is not readable", stored.number)))?;
+    Ok(Some((stored.number, content)))
 }

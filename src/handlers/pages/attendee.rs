@@ -28,17 +28,13 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
 
-use crate::attendance::attendee::{self, NameChange};
-use crate::attendance::receipts::Content;
-use crate::attendance::streams::{self, When};
+use crate::attendance::attendee::{self, Issued, NameChange, Stream};
 use crate::attendance::tickets;
 use crate::attendance::{links, resend};
-use crate::content::Snapshot;
 use crate::error::{AppError, Refused};
 use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::{html, html_response, see_other};
 use crate::handlers::state::AppState;
-use crate::programme::timetable::Programme;
 use crate::repo::attendees::Ticket;
 use crate::repo::audit::{ATTENDEE, Actor};
 use crate::repo::receipts;
@@ -76,26 +72,6 @@ struct NameForm {
     max_chars: usize,
 }
 
-/// A stream of today, as the page lists it.
-struct Stream {
-    /// `Now`, `Next` or `Ended`.
-    when: &'static str,
-    /// `09:00–12:00`, event time.
-    time: String,
-    title: String,
-    url: String,
-    /// The organisers' label, else "Join the stream".
-    label: String,
-}
-
-/// A receipt or credit note as issued, with its amounts formatted.
-struct Document {
-    c: Content,
-    /// (description, amount) per line.
-    lines: Vec<(String, String)>,
-    total: String,
-}
-
 #[derive(Template)]
 #[template(path = "pages/attendee.html")]
 struct AttendeePage {
@@ -110,7 +86,7 @@ struct AttendeePage {
     name_form: Option<NameForm>,
     /// Until when the name can be changed, or since when it cannot, in words.
     changes: String,
-    documents: Vec<Document>,
+    documents: Vec<Issued>,
     /// Today's streams, for a ticket that is not refunded (`None` for a refunded one).
     streams: Option<Vec<Stream>>,
     /// The event's zone in words, for the streams' times.
@@ -131,35 +107,6 @@ fn private(mut response: Response) -> Response {
     response
 }
 
-/// The stream links of today's online and hybrid sessions, the current and next first
-/// ([`streams::today`]).
-async fn todays_streams(state: &AppState, snapshot: &Snapshot) -> Result<Vec<Stream>, AppError> {
-    let Ok(programme) = Programme::of(snapshot) else {
-        return Ok(Vec::new());
-    };
-    let links = crate::repo::streams::all(&state.pool).await?;
-    let shown = streams::today(&programme, &links, state.clock.now())
-        .into_iter()
-        .map(|t| Stream {
-            when: match t.when {
-                When::Now => "Now",
-                When::Next => "Next",
-                When::Ended => "Ended",
-            },
-            time: format!("{}–{}", t.session.start_label(), t.session.end_label()),
-            title: t.session.session.title.clone(),
-            url: t.link.url.clone(),
-            label: if t.link.label.is_empty() { "Join the stream".to_owned() } else { t.link.label.clone() },
-        })
-        .collect();
-    Ok(shown)
-}
-
-/// The ticket a token opens ([`attendee::find`]).
-async fn find(state: &AppState, token: &str) -> Result<Option<Ticket>, AppError> {
-    Ok(attendee::find(&state.pool, token).await?)
-}
-
 /// The page of `token`'s ticket (the 404 page when `found` is `None`), with `notice`, and the
 /// name form showing `typed` and its `error` when a change was refused.
 async fn page(
@@ -177,8 +124,8 @@ async fn page(
     })?;
     let mut name_form = None;
     let mut changes = String::new();
-    let mut documents = Vec::new();
     let mut streams = None;
+    let mut documents = Vec::new();
     let ticket = match found {
         None => None,
         Some(t) => {
@@ -192,12 +139,9 @@ async fn page(
                 };
                 name_form = Some(NameForm { action: path.clone(), value, error, max_chars: tickets::NAME_MAX_CHARS });
             }
-            for c in shown.documents {
-                let lines = c.lines.iter().map(|l| (l.description.clone(), Content::amount(l.amount_cents))).collect();
-                documents.push(Document { total: c.total(), lines, c });
-            }
+            documents = shown.documents;
             if t.refunded_at.is_none() {
-                streams = Some(todays_streams(state, &snapshot).await?);
+                streams = Some(attendee::todays_streams(&state.pool, &snapshot, now).await?);
             }
             Some(Shown {
                 ticket_type: t.ticket_type,
@@ -238,7 +182,7 @@ pub async fn show(
     Path(token): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, AppError> {
-    let found = find(&state, &token).await?;
+    let found = attendee::find(&state.pool, &token).await?;
     let status = if found.is_some() { StatusCode::OK } else { StatusCode::NOT_FOUND };
     let saved = found.is_some() && query.as_deref() == Some("saved=1");
     page(&state, &token, found, status, saved.then_some(SAVED), None).await
@@ -271,7 +215,7 @@ pub async fn change_name(
     Path(token): Path<String>,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let Some(ticket) = find(&state, &token).await? else {
+    let Some(ticket) = attendee::find(&state.pool, &token).await? else {
         return page(&state, &token, None, StatusCode::NOT_FOUND, None, None).await;
     };
     let typed = match one_field(&body, "name") {
@@ -292,7 +236,7 @@ pub async fn change_name(
             page(&state, &token, Some(ticket), StatusCode::UNPROCESSABLE_ENTITY, Some(&message), shown).await
         }
         Err(Refused::NotAllowed(message)) => {
-            let current = find(&state, &token).await?;
+            let current = attendee::find(&state.pool, &token).await?;
             page(&state, &token, current, StatusCode::CONFLICT, Some(&message), None).await
         }
         Err(refused) => Err(refused.into()),
@@ -349,20 +293,14 @@ pub async fn resend(State(state): State<AppState>, body: Bytes) -> Result<Respon
             return resend_page(&state, StatusCode::BAD_REQUEST, None, Some(message.into()), typed).await;
         }
     };
-    let error = if email.is_empty() || order.is_empty() {
-        Some("Please give both the e-mail address and the order id of your registration.")
-    } else if !crate::forms::validate::is_valid_email(&email) {
-        Some("Please enter a valid email address.")
-    } else {
-        None
-    };
-    if let Some(error) = error {
-        return resend_page(&state, StatusCode::UNPROCESSABLE_ENTITY, None, Some(error.into()), (email, order)).await;
-    }
     let ctx = crate::mail::Context::load(&state.pool, &state.config).await?;
-    match resend::send_again(&state.pool, &ctx, &order, &email, state.clock.now()).await? {
-        Ok(()) => tracing::info!(order_id = order, "attendee link sent again"),
-        Err(why) => tracing::info!(order_id = order, reason = ?why, "attendee link asked for; nothing sent"),
+    match resend::request(&state.pool, &ctx, &order, &email, state.clock.now()).await {
+        Ok(Ok(())) => tracing::info!(order_id = order, "attendee link sent again"),
+        Ok(Err(why)) => tracing::info!(order_id = order, reason = ?why, "attendee link asked for; nothing sent"),
+        Err(Refused::Invalid { message, .. }) => {
+            return resend_page(&state, StatusCode::UNPROCESSABLE_ENTITY, None, Some(message), (email, order)).await;
+        }
+        Err(refused) => return Err(refused.into()),
     }
     resend_page(&state, StatusCode::OK, Some(resend::ANSWER), None, (String::new(), String::new())).await
 }
@@ -423,24 +361,13 @@ async fn drawn(draw: impl FnOnce() -> Vec<u8> + Send + 'static) -> Result<Vec<u8
 /// `ticket-<order id>.pdf`. 404 (the page's) for a token that opens no ticket; for a refunded
 /// ticket, the page with a 404 and a word that there is none.
 pub async fn ticket_pdf(State(state): State<AppState>, Path(token): Path<String>) -> Result<Response, AppError> {
-    let Some(t) = find(&state, &token).await? else {
+    let Some(t) = attendee::find(&state.pool, &token).await? else {
         return page(&state, &token, None, StatusCode::NOT_FOUND, None, None).await;
     };
     if t.refunded_at.is_some() {
         return page(&state, &token, Some(t), StatusCode::NOT_FOUND, Some(NO_DOCUMENT), None).await;
     }
-    let snapshot = state.content.snapshot().await;
-    let site = snapshot.site()?;
-    let document = crate::attendance::documents::TicketDocument {
-        event: site.name.clone(),
-        dates: crate::clock::dates::range_label(&site.start_date, &site.end_date),
-        venue: format!("{}, {}", site.venue_name, site.city),
-        holder_name: t.holder_name.clone(),
-        ticket_type: t.ticket_type.clone(),
-        mode: tickets::mode_label(&t.mode).to_owned(),
-        order_id: t.order_id.clone(),
-        check_in_url: tickets::check_in_url(state.config.base_url(), &t.code),
-    };
+    let document = attendee::ticket_document(state.content.snapshot().await.site()?, &t, state.config.base_url());
     let bytes = drawn(move || crate::attendance::documents::ticket_pdf(&document)).await?;
     Ok(pdf_download(bytes, &format!("ticket-{}", t.order_id)))
 }
@@ -448,19 +375,14 @@ pub async fn ticket_pdf(State(state): State<AppState>, Path(token): Path<String>
 /// The stored document of `kind` of `token`'s order as a PDF, drawn from the JSON it was
 /// issued with, so a number is the same bytes on every download; `<number>.pdf`.
 async fn stored_document(state: &AppState, token: &str, kind: receipts::Kind) -> Result<Response, AppError> {
-    let Some(t) = find(state, token).await? else {
+    let Some(t) = attendee::find(&state.pool, token).await? else {
         return page(state, token, None, StatusCode::NOT_FOUND, None, None).await;
     };
-    let mut conn = state.pool.acquire().await?;
-    let stored = receipts::of_order(&mut conn, &t.order_id, kind).await?;
-    drop(conn);
-    let Some(stored) = stored else {
+    let Some((number, content)) = attendee::stored_document(&state.pool, &t.order_id, kind).await? else {
         return page(state, token, Some(t), StatusCode::NOT_FOUND, Some(NO_DOCUMENT), None).await;
     };
-    let content = Content::read(&stored.content)
-        .ok_or_else(|| AppError::internal("stored receipt", format!("{} is not readable", stored.number)))?;
     let bytes = drawn(move || crate::attendance::documents::receipt_pdf(&content)).await?;
-    Ok(pdf_download(bytes, &stored.number))
+    Ok(pdf_download(bytes, &number))
 }
 
 /// GET `/attendee/{token}/receipt.pdf`: the order's receipt (or invoice) as issued. 404 (the
