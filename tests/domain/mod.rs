@@ -4,3 +4,7 @@
 //! may use the public API; the action under test is a plain function call.
 
 mod assignments;
+mod attendees;
+mod certificates;
+mod check_in;
+mod orders;
