@@ -26,7 +26,7 @@ const BEFORE: OffsetDateTime = datetime!(2025-03-07 09:00 UTC);
 /// The last minute before the conference's last day begins in Singapore (UTC+08:00).
 const EVE_OF_LAST_DAY: OffsetDateTime = datetime!(2025-03-22 15:59 UTC);
 /// The first minute of the last day there.
-const LAST_DAY: OffsetDateTime = datetime!(2025-03-22 16:00 UTC);
+pub(crate) const LAST_DAY: OffsetDateTime = datetime!(2025-03-22 16:00 UTC);
 /// After the conference.
 const AFTER: OffsetDateTime = datetime!(2025-03-25 02:00 UTC);
 
@@ -50,7 +50,7 @@ const UNSCHEDULED: Paper = Paper {
     ..PAPERS[0]
 };
 
-async fn app() -> TestApp {
+pub(crate) async fn app() -> TestApp {
     app_with_clock(
         |c| {
             c.rate_limit_per_minute = 100_000;
@@ -62,7 +62,7 @@ async fn app() -> TestApp {
 }
 
 /// Pays `plan` as `name` <`email`>; the order's id.
-async fn pay_as(app: &TestApp, plan: Plan, name: &str, email: &str) -> String {
+pub(crate) async fn pay_as(app: &TestApp, plan: Plan, name: &str, email: &str) -> String {
     let id = initiate(app, &checkout(json!({ "plan": plan.id, "name": name, "email": email }))).await.order_id;
     let encrypted = crypto::encrypt(&answer(&id, "Success", plan.amount, "USD").to_query_string(), TEST_WORKING_KEY);
     let reply = send_answer(app, &encrypted, &id).await;
@@ -75,7 +75,7 @@ async fn ticket_of(app: &TestApp, order_id: &str) -> i64 {
 }
 
 /// Checks `order_id`'s ticket in on the first day, as a desk would.
-async fn check_in(app: &TestApp, order_id: &str) {
+pub(crate) async fn check_in(app: &TestApp, order_id: &str) {
     let ticket = ticket_of(app, order_id).await;
     sqlx::query("INSERT INTO check_ins (ticket_id, day, at, checked_by) VALUES ($1, '2025-03-21', '2025-03-21T01:00:00Z', 'desk@fixcon.example')")
         .bind(ticket)
@@ -101,12 +101,12 @@ async fn release(app: &TestApp, cookie: &str) -> Reply {
 }
 
 /// A stored certificate: (code, email, holder, kind, title, revoked).
-type Stored = (String, String, String, String, Option<String>, bool);
+pub(crate) type Stored = (String, String, String, String, Option<String>, bool);
 
 /// A certificate's row: (code, email, holder, kind, title, revoked_at).
 type Row = (String, String, String, String, Option<String>, Option<String>);
 
-async fn stored(app: &TestApp) -> Vec<Stored> {
+pub(crate) async fn stored(app: &TestApp) -> Vec<Stored> {
     let rows: Vec<Row> = sqlx::query_as(
         "SELECT code, email, holder_name, kind, title, revoked_at FROM certificates ORDER BY kind, email, issued_at",
     )
@@ -144,7 +144,7 @@ async fn mails(app: &TestApp) -> Vec<(String, String, String, String, String)> {
 }
 
 /// (action, object id, details) of the certificates' audit entries, in order.
-async fn audited(app: &TestApp) -> Vec<(String, String, serde_json::Value)> {
+pub(crate) async fn audited(app: &TestApp) -> Vec<(String, String, serde_json::Value)> {
     let rows: Vec<(String, Option<String>, String)> =
         sqlx::query_as("SELECT action, object_id, details FROM audit_log WHERE action LIKE 'certificate%' ORDER BY id")
             .fetch_all(&app.pool)
@@ -153,7 +153,7 @@ async fn audited(app: &TestApp) -> Vec<(String, String, serde_json::Value)> {
     rows.into_iter().map(|(a, o, d)| (a, o.unwrap_or_default(), serde_json::from_str(&d).unwrap())).collect()
 }
 
-const ALMA: (&str, &str) = ("Alma Reyes", "alma@example.net");
+pub(crate) const ALMA: (&str, &str) = ("Alma Reyes", "alma@example.net");
 const BRUNO: (&str, &str) = ("Bruno Sal", "bruno@example.net");
 const CARLA: (&str, &str) = ("Carla Dime", "carla@example.net");
 const DEV: (&str, &str) = ("Dev Orr", "dev@example.net");

@@ -27,7 +27,7 @@ const DOOR: &str = "door@fixcon.example";
 const DESK: &str = "/organiser/check-in";
 
 /// The conference's first day, 09:00 in Singapore (the fixture's zone, UTC+08:00).
-const FIRST_DAY: OffsetDateTime = datetime!(2025-03-21 01:00 UTC);
+pub(crate) const FIRST_DAY: OffsetDateTime = datetime!(2025-03-21 01:00 UTC);
 
 /// An app with [`CHAIR`] an organiser and [`DOOR`] desk staff, its clock at `now`, `days`
 /// for `CHECKIN_DAYS`.
@@ -45,13 +45,13 @@ async fn app_with_days(now: OffsetDateTime, days: CheckInDays) -> TestApp {
 }
 
 /// [`app_with_days`] for the conference's days, on the first morning.
-async fn app() -> TestApp {
+pub(crate) async fn app() -> TestApp {
     app_with_days(FIRST_DAY, CheckInDays::Conference).await
 }
 
 /// A paid order for `plan` (paid a fortnight before the conference, whatever the clock says
 /// afterwards), its ticket's holder renamed `holder`; (order id, ticket code).
-async fn ticket(app: &TestApp, plan: Plan, holder: &str) -> (String, String) {
+pub(crate) async fn ticket(app: &TestApp, plan: Plan, holder: &str) -> (String, String) {
     let now = app.state.clock.now();
     app.state.clock.set(datetime!(2025-03-07 09:00 UTC));
     let id = initiate(app, &checkout(json!({ "plan": plan.id }))).await.order_id;
@@ -110,7 +110,7 @@ fn page_answer(page: &str) -> (String, String) {
 }
 
 /// Check-ins stored: (order, day, by).
-async fn check_ins(app: &TestApp) -> Vec<(String, String, String)> {
+pub(crate) async fn check_ins(app: &TestApp) -> Vec<(String, String, String)> {
     sqlx::query_as(
         "SELECT t.order_id, c.day, c.checked_by FROM check_ins c JOIN tickets t ON t.id = c.ticket_id ORDER BY c.day, t.order_id",
     )

@@ -18,7 +18,7 @@
 //!
 //! SQL in [`crate::repo::certificates`].
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use askama::Template;
 use rust_embed::RustEmbed;
@@ -29,10 +29,10 @@ use super::documents::{CertificateDocument, Signatory};
 use super::tickets;
 use crate::clock::zone::Zone;
 use crate::db::{self, Pool};
-use crate::error::AppError;
+use crate::error::{AppError, Outcome, Refused};
 use crate::mail::outbox::timestamp;
 use crate::mail::{self, Context, MailSite};
-use crate::repo::audit::{self, NewEntry};
+use crate::repo::audit::{self, Actor};
 use crate::repo::certificates::{self as store, Certificate, NewCertificate};
 use crate::repo::content::Site;
 use crate::repo::published::Published;
@@ -179,24 +179,9 @@ pub fn document(
     }
 }
 
-/// Who acts, for the audit log: an organiser's address and their client address.
-#[derive(Debug, Clone, Copy)]
-pub struct Actor<'a> {
-    pub email: &'a str,
-    pub client: Option<&'a str>,
-}
-
-impl<'a> Actor<'a> {
-    fn entry(&self, at: &'a str, action: &'a str) -> NewEntry<'a> {
-        NewEntry::new(at, self.email, self.client, action)
-    }
-}
-
 /// What a release did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Released {
-    /// Before the conference's last day: the message, and nothing issued.
-    NotYet(String),
     /// Everyone who earns a certificate has one: nothing issued, no mail, nothing recorded.
     NothingNew,
     /// Release `number` issued these certificates and mailed `mails` people.
@@ -340,27 +325,60 @@ pub async fn waiting(pool: &Pool) -> Result<(usize, usize), sqlx::Error> {
     Ok((attendance, all.len() - attendance))
 }
 
+/// The state of the releases as the back office's page shows it above its list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Overview {
+    /// How many releases, when the last was (RFC 3339 UTC) and by whom; `None` before the
+    /// first.
+    pub released: Option<(i64, String, String)>,
+    /// Why releasing is not open yet ([`release_opens`], without "Nothing was issued."), `None`
+    /// once it is.
+    pub opens: Option<String>,
+    /// (what, valid, revoked) per kind, the kind in words ([`kind_label`]).
+    pub counts: Vec<(&'static str, i64, i64)>,
+    /// What a release would issue now: (attendance, presentation) ([`waiting`]).
+    pub waiting: (usize, usize),
+}
+
+/// The [`Overview`] at `now`.
+pub async fn overview(pool: &Pool, event: &Event, zone: &Zone, now: OffsetDateTime) -> Result<Overview, sqlx::Error> {
+    let releases = store::releases(pool).await?;
+    let released = match (releases.last_released_at, releases.last_released_by) {
+        (Some(at), Some(by)) if releases.releases > 0 => Some((releases.releases, at, by)),
+        _ => None,
+    };
+    let counts = store::counts(pool).await?;
+    Ok(Overview {
+        released,
+        opens: release_opens(event, zone, now).err().map(|message| message.replace(" Nothing was issued.", "")),
+        counts: counts.into_iter().map(|(kind, valid, revoked)| (kind_label(&kind), valid, revoked)).collect(),
+        waiting: waiting(pool).await?,
+    })
+}
+
 /// Releases the certificates at `now` (see the module's rules): from the conference's last
 /// day on, issues every missing certificate, mails each person it issued something to once,
-/// and records `certificates.released` by `actor`, all in one transaction. A release that
-/// finds nothing to issue changes nothing.
+/// and records `certificates.released` by `actor` (about the release's number; details: how
+/// many of each kind, how many mails), all in one transaction. A release that finds nothing
+/// to issue changes nothing.
+///
+/// Refused as [`Refused::NotAllowed`] before the conference's last day ([`release_opens`]'s
+/// words).
 pub async fn release(
     pool: &Pool,
     ctx: &Context,
     event: &Event,
     zone: &Zone,
-    actor: Actor<'_>,
+    actor: &Actor,
     now: OffsetDateTime,
-) -> Result<Released, AppError> {
-    if let Err(message) = release_opens(event, zone, now) {
-        return Ok(Released::NotYet(message));
-    }
+) -> Outcome<Released> {
+    release_opens(event, zone, now).map_err(Refused::NotAllowed)?;
     // What the programme published is read before the transaction: it changes only when an
     // organiser publishes, and the papers' states are read inside it.
     let published = crate::repo::programme::latest(pool).await?;
     let at = timestamp(now);
     let mut tx = db::begin_write(pool).await?;
-    let number = store::start_release(&mut tx, &at, actor.email).await?;
+    let number = store::start_release(&mut tx, &at, &actor.email).await?;
     let issued = candidates(&mut tx, published.as_ref(), number, &at).await?;
     let mut people: BTreeSet<String> = BTreeSet::new();
     let (mut attendance, mut presentation) = (0, 0);
@@ -391,17 +409,25 @@ pub async fn release(
     Ok(Released::Issued { number, attendance, presentation, mails: people.len() })
 }
 
-/// What a revoke or reissue found.
+/// What a revoke did: certificate `code` is revoked from now on.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Changed {
-    /// Done; for a reissue, the new certificate's code.
-    Done(String),
-    /// No certificate has this code.
-    Unknown,
-    /// Revoked already (a revoke), or replaced already (a reissue): the form was stale.
-    Stale,
-    /// A revoke without a usable reason: why ([`check_reason`]); nothing was changed.
-    NoReason(String),
+pub struct Revoked {
+    pub code: String,
+}
+
+/// What a reissue did: the old certificate is revoked and replaced by `new_code`, mailed to
+/// its holder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reissued {
+    pub new_code: String,
+}
+
+/// What an organiser reads for a code no certificate has (404).
+pub const UNKNOWN: &str = "No certificate has this code.";
+
+/// A form's one field refused: `message`, keyed by the field's `name`.
+fn field(name: &str, message: String) -> Refused {
+    Refused::Invalid { errors: BTreeMap::from([(name.to_owned(), message.clone())]), message }
 }
 
 /// Most characters of a revoke's reason.
@@ -423,69 +449,65 @@ pub fn check_reason(typed: &str) -> Result<String, String> {
     Ok(reason)
 }
 
+/// What an organiser reads for a revoke of a certificate revoked already (409).
+fn revoked_already(code: &str) -> Refused {
+    Refused::Stale(format!("Certificate {code} was revoked already, so nothing was changed."))
+}
+
 /// Revokes certificate `code` at `now` for `reason` (as typed; [`check_reason`]), audited as
-/// `certificate.revoked` by `actor` with the reason. Its verify page says "revoked" from the
-/// moment this commits, and its PDF is gone (410). An unknown code, a certificate revoked
-/// already and a missing reason change nothing, in that order.
-pub async fn revoke(
-    pool: &Pool,
-    code: &str,
-    reason: &str,
-    actor: Actor<'_>,
-    now: OffsetDateTime,
-) -> Result<Changed, AppError> {
+/// `certificate.revoked` by `actor` with kind, holder and reason. Its verify page says
+/// "revoked" from the moment this commits, and its PDF is gone (410).
+///
+/// Refused, in this order: [`Refused::NotFound`] ([`UNKNOWN`]); [`Refused::Stale`] when it is
+/// revoked already; [`Refused::Invalid`] (field `reason`) without a usable reason.
+pub async fn revoke(pool: &Pool, code: &str, reason: &str, actor: &Actor, now: OffsetDateTime) -> Outcome<Revoked> {
     let at = timestamp(now);
     let mut tx = db::begin_write(pool).await?;
     let Some(certificate) = store::by_code_on(&mut tx, code).await? else {
-        tx.rollback().await?;
-        return Ok(Changed::Unknown);
+        return Err(Refused::NotFound(UNKNOWN.into()));
     };
     if certificate.revoked_at.is_some() {
-        tx.rollback().await?;
-        return Ok(Changed::Stale);
+        return Err(revoked_already(code));
     }
-    let reason = match check_reason(reason) {
-        Ok(reason) => reason,
-        Err(why) => {
-            tx.rollback().await?;
-            return Ok(Changed::NoReason(why));
-        }
-    };
-    if !store::revoke(&mut tx, code, &at, actor.email).await? {
-        tx.rollback().await?;
-        return Ok(Changed::Stale);
+    let reason = check_reason(reason).map_err(|why| field("reason", why))?;
+    if !store::revoke(&mut tx, code, &at, &actor.email).await? {
+        return Err(revoked_already(code));
     }
     let mut entry = actor.entry(&at, "certificate.revoked").about("certificate", code);
     entry.details = json!({ "kind": certificate.kind, "holder_name": certificate.holder_name, "reason": reason });
     audit::record(&mut tx, &entry).await?;
     tx.commit().await?;
-    Ok(Changed::Done(code.to_owned()))
+    Ok(Revoked { code: code.to_owned() })
 }
 
-/// Reissues certificate `code` under `name` (already checked by [`tickets::check_name`]) at
-/// `now`: the old one is revoked and points at the new code, the new one keeps its ticket or
-/// paper, and its holder gets a mail with the new certificate; audited as
-/// `certificate.reissued` by `actor`. A revoked certificate that was not replaced can be
-/// reissued too (that is how a revoke is undone).
+/// Reissues certificate `code` under `typed` (the forms' one-line rule,
+/// [`tickets::check_name`]) at `now`: the old one is revoked and points at the new code, the
+/// new one keeps its ticket or paper, and its holder gets a mail with the new certificate;
+/// audited as `certificate.reissued` by `actor` with the new code and the name before and
+/// after. A revoked certificate that was not replaced can be reissued too (that is how a
+/// revoke is undone).
+///
+/// Refused, in this order: [`Refused::NotFound`] ([`UNKNOWN`]); [`Refused::Invalid`] (field
+/// `name`) for a name the rule refuses; [`Refused::Stale`] when it was replaced already.
 pub async fn reissue(
     pool: &Pool,
     ctx: &Context,
     event: &Event,
     code: &str,
-    name: &str,
-    actor: Actor<'_>,
+    typed: &str,
+    actor: &Actor,
     now: OffsetDateTime,
-) -> Result<Changed, AppError> {
+) -> Outcome<Reissued> {
     let at = timestamp(now);
     let mut tx = db::begin_write(pool).await?;
     let Some(old) = store::by_code_on(&mut tx, code).await? else {
-        tx.rollback().await?;
-        return Ok(Changed::Unknown);
+        return Err(Refused::NotFound(UNKNOWN.into()));
     };
+    let name = tickets::check_name(typed).map_err(|error| field("name", error))?;
+    let name = name.as_str();
     let new_code = tickets::new_code();
-    if !store::replace(&mut tx, code, &new_code, &at, actor.email).await? {
-        tx.rollback().await?;
-        return Ok(Changed::Stale);
+    if !store::replace(&mut tx, code, &new_code, &at, &actor.email).await? {
+        return Err(Refused::Stale(format!("Certificate {code} was replaced already, so nothing was changed.")));
     }
     let new = NewCertificate {
         code: new_code.clone(),
@@ -500,10 +522,12 @@ pub async fn reissue(
         issued_at: at.clone(),
     };
     if !store::insert(&mut tx, &new).await? {
-        return Err(AppError::internal("certificate reissue", "the new certificate conflicts with a current one"));
+        return Err(
+            AppError::internal("certificate reissue", "the new certificate conflicts with a current one").into()
+        );
     }
     let Some(stored) = store::by_code_on(&mut tx, &new_code).await? else {
-        return Err(AppError::internal("certificate reissue", "the new certificate is not stored"));
+        return Err(AppError::internal("certificate reissue", "the new certificate is not stored").into());
     };
     mail_to(&mut tx, ctx, event, &old.email, &[stored], true, format!("certificate-reissued:{new_code}")).await?;
     let mut entry = actor.entry(&at, "certificate.reissued").about("certificate", code);
@@ -513,7 +537,7 @@ pub async fn reissue(
     });
     audit::record(&mut tx, &entry).await?;
     tx.commit().await?;
-    Ok(Changed::Done(new_code))
+    Ok(Reissued { new_code })
 }
 
 #[cfg(test)]

@@ -3,14 +3,17 @@
 //! open (`CHECKIN_DAYS`, else the conference's days). Every check-in is audited in the
 //! transaction that stores it. SQL in [`crate::repo::check_ins`].
 
+use std::collections::BTreeMap;
+
 use time::{Date, OffsetDateTime};
 
 use crate::clock::zone::Zone;
 use crate::config::CheckInDays;
 use crate::db::Pool;
+use crate::error::{Outcome, Refused};
 use crate::repo::attendees::{self, Ticket};
-use crate::repo::audit::{self, NewEntry};
-use crate::repo::check_ins;
+use crate::repo::audit::{self, Actor, NewEntry};
+use crate::repo::check_ins::{self, Found};
 
 use super::tickets::{self, CHECK_IN_PREFIX};
 
@@ -94,27 +97,46 @@ pub fn code_in(typed: &str, base_url: &str) -> Option<String> {
 /// [`check_in`]).
 static DESK_WRITES: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-/// Who checks in and from where, for `checked_by` and the audit log.
-pub struct Desk<'a> {
-    pub email: &'a str,
-    pub client: Option<&'a str>,
+/// The longest code field or search the desk accepts (the QR's address is about 60
+/// characters).
+pub const FIELD_MAX_CHARS: usize = 300;
+
+/// The problem with an empty or overlong code field, as [`Refused::Invalid`] keyed `code`.
+fn field_problem(typed: &str) -> Option<Refused> {
+    let problem = if typed.trim().is_empty() {
+        "Scan a ticket or type its code."
+    } else if typed.chars().count() > FIELD_MAX_CHARS {
+        "That is longer than any ticket's code or address."
+    } else {
+        return None;
+    };
+    let errors = BTreeMap::from([("code".to_owned(), problem.to_owned())]);
+    Some(Refused::Invalid { message: problem.into(), errors })
 }
 
-/// Checks in the ticket of `typed` (see [`code_in`]) at `now`: looks it up, refuses a refunded
-/// ticket and a closed day, answers "already" from a read when the ticket is in today, and
-/// otherwise stores the day's check-in unless a desk did first (then that one's time and desk). The stored check-in and its audit entry (`ticket.checked_in`, about
-/// the order) share one transaction.
+/// Checks in the ticket of `typed` (see [`code_in`]) at `now` for the desk `desk` (its address
+/// is stored as `checked_by`): looks it up, answers a refunded ticket and a closed day as such,
+/// answers "already" from a read when the ticket is in today, and otherwise stores the day's
+/// check-in unless a desk did first (then that one's time and desk). The stored check-in and
+/// its audit entry (`ticket.checked_in`, about the order, with day, ticket type and mode)
+/// share one transaction.
+///
+/// Refused as [`Refused::Invalid`] (field `code`) for an empty field or one longer than
+/// [`FIELD_MAX_CHARS`]; every other code gets an [`Answer`], `Unknown` included.
 #[allow(clippy::too_many_arguments)]
 pub async fn check_in(
     pool: &Pool,
     typed: &str,
     base_url: &str,
-    desk: &Desk<'_>,
+    desk: &Actor,
     now: OffsetDateTime,
     zone: &Zone,
     days: &CheckInDays,
     conference: (&str, &str),
-) -> Result<Answer, sqlx::Error> {
+) -> Outcome<Answer> {
+    if let Some(refused) = field_problem(typed) {
+        return Err(refused);
+    }
     let Some(code) = code_in(typed, base_url) else { return Ok(Answer::Unknown) };
     let Some(ticket) = attendees::ticket_by_code(pool, &code).await? else { return Ok(Answer::Unknown) };
     if ticket.refunded_at.is_some() {
@@ -141,10 +163,10 @@ pub async fn check_in(
         crate::db::Engine::Postgres => None,
     };
     let mut tx = crate::db::begin_write(pool).await?;
-    if check_ins::insert(&mut tx, ticket.id, &day, &at, desk.email).await? {
+    if check_ins::insert(&mut tx, ticket.id, &day, &at, &desk.email).await? {
         let entry = NewEntry {
             details: serde_json::json!({ "day": day, "ticket_type": ticket.ticket_type, "mode": ticket.mode }),
-            ..NewEntry::new(&at, desk.email, desk.client, "ticket.checked_in").about("order", &ticket.order_id)
+            ..desk.entry(&at, "ticket.checked_in").about("order", &ticket.order_id)
         };
         audit::record(&mut tx, &entry).await?;
         tx.commit().await?;
@@ -157,6 +179,56 @@ pub async fn check_in(
         Some((at, by)) => Answer::Already { ticket, at, by },
         // Unreachable while check-ins are never deleted; answered as a retry would be.
         None => Answer::Already { ticket, at, by: String::new() },
+    })
+}
+
+/// The days check-in is open, in words: "any day", the conference's range, or
+/// `CHECKIN_DAYS`' days.
+pub fn open_days(days: &CheckInDays, start: &str, end: &str) -> String {
+    match days {
+        CheckInDays::Any => "any day".into(),
+        CheckInDays::Conference => crate::clock::dates::range_label(start, end),
+        CheckInDays::Days(days) => {
+            days.iter().map(|d| crate::clock::dates::long(&day_key(*d))).collect::<Vec<_>>().join(", ")
+        }
+    }
+}
+
+/// Tickets a desk search lists at most.
+pub const SEARCH_LIMIT: i64 = 25;
+
+/// What the desk page shows around its answer: the day in the event's zone and whether
+/// check-in is open on it.
+#[derive(Debug, Clone)]
+pub struct DeskDay {
+    /// Today in words, e.g. "Friday 21 March 2025".
+    pub today: String,
+    pub open: bool,
+    /// The days check-in is open ([`open_days`]).
+    pub days: String,
+    /// With a search: the tickets whose holder's name contains it or whose order id it is (at
+    /// most [`SEARCH_LIMIT`]), each with today's check-in if any.
+    pub found: Option<Vec<Found>>,
+}
+
+/// The desk's day at `now` and, for a `query` that is not blank, its search.
+pub async fn desk_day(
+    pool: &Pool,
+    now: OffsetDateTime,
+    zone: &Zone,
+    days: &CheckInDays,
+    conference: (&str, &str),
+    query: &str,
+) -> Result<DeskDay, sqlx::Error> {
+    let today = today(now, zone);
+    let day = day_key(today);
+    let found =
+        if query.trim().is_empty() { None } else { Some(check_ins::search(pool, query, &day, SEARCH_LIMIT).await?) };
+    Ok(DeskDay {
+        today: crate::clock::dates::long(&day),
+        open: is_open(days, conference.0, conference.1, today),
+        days: open_days(days, conference.0, conference.1),
+        found,
     })
 }
 

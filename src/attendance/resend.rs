@@ -14,7 +14,7 @@ use time::{Duration, OffsetDateTime};
 use super::{issue, links, tickets};
 use crate::ccavenue::order_id::is_valid_order_id;
 use crate::db::{self, Pool};
-use crate::error::AppError;
+use crate::error::{AppError, Outcome, Refused};
 use crate::mail::outbox::timestamp;
 use crate::mail::{self, Context, MailSite};
 use crate::repo::attendees;
@@ -58,6 +58,26 @@ pub enum NotSent {
     NoMatch,
     /// [`LINKS_PER_HOUR`] reached.
     TooMany,
+}
+
+/// "Send my link again" for `email` and `order_id` as typed (trimmed): [`send_again`], whose
+/// answer is logged and never shown. Refused as [`Refused::Invalid`] when either is empty or
+/// the address is not one.
+pub async fn request(
+    pool: &Pool,
+    ctx: &Context,
+    order_id: &str,
+    email: &str,
+    now: OffsetDateTime,
+) -> Outcome<Result<(), NotSent>> {
+    let (order_id, email) = (order_id.trim(), email.trim());
+    if email.is_empty() || order_id.is_empty() {
+        return Err(Refused::invalid("Please give both the e-mail address and the order id of your registration."));
+    }
+    if !crate::forms::validate::is_valid_email(email) {
+        return Err(Refused::invalid("Please enter a valid email address."));
+    }
+    Ok(send_again(pool, ctx, order_id, email, now).await?)
 }
 
 /// Sends a new link of order `order_id` to its address when `email` is that address

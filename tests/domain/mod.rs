@@ -4,6 +4,10 @@
 //! may use the public API; the action under test is a plain function call.
 
 mod assignments;
+mod attendees;
+mod certificates;
+mod check_in;
 mod decisions;
+mod orders;
 mod programme;
 mod streams;

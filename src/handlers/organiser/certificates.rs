@@ -18,9 +18,9 @@ use super::form::{fields, one};
 use super::query::{Pager, Params};
 use super::session::SignedIn;
 use super::sign_in::layout;
-use crate::attendance::certificates::{self, Actor, Changed, Event, Released};
+use crate::attendance::certificates::{self, Event, Released, UNKNOWN};
 use crate::attendance::tickets;
-use crate::error::AppError;
+use crate::error::{AppError, Refused};
 use crate::handlers::layout::Layout;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
@@ -82,13 +82,13 @@ struct CertificatesPage {
 }
 
 /// A reissue refused for its name: the certificate, what was typed and why.
-struct Refused {
+struct NameRefused {
     code: String,
     typed: String,
     error: String,
 }
 
-fn row(c: Certificate, base_url: &str, refused: Option<&Refused>, zone: &crate::clock::zone::Zone) -> Row {
+fn row(c: Certificate, base_url: &str, refused: Option<&NameRefused>, zone: &crate::clock::zone::Zone) -> Row {
     let typed = refused.filter(|r| r.code == c.code);
     let status = match (&c.revoked_at, &c.replaced_by) {
         (None, _) => "Valid".to_owned(),
@@ -119,7 +119,7 @@ async fn page(
     params: &Params,
     notice: Option<String>,
     problem: Option<String>,
-    refused: Option<Refused>,
+    refused: Option<NameRefused>,
 ) -> Result<Response, AppError> {
     let search = params.search()?;
     let page = params.page()?;
@@ -128,19 +128,8 @@ async fn page(
     let snapshot = state.content.snapshot().await;
     let zone = &snapshot.zone;
     let rows = listed.into_iter().map(|c| row(c, base_url, refused.as_ref(), zone)).collect();
-    let releases = store::releases(&state.pool).await?;
-    let released = match (&releases.last_released_at, &releases.last_released_by) {
-        (Some(at), Some(by)) if releases.releases > 0 => {
-            Some((releases.releases, super::view::when(at, zone), by.clone()))
-        }
-        _ => None,
-    };
     let event = Event::of(snapshot.site()?);
-    let opens = certificates::release_opens(&event, &snapshot.zone, state.clock.now()).err();
-    let mut counts = Vec::new();
-    for (kind, valid, revoked) in store::counts(&state.pool).await? {
-        counts.push((certificates::kind_label(&kind), valid, revoked));
-    }
+    let overview = certificates::overview(&state.pool, &event, zone, state.clock.now()).await?;
     // A refused reissue of a certificate this page does not list: its reason at the top.
     let rows: Vec<Row> = rows;
     let shown_in_row = rows.iter().any(|r| r.error.is_some());
@@ -149,10 +138,10 @@ async fn page(
         layout: layout(state, "Certificates", PATH).await?,
         notice,
         problem,
-        released,
-        opens: opens.map(|message| message.replace(" Nothing was issued.", "")),
-        counts,
-        waiting: certificates::waiting(&state.pool).await?,
+        released: overview.released.map(|(n, at, by)| (n, super::view::when(&at, zone), by)),
+        opens: overview.opens,
+        counts: overview.counts,
+        waiting: overview.waiting,
         release_action: RELEASE,
         search: params.value("q"),
         pager: Pager::new(PATH, params, page, total),
@@ -198,24 +187,31 @@ pub async fn release(State(state): State<AppState>, SignedIn(organiser): SignedI
     let snapshot = state.content.snapshot().await;
     let event = Event::of(snapshot.site()?);
     let ctx = crate::mail::Context::load(&state.pool, &state.config).await?;
-    let actor = Actor { email: &organiser.email, client: organiser.client.as_deref() };
-    match certificates::release(&state.pool, &ctx, &event, &snapshot.zone, actor, state.clock.now()).await? {
-        Released::NotYet(message) => {
-            page(&state, StatusCode::CONFLICT, &Params::default(), None, Some(message), None).await
-        }
-        Released::NothingNew => Ok(see_other(&format!("{PATH}?nothing=1"))),
-        Released::Issued { number, attendance, presentation, mails } => {
+    match certificates::release(&state.pool, &ctx, &event, &snapshot.zone, &organiser.actor(), state.clock.now()).await
+    {
+        Ok(Released::NothingNew) => Ok(see_other(&format!("{PATH}?nothing=1"))),
+        Ok(Released::Issued { number, attendance, presentation, mails }) => {
             tracing::info!(number, attendance, presentation, mails, "certificates released");
             Ok(see_other(&format!("{PATH}?released={number}")))
         }
+        Err(refused) => refused_page(&state, refused).await,
+    }
+}
+
+/// The list with a refusal's message and status (409 for a stale form or a release before
+/// its day); a refusal without a page of its own (404, 500) as the error page.
+async fn refused_page(state: &AppState, refused: Refused) -> Result<Response, AppError> {
+    match refused {
+        Refused::Stale(message) | Refused::NotAllowed(message) => {
+            page(state, StatusCode::CONFLICT, &Params::default(), None, Some(message), None).await
+        }
+        other => Err(other.into()),
     }
 }
 
 /// A certificate's code from its route; 404 for one of the wrong shape.
 fn code_of(typed: &str) -> Result<String, AppError> {
-    tickets::normalise_code(typed)
-        .filter(|code| code == typed)
-        .ok_or_else(|| AppError::NotFound("No certificate has this code.".into()))
+    tickets::normalise_code(typed).filter(|code| code == typed).ok_or_else(|| AppError::NotFound(UNKNOWN.into()))
 }
 
 /// The step before a revoke: the certificate, what revoking does, and the reason asked for.
@@ -269,16 +265,13 @@ pub async fn confirm_revoke(
 ) -> Result<Response, AppError> {
     let code = code_of(&code)?;
     match store::by_code(&state.pool, &code).await? {
-        None => Err(AppError::NotFound("No certificate has this code.".into())),
-        Some(c) if c.revoked_at.is_some() => revoked_already(&state, &code).await,
+        None => Err(AppError::NotFound(UNKNOWN.into())),
+        Some(c) if c.revoked_at.is_some() => {
+            let message = format!("Certificate {code} was revoked already, so nothing was changed.");
+            page(&state, StatusCode::CONFLICT, &Params::default(), None, Some(message), None).await
+        }
         Some(c) => revoke_page(&state, StatusCode::OK, c, String::new(), None).await,
     }
-}
-
-/// The list, 409, saying certificate `code` was revoked already.
-async fn revoked_already(state: &AppState, code: &str) -> Result<Response, AppError> {
-    let message = format!("Certificate {code} was revoked already, so nothing was changed.");
-    page(state, StatusCode::CONFLICT, &Params::default(), None, Some(message), None).await
 }
 
 /// POST `/organiser/certificates/{code}/revoke` (`reason`): revokes the certificate, the
@@ -294,17 +287,15 @@ pub async fn revoke(
     let code = code_of(&code)?;
     let fields = fields(&body);
     let typed = fields.iter().find(|(k, _)| k == "reason").map(|(_, v)| v.clone()).unwrap_or_default();
-    let actor = Actor { email: &organiser.email, client: organiser.client.as_deref() };
-    match certificates::revoke(&state.pool, &code, &typed, actor, state.clock.now()).await? {
-        Changed::Done(_) => Ok(see_other(&format!("{PATH}?revoked={code}"))),
-        Changed::Unknown => Err(AppError::NotFound("No certificate has this code.".into())),
-        Changed::Stale => revoked_already(&state, &code).await,
-        Changed::NoReason(why) => {
+    match certificates::revoke(&state.pool, &code, &typed, &organiser.actor(), state.clock.now()).await {
+        Ok(revoked) => Ok(see_other(&format!("{PATH}?revoked={}", revoked.code))),
+        Err(Refused::Invalid { message, .. }) => {
             let Some(c) = store::by_code(&state.pool, &code).await? else {
-                return Err(AppError::NotFound("No certificate has this code.".into()));
+                return Err(AppError::NotFound(UNKNOWN.into()));
             };
-            revoke_page(&state, StatusCode::UNPROCESSABLE_ENTITY, c, typed, Some(why)).await
+            revoke_page(&state, StatusCode::UNPROCESSABLE_ENTITY, c, typed, Some(message)).await
         }
+        Err(refused) => refused_page(&state, refused).await,
     }
 }
 
@@ -322,27 +313,16 @@ pub async fn reissue(
     let code = code_of(&code)?;
     let fields = fields(&body);
     let typed = one(&fields, "name")?.to_owned();
-    if store::by_code(&state.pool, &code).await?.is_none() {
-        return Err(AppError::NotFound("No certificate has this code.".into()));
-    }
-    let name = match tickets::check_name(&typed) {
-        Ok(name) => name,
-        Err(error) => {
-            let params = Params::default();
-            let refused = Refused { code: code.clone(), typed, error };
-            return page(&state, StatusCode::UNPROCESSABLE_ENTITY, &params, None, None, Some(refused)).await;
-        }
-    };
     let snapshot = state.content.snapshot().await;
     let event = Event::of(snapshot.site()?);
     let ctx = crate::mail::Context::load(&state.pool, &state.config).await?;
-    let actor = Actor { email: &organiser.email, client: organiser.client.as_deref() };
-    match certificates::reissue(&state.pool, &ctx, &event, &code, &name, actor, state.clock.now()).await? {
-        Changed::Done(new_code) => Ok(see_other(&format!("{PATH}?reissued={new_code}"))),
-        Changed::Unknown => Err(AppError::NotFound("No certificate has this code.".into())),
-        Changed::Stale | Changed::NoReason(_) => {
-            let message = format!("Certificate {code} was replaced already, so nothing was changed.");
-            page(&state, StatusCode::CONFLICT, &Params::default(), None, Some(message), None).await
+    let now = state.clock.now();
+    match certificates::reissue(&state.pool, &ctx, &event, &code, &typed, &organiser.actor(), now).await {
+        Ok(reissued) => Ok(see_other(&format!("{PATH}?reissued={}", reissued.new_code))),
+        Err(Refused::Invalid { message: error, .. }) => {
+            let refused = NameRefused { code, typed, error };
+            page(&state, StatusCode::UNPROCESSABLE_ENTITY, &Params::default(), None, None, Some(refused)).await
         }
+        Err(refused) => refused_page(&state, refused).await,
     }
 }

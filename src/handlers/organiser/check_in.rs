@@ -22,11 +22,10 @@ use serde::{Deserialize, Serialize};
 use super::download::{self, CsvList};
 use super::session::{self, Account, SignedInForFile};
 use super::sign_in::{self, SignInForm, client_of, layout};
-use crate::attendance::check_in::{self as desk, Answer, Desk};
+use crate::attendance::check_in::{self as desk, Answer, FIELD_MAX_CHARS};
 use crate::attendance::tickets;
 use crate::base::client_ip::ClientIp;
-use crate::config::CheckInDays;
-use crate::error::AppError;
+use crate::error::{AppError, Refused};
 use crate::export::SafeWriter;
 use crate::handlers::layout::Layout;
 use crate::handlers::render::html;
@@ -47,11 +46,6 @@ pub const SIGN_IN: &str = "/organiser/check-in/sign-in";
 pub const SIGN_IN_LINK: &str = "/organiser/check-in/sign-in/{token}";
 /// Ends the desk's session.
 pub const SIGN_OUT: &str = "/organiser/check-in/sign-out";
-
-/// Tickets a search lists at most.
-const SEARCH_LIMIT: i64 = 25;
-/// The longest code field or search accepted (the QR's address is about 60 characters).
-const FIELD_MAX_CHARS: usize = 300;
 
 /// The page may use the camera, on this origin only: every other page keeps the site-wide
 /// `camera=()` (`crate::http::security`).
@@ -140,17 +134,6 @@ fn shown(answer: &Answer, zone: &crate::clock::zone::Zone, days: &str) -> Shown 
     }
 }
 
-/// The days check-in is open, in words.
-fn open_days(days: &CheckInDays, start: &str, end: &str) -> String {
-    match days {
-        CheckInDays::Any => "any day".into(),
-        CheckInDays::Conference => crate::clock::dates::range_label(start, end),
-        CheckInDays::Days(days) => {
-            days.iter().map(|d| crate::clock::dates::long(&desk::day_key(*d))).collect::<Vec<_>>().join(", ")
-        }
-    }
-}
-
 /// The island's props: where to post, and the answer the page shows (after a form POST).
 #[derive(Serialize)]
 struct IslandProps {
@@ -199,28 +182,22 @@ async fn desk_page(
     query: String,
 ) -> Result<Response, AppError> {
     let (zone, start, end) = event(state).await;
-    let today = desk::today(state.clock.now(), &zone);
-    let day = desk::day_key(today);
-    let found = if query.trim().is_empty() {
-        None
-    } else {
-        let rows = check_ins::search(&state.pool, &query, &day, SEARCH_LIMIT).await?;
-        Some(rows.into_iter().map(|f| found_line(f, &zone)).collect())
-    };
+    let now = state.clock.now();
+    let day = desk::desk_day(&state.pool, now, &zone, &state.config.checkin_days, (&start, &end), &query).await?;
     let page = DeskPage {
         layout: layout(state, "Check-in desk", PATH).await?,
         organiser: account.role == Role::Organiser,
         email: account.email.clone(),
-        today: crate::clock::dates::long(&day),
-        open: desk::is_open(&state.config.checkin_days, &start, &end, today),
-        days: open_days(&state.config.checkin_days, &start, &end),
+        today: day.today,
+        open: day.open,
+        days: day.days,
+        found: day.found.map(|rows| rows.into_iter().map(|f| found_line(f, &zone)).collect()),
         zone: zone.name.clone(),
         props: IslandProps { action: PATH, shown: shown.clone() },
         shown,
         error,
         code,
         query,
-        found,
         field_max: FIELD_MAX_CHARS,
     };
     let mut response = crate::handlers::render::html_response(status, html(&page)?);
@@ -273,17 +250,6 @@ pub async fn show(State(state): State<AppState>, request: Request) -> Result<Res
 pub struct CodeBody {
     #[serde(default)]
     pub code: String,
-}
-
-/// The problem with an empty or overlong field, if any.
-fn field_problem(code: &str) -> Option<&'static str> {
-    if code.trim().is_empty() {
-        Some("Scan a ticket or type its code.")
-    } else if code.chars().count() > FIELD_MAX_CHARS {
-        Some("That is longer than any ticket's code or address.")
-    } else {
-        None
-    }
 }
 
 fn is_json(request: &Request) -> bool {
@@ -347,23 +313,23 @@ pub async fn check(State(state): State<AppState>, request: Request) -> Result<Re
             Err(rejection) => return Err(AppError::BadRequest(rejection.body_text())),
         }
     };
-    if let Some(problem) = field_problem(&code) {
-        if json {
-            let errors = [("code".to_owned(), problem.to_owned())].into_iter().collect();
-            let err = AppError::Unprocessable { message: problem.into(), errors };
-            return Ok(crate::error::ApiError(err).into_response());
-        }
-        let code = code.chars().take(FIELD_MAX_CHARS).collect();
-        let status = StatusCode::UNPROCESSABLE_ENTITY;
-        return desk_page(&state, &account, status, None, Some(problem.into()), code, String::new()).await;
-    }
     let (zone, start, end) = event(&state).await;
-    let who = Desk { email: &account.email, client: account.client.as_deref() };
     let days = &state.config.checkin_days;
-    let now = state.clock.now();
-    let answer =
-        desk::check_in(&state.pool, &code, state.config.base_url(), &who, now, &zone, days, (&start, &end)).await?;
-    let shown = shown(&answer, &zone, &open_days(days, &start, &end));
+    let (now, base_url) = (state.clock.now(), state.config.base_url());
+    let answer = desk::check_in(&state.pool, &code, base_url, &account.actor(), now, &zone, days, (&start, &end)).await;
+    let answer = match answer {
+        Ok(answer) => answer,
+        Err(invalid @ Refused::Invalid { .. }) if json => {
+            return Ok(crate::error::ApiError(invalid.into()).into_response());
+        }
+        Err(Refused::Invalid { message, .. }) => {
+            let code = code.chars().take(FIELD_MAX_CHARS).collect();
+            let status = StatusCode::UNPROCESSABLE_ENTITY;
+            return desk_page(&state, &account, status, None, Some(message), code, String::new()).await;
+        }
+        Err(refused) => return Err(refused.into()),
+    };
+    let shown = shown(&answer, &zone, &desk::open_days(days, &start, &end));
     if json {
         return Ok(Json(shown).into_response());
     }

@@ -13,15 +13,14 @@ use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
 use super::view::{self, ActionForm, Cell, Control, DetailPage, Field, Group, ListPage, history};
-use crate::attendance::issue;
 use crate::base::money;
 use crate::error::AppError;
 use crate::export::registrations;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
-use crate::mail::outbox::timestamp;
+use crate::payments::by_hand;
 use crate::repo::orders::{self, ModeFilter, Order, OrderKind, Status};
-use crate::repo::{audit, receipts};
+use crate::repo::receipts;
 
 use super::view::shown;
 
@@ -229,8 +228,8 @@ pub async fn order_detail(
     render(StatusCode::OK, &page)
 }
 
-/// POST `/organiser/orders/{order_id}/note` (`note`): the organisers' internal note, audited
-/// as `order.note` with before → after.
+/// POST `/organiser/orders/{order_id}/note` (`note`): the organisers' internal note
+/// ([`by_hand::set_note`]); 303 to the order.
 pub async fn order_note(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
@@ -239,27 +238,13 @@ pub async fn order_note(
 ) -> Result<Response, AppError> {
     let fields = fields(&body);
     let note = note(&fields)?;
-    let Some(before) = orders::get(&state.pool, &order_id).await? else {
-        return Err(AppError::NotFound(format!("No order has the id {}.", shown(&order_id))));
-    };
-    let at = timestamp(state.clock.now());
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    orders::set_note(&mut tx, &before.order_id, note).await?;
-    let mut entry = organiser.entry(&at, "order.note");
-    entry.object_type = Some("order");
-    entry.object_id = Some(&before.order_id);
-    entry.details = serde_json::json!({ "note": { "before": before.note, "after": note } });
-    audit::record(&mut tx, &entry).await?;
-    tx.commit().await?;
-    Ok(see_other(&format!("{ORDERS}/{}", before.order_id)))
+    let saved = by_hand::set_note(&state.pool, state.clock.now(), &organiser.actor(), &order_id, note).await?;
+    Ok(see_other(&format!("{ORDERS}/{}", saved.order_id)))
 }
 
 /// POST `/organiser/orders/{order_id}/refund` (`confirm=refunded`): records that a paid
-/// order's money was returned outside the site, by whom and when, with the order's credit
-/// note citing its receipt and its ticket marked refunded, in one transaction
-/// (`crate::attendance::issue::refunded_order`). No call reaches the gateway; the order's
-/// payment state stays as the gateway decided it. 409 when the order is not paid or was
-/// marked already.
+/// order's money was returned outside the site ([`by_hand::refund`]); 303 to the order. 400
+/// without the confirmation, 409 when the order is not paid or was marked already.
 pub async fn order_refund(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
@@ -269,27 +254,6 @@ pub async fn order_refund(
     if one(&fields(&body), "confirm")? != "refunded" {
         return Err(AppError::BadRequest("Confirm the refund with confirm=refunded.".into()));
     }
-    let Some(before) = orders::get(&state.pool, &order_id).await? else {
-        return Err(AppError::NotFound(format!("No order has the id {}.", shown(&order_id))));
-    };
-    let now = state.clock.now();
-    let at = timestamp(now);
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    if !orders::mark_refunded(&mut tx, &before.order_id, &organiser.email, &at).await? {
-        let why = if before.refunded_at.is_some() { "is marked refunded already" } else { "was not paid" };
-        return Err(AppError::Conflict(format!("Order {} {why}; nothing was changed.", before.order_id)));
-    }
-    // The credit note and the ticket's end (issue 33 item 4), in the refund's transaction.
-    let credit_note = issue::refunded_order(&mut tx, &before, now).await?;
-    let mut entry = organiser.entry(&at, "order.refunded");
-    entry.object_type = Some("order");
-    entry.object_id = Some(&before.order_id);
-    entry.details = serde_json::json!({
-        "refunded": { "before": false, "after": true },
-        "amount": format!("{} {}", before.currency, money::format_cents(before.amount_cents)),
-        "credit_note": credit_note.as_ref().map(|n| n.number.as_str()),
-    });
-    audit::record(&mut tx, &entry).await?;
-    tx.commit().await?;
-    Ok(see_other(&format!("{ORDERS}/{}", before.order_id)))
+    let refunded = by_hand::refund(&state.pool, state.clock.now(), &organiser.actor(), &order_id).await?;
+    Ok(see_other(&format!("{ORDERS}/{}", refunded.order_id)))
 }

@@ -27,25 +27,17 @@ use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
-use serde_json::json;
 
-use crate::attendance::receipts::Content;
-use crate::attendance::streams::{self, When};
-use crate::attendance::tickets::{self, NameChanges};
-use crate::attendance::{links, qr, resend};
-use crate::clock::zone::Zone;
-use crate::content::Snapshot;
-use crate::error::AppError;
+use crate::attendance::attendee::{self, Issued, NameChange, Stream};
+use crate::attendance::tickets;
+use crate::attendance::{links, resend};
+use crate::error::{AppError, Refused};
 use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::{html, html_response, see_other};
 use crate::handlers::state::AppState;
-use crate::mail::outbox::timestamp;
-use crate::programme::timetable::{Programme, clock};
-use crate::repo::attendees::{self, Ticket};
-use crate::repo::audit::{self, NewEntry};
+use crate::repo::attendees::Ticket;
+use crate::repo::audit::{ATTENDEE, Actor};
 use crate::repo::receipts;
-use crate::seed::session_rules::parse_local;
-use crate::sign_in::secrets;
 
 /// The route of the attendee page and its name form.
 pub const PATH: &str = "/attendee/{token}";
@@ -80,26 +72,6 @@ struct NameForm {
     max_chars: usize,
 }
 
-/// A stream of today, as the page lists it.
-struct Stream {
-    /// `Now`, `Next` or `Ended`.
-    when: &'static str,
-    /// `09:00–12:00`, event time.
-    time: String,
-    title: String,
-    url: String,
-    /// The organisers' label, else "Join the stream".
-    label: String,
-}
-
-/// A receipt or credit note as issued, with its amounts formatted.
-struct Document {
-    c: Content,
-    /// (description, amount) per line.
-    lines: Vec<(String, String)>,
-    total: String,
-}
-
 #[derive(Template)]
 #[template(path = "pages/attendee.html")]
 struct AttendeePage {
@@ -114,7 +86,7 @@ struct AttendeePage {
     name_form: Option<NameForm>,
     /// Until when the name can be changed, or since when it cannot, in words.
     changes: String,
-    documents: Vec<Document>,
+    documents: Vec<Issued>,
     /// Today's streams, for a ticket that is not refunded (`None` for a refunded one).
     streams: Option<Vec<Stream>>,
     /// The event's zone in words, for the streams' times.
@@ -135,46 +107,6 @@ fn private(mut response: Response) -> Response {
     response
 }
 
-/// `14 March 2025 at 23:59 (Singapore time)`: a `YYYY-MM-DD HH:MM` of the settings in words.
-fn in_words(text: &str, zone: &Zone) -> String {
-    match parse_local(text) {
-        Some(at) => format!("{} {} {} at {} ({} time)", at.day(), at.month(), at.year(), clock(at.time()), zone.city()),
-        None => text.to_owned(),
-    }
-}
-
-/// The stream links of today's online and hybrid sessions, the current and next first
-/// ([`streams::today`]).
-async fn todays_streams(state: &AppState, snapshot: &Snapshot) -> Result<Vec<Stream>, AppError> {
-    let Ok(programme) = Programme::of(snapshot) else {
-        return Ok(Vec::new());
-    };
-    let links = crate::repo::streams::all(&state.pool).await?;
-    let shown = streams::today(&programme, &links, state.clock.now())
-        .into_iter()
-        .map(|t| Stream {
-            when: match t.when {
-                When::Now => "Now",
-                When::Next => "Next",
-                When::Ended => "Ended",
-            },
-            time: format!("{}–{}", t.session.start_label(), t.session.end_label()),
-            title: t.session.session.title.clone(),
-            url: t.link.url.clone(),
-            label: if t.link.label.is_empty() { "Join the stream".to_owned() } else { t.link.label.clone() },
-        })
-        .collect();
-    Ok(shown)
-}
-
-/// The ticket a token opens; `None` for a malformed or unknown one.
-async fn find(state: &AppState, token: &str) -> Result<Option<Ticket>, AppError> {
-    if !secrets::is_well_formed(token) {
-        return Ok(None);
-    }
-    Ok(attendees::ticket_by_link(&state.pool, &secrets::hash(token)).await?)
-}
-
 /// The page of `token`'s ticket (the 404 page when `found` is `None`), with `notice`, and the
 /// name form showing `typed` and its `error` when a change was refused.
 async fn page(
@@ -192,56 +124,32 @@ async fn page(
     })?;
     let mut name_form = None;
     let mut changes = String::new();
-    let mut documents = Vec::new();
     let mut streams = None;
+    let mut documents = Vec::new();
     let ticket = match found {
         None => None,
         Some(t) => {
-            let mut conn = state.pool.acquire().await?;
-            let settings = attendees::settings(&mut conn).await?;
-            let rule =
-                tickets::name_changes(settings.attendee_changes_until.as_deref(), &snapshot.zone, state.clock.now());
-            changes = match &rule {
-                NameChanges::Open(None) => "You can change the name on your ticket.".to_owned(),
-                NameChanges::Open(Some(until)) => {
-                    format!("You can change the name on your ticket until {}.", in_words(until, &snapshot.zone))
-                }
-                NameChanges::Closed(since) => format!(
-                    "The name on a ticket could be changed until {}. Please write to the organisers if it is wrong.",
-                    in_words(since, &snapshot.zone)
-                ),
-            };
-            if t.refunded_at.is_some() {
-                changes = "This ticket was refunded, so its name can no longer be changed.".to_owned();
-            } else if rule.open() {
+            let now = state.clock.now();
+            let shown = attendee::ticket_page(&state.pool, &t, &snapshot.zone, now, state.config.base_url()).await?;
+            changes = shown.changes;
+            if shown.name_open {
                 let (value, error) = match typed {
                     Some((value, error)) => (value, Some(error)),
                     None => (t.holder_name.clone(), None),
                 };
                 name_form = Some(NameForm { action: path.clone(), value, error, max_chars: tickets::NAME_MAX_CHARS });
             }
-            for r in receipts::for_order(&mut conn, &t.order_id).await? {
-                let Some(c) = Content::read(&r.content) else {
-                    tracing::error!(number = r.number, "a stored receipt is not readable; left out of the page");
-                    continue;
-                };
-                let lines = c.lines.iter().map(|l| (l.description.clone(), Content::amount(l.amount_cents))).collect();
-                documents.push(Document { total: c.total(), lines, c });
-            }
+            documents = shown.documents;
             if t.refunded_at.is_none() {
-                streams = Some(todays_streams(state, &snapshot).await?);
+                streams = Some(attendee::todays_streams(&state.pool, &snapshot, now).await?);
             }
-            let check_in_url = tickets::check_in_url(state.config.base_url(), &t.code);
-            let qr = qr::svg(&check_in_url, "QR code of your ticket").ok_or_else(|| {
-                AppError::internal("ticket QR code", format!("{} characters do not fit", check_in_url.len()))
-            })?;
             Some(Shown {
                 ticket_type: t.ticket_type,
                 mode: tickets::mode_label(&t.mode),
                 name: t.holder_name,
                 order_id: t.order_id,
-                qr,
-                check_in_url,
+                qr: shown.qr,
+                check_in_url: shown.check_in_url,
                 refunded: t.refunded_at.is_some(),
             })
         }
@@ -274,7 +182,7 @@ pub async fn show(
     Path(token): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, AppError> {
-    let found = find(&state, &token).await?;
+    let found = attendee::find(&state.pool, &token).await?;
     let status = if found.is_some() { StatusCode::OK } else { StatusCode::NOT_FOUND };
     let saved = found.is_some() && query.as_deref() == Some("saved=1");
     page(&state, &token, found, status, saved.then_some(SAVED), None).await
@@ -307,51 +215,32 @@ pub async fn change_name(
     Path(token): Path<String>,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let Some(ticket) = find(&state, &token).await? else {
+    let Some(ticket) = attendee::find(&state.pool, &token).await? else {
         return page(&state, &token, None, StatusCode::NOT_FOUND, None, None).await;
     };
     let typed = match one_field(&body, "name") {
         Ok(typed) => typed,
         Err(message) => return page(&state, &token, Some(ticket), StatusCode::BAD_REQUEST, Some(message), None).await,
     };
-    let now = state.clock.now();
-    let settings = attendees::settings(&mut *state.pool.acquire().await?).await?;
     let zone = state.content.snapshot().await.zone.clone();
-    let rule = tickets::name_changes(settings.attendee_changes_until.as_deref(), &zone, now);
-    if ticket.refunded_at.is_some() || !rule.open() {
-        let notice = if ticket.refunded_at.is_some() {
-            "This ticket was refunded, so its name can no longer be changed. Nothing was changed."
-        } else {
-            "The name on a ticket can no longer be changed here, so nothing was changed. Please write to the organisers if it is wrong."
-        };
-        return page(&state, &token, Some(ticket), StatusCode::CONFLICT, Some(notice), None).await;
-    }
-    let name = match tickets::check_name(&typed) {
-        Ok(name) => name,
-        Err(error) => {
-            let notice = "The name was not changed: please correct it below.";
-            let shown = Some((typed, error));
-            return page(&state, &token, Some(ticket), StatusCode::UNPROCESSABLE_ENTITY, Some(notice), shown).await;
-        }
-    };
+    let actor = Actor { email: ATTENDEE.into(), client: None };
     let back = format!("{}{token}", links::PREFIX);
-    if name == ticket.holder_name {
-        return Ok(private(see_other(&back)));
+    match attendee::change_name(&state.pool, state.clock.now(), &zone, &actor, &ticket, &typed).await {
+        Ok(NameChange::Unchanged) => Ok(private(see_other(&back))),
+        Ok(NameChange::Changed { order_id, .. }) => {
+            tracing::info!(order_id, "name on a ticket changed by its attendee");
+            Ok(private(see_other(&format!("{back}?saved=1"))))
+        }
+        Err(Refused::Invalid { message, errors }) => {
+            let shown = errors.into_iter().next().map(|(_, error)| (typed, error));
+            page(&state, &token, Some(ticket), StatusCode::UNPROCESSABLE_ENTITY, Some(&message), shown).await
+        }
+        Err(Refused::NotAllowed(message)) => {
+            let current = attendee::find(&state.pool, &token).await?;
+            page(&state, &token, current, StatusCode::CONFLICT, Some(&message), None).await
+        }
+        Err(refused) => Err(refused.into()),
     }
-    let at = timestamp(now);
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    if !attendees::set_holder_name(&mut tx, ticket.id, &name, &at).await? {
-        drop(tx);
-        let current = find(&state, &token).await?;
-        let notice = "This ticket was refunded, so its name can no longer be changed. Nothing was changed.";
-        return page(&state, &token, current, StatusCode::CONFLICT, Some(notice), None).await;
-    }
-    let mut entry = NewEntry::new(&at, audit::ATTENDEE, None, "ticket.name_changed").about("order", &ticket.order_id);
-    entry.details = json!({ "holder_name": { "before": ticket.holder_name, "after": name } });
-    audit::record(&mut tx, &entry).await?;
-    tx.commit().await?;
-    tracing::info!(order_id = ticket.order_id, "name on a ticket changed by its attendee");
-    Ok(private(see_other(&format!("{back}?saved=1"))))
 }
 
 #[derive(Template)]
@@ -404,20 +293,14 @@ pub async fn resend(State(state): State<AppState>, body: Bytes) -> Result<Respon
             return resend_page(&state, StatusCode::BAD_REQUEST, None, Some(message.into()), typed).await;
         }
     };
-    let error = if email.is_empty() || order.is_empty() {
-        Some("Please give both the e-mail address and the order id of your registration.")
-    } else if !crate::forms::validate::is_valid_email(&email) {
-        Some("Please enter a valid email address.")
-    } else {
-        None
-    };
-    if let Some(error) = error {
-        return resend_page(&state, StatusCode::UNPROCESSABLE_ENTITY, None, Some(error.into()), (email, order)).await;
-    }
     let ctx = crate::mail::Context::load(&state.pool, &state.config).await?;
-    match resend::send_again(&state.pool, &ctx, &order, &email, state.clock.now()).await? {
-        Ok(()) => tracing::info!(order_id = order, "attendee link sent again"),
-        Err(why) => tracing::info!(order_id = order, reason = ?why, "attendee link asked for; nothing sent"),
+    match resend::request(&state.pool, &ctx, &order, &email, state.clock.now()).await {
+        Ok(Ok(())) => tracing::info!(order_id = order, "attendee link sent again"),
+        Ok(Err(why)) => tracing::info!(order_id = order, reason = ?why, "attendee link asked for; nothing sent"),
+        Err(Refused::Invalid { message, .. }) => {
+            return resend_page(&state, StatusCode::UNPROCESSABLE_ENTITY, None, Some(message), (email, order)).await;
+        }
+        Err(refused) => return Err(refused.into()),
     }
     resend_page(&state, StatusCode::OK, Some(resend::ANSWER), None, (String::new(), String::new())).await
 }
@@ -478,24 +361,13 @@ async fn drawn(draw: impl FnOnce() -> Vec<u8> + Send + 'static) -> Result<Vec<u8
 /// `ticket-<order id>.pdf`. 404 (the page's) for a token that opens no ticket; for a refunded
 /// ticket, the page with a 404 and a word that there is none.
 pub async fn ticket_pdf(State(state): State<AppState>, Path(token): Path<String>) -> Result<Response, AppError> {
-    let Some(t) = find(&state, &token).await? else {
+    let Some(t) = attendee::find(&state.pool, &token).await? else {
         return page(&state, &token, None, StatusCode::NOT_FOUND, None, None).await;
     };
     if t.refunded_at.is_some() {
         return page(&state, &token, Some(t), StatusCode::NOT_FOUND, Some(NO_DOCUMENT), None).await;
     }
-    let snapshot = state.content.snapshot().await;
-    let site = snapshot.site()?;
-    let document = crate::attendance::documents::TicketDocument {
-        event: site.name.clone(),
-        dates: crate::clock::dates::range_label(&site.start_date, &site.end_date),
-        venue: format!("{}, {}", site.venue_name, site.city),
-        holder_name: t.holder_name.clone(),
-        ticket_type: t.ticket_type.clone(),
-        mode: tickets::mode_label(&t.mode).to_owned(),
-        order_id: t.order_id.clone(),
-        check_in_url: tickets::check_in_url(state.config.base_url(), &t.code),
-    };
+    let document = attendee::ticket_document(state.content.snapshot().await.site()?, &t, state.config.base_url());
     let bytes = drawn(move || crate::attendance::documents::ticket_pdf(&document)).await?;
     Ok(pdf_download(bytes, &format!("ticket-{}", t.order_id)))
 }
@@ -503,19 +375,14 @@ pub async fn ticket_pdf(State(state): State<AppState>, Path(token): Path<String>
 /// The stored document of `kind` of `token`'s order as a PDF, drawn from the JSON it was
 /// issued with, so a number is the same bytes on every download; `<number>.pdf`.
 async fn stored_document(state: &AppState, token: &str, kind: receipts::Kind) -> Result<Response, AppError> {
-    let Some(t) = find(state, token).await? else {
+    let Some(t) = attendee::find(&state.pool, token).await? else {
         return page(state, token, None, StatusCode::NOT_FOUND, None, None).await;
     };
-    let mut conn = state.pool.acquire().await?;
-    let stored = receipts::of_order(&mut conn, &t.order_id, kind).await?;
-    drop(conn);
-    let Some(stored) = stored else {
+    let Some((number, content)) = attendee::stored_document(&state.pool, &t.order_id, kind).await? else {
         return page(state, token, Some(t), StatusCode::NOT_FOUND, Some(NO_DOCUMENT), None).await;
     };
-    let content = Content::read(&stored.content)
-        .ok_or_else(|| AppError::internal("stored receipt", format!("{} is not readable", stored.number)))?;
     let bytes = drawn(move || crate::attendance::documents::receipt_pdf(&content)).await?;
-    Ok(pdf_download(bytes, &stored.number))
+    Ok(pdf_download(bytes, &number))
 }
 
 /// GET `/attendee/{token}/receipt.pdf`: the order's receipt (or invoice) as issued. 404 (the
