@@ -1,5 +1,8 @@
 //! Papers as files: what type a file is by its content (`filetype`), and the references and
-//! names they are kept under (`files`).
+//! names they are kept under (`files`); an author submitting one (`submit`, its mails
+//! `submission_mails`).
 
 pub mod files;
 pub mod filetype;
+pub mod submission_mails;
+pub mod submit;

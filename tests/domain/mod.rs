@@ -4,3 +4,6 @@
 //! may use the public API; the action under test is a plain function call.
 
 mod assignments;
+mod messages;
+mod sign_in;
+mod submission;
