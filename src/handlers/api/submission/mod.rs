@@ -10,12 +10,12 @@
 //! transaction; if that fails the moved file is removed again, so nothing is half stored.
 //! Papers are never served: no route reads `DATA_DIR`.
 //!
-//! Submodules, in the order a paper goes through them: [`upload`] reads the request,
-//! `crate::papers::filetype` recognises the paper, [`fields`] checks the text fields, and
-//! `crate::papers::submit` keeps the paper, its row and its mails; [`answer`] says how it went.
+//! Submodules and domain modules, in the order a paper goes through them: [`upload`] reads
+//! the request, `crate::papers::filetype` recognises the paper, `crate::papers::fields`
+//! checks the text fields, and `crate::papers::submit` keeps the paper, its row and its mails;
+//! [`answer`] says how it went.
 
 pub mod answer;
-pub mod fields;
 pub mod upload;
 
 use axum::Json;
@@ -25,7 +25,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 
 use crate::error::AppError;
 use crate::handlers::state::AppState;
-use crate::papers::submit;
+use crate::papers::{fields, submit};
 
 pub use crate::forms::paper_form::human_size;
 pub use answer::{Created, MISSING_FILE};

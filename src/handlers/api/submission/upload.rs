@@ -16,6 +16,7 @@ use tower::{Layer, ServiceExt};
 use super::answer::{Refusal, internal, too_large};
 use crate::handlers::extract::HONEYPOT_FIELD;
 use crate::handlers::state::AppState;
+use crate::papers::fields::TextPart;
 use crate::papers::files::{UPLOAD_TEMP_PREFIX, UPLOAD_TEMP_SUFFIX};
 use crate::papers::submit::Upload;
 
@@ -29,17 +30,6 @@ const TEXT_PART_MAX_BYTES: usize = 64 * 1024;
 
 /// Most parts one request may carry: the form has 15, a client adding a few is harmless.
 const MAX_PARTS: usize = 40;
-
-/// A text part as received.
-#[derive(Debug, Default, Clone)]
-pub(super) struct TextPart {
-    /// `None` when the bytes were not UTF-8.
-    pub(super) value: Option<String>,
-    /// More than [`TEXT_PART_MAX_BYTES`] arrived.
-    pub(super) overflow: bool,
-    /// How often the part was sent.
-    pub(super) count: usize,
-}
 
 /// Everything the request carried.
 #[derive(Default)]

@@ -3,10 +3,20 @@
 
 use std::collections::BTreeMap;
 
-use super::upload::TextPart;
+use super::submit::Details;
 use crate::forms::paper_form::CONFERENCE_SOURCES;
 use crate::forms::validate::{is_allowed_char, is_blank, is_valid_email, is_valid_phone};
-use crate::papers::submit::Details;
+
+/// A text field as the request carried it (read by `crate::handlers::api::submission::upload`).
+#[derive(Debug, Default, Clone)]
+pub struct TextPart {
+    /// `None` when the bytes were not UTF-8.
+    pub value: Option<String>,
+    /// More than the handler's limit (`TEXT_PART_MAX_BYTES`) arrived.
+    pub overflow: bool,
+    /// How often the part was sent.
+    pub count: usize,
+}
 
 /// spec section 5 and 8: the second check of the paper form.
 pub const MISSING_PAPER_TYPE: &str = "Please select a paper type";
@@ -98,7 +108,7 @@ pub const FIELD_NAMES: [&str; TEXT_FIELDS.len()] = {
 };
 
 /// Checks every text field in the spec's order; the errors keep that order.
-pub(super) fn check_fields(texts: &BTreeMap<String, TextPart>) -> Result<Details, Vec<(&'static str, String)>> {
+pub fn check_fields(texts: &BTreeMap<String, TextPart>) -> Result<Details, Vec<(&'static str, String)>> {
     let mut errors: Vec<(&'static str, String)> = Vec::new();
     let mut values: BTreeMap<&'static str, String> = BTreeMap::new();
     for field in &TEXT_FIELDS {
