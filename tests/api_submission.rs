@@ -300,7 +300,7 @@ async fn leftovers(app: &TestApp) -> (i64, i64, usize, usize) {
     )
 }
 
-async fn assert_nothing_stored(app: &TestApp, what: &str) {
+pub(crate) async fn assert_nothing_stored(app: &TestApp, what: &str) {
     assert_eq!(leftovers(app).await, (0, 0, 0, 0), "{what}: no row, no mail, no paper, no temporary file");
 }
 

@@ -23,6 +23,7 @@
 pub mod compose;
 pub mod consent;
 pub mod contact;
+pub mod messages;
 pub mod outbox;
 pub mod transport;
 pub mod worker;

@@ -7,22 +7,22 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::dashboard;
+use super::detail::{ActionForm, DetailPage, Field, Group};
 use super::download::{self, CsvList};
 use super::form::{fields, note, one};
+use super::history::history;
 use super::query::{Pager, Params};
-use super::session::Organiser;
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{self, ActionForm, Cell, Control, DetailPage, Field, Group, ListPage, history};
+use super::view::{self, Cell, Control, ListPage};
 use crate::error::AppError;
 use crate::export::visitors;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
-use crate::mail::outbox::timestamp;
-use crate::repo::audit;
+use crate::mail::messages as contact_messages;
 use crate::repo::messages::{self, Received};
 
-use super::view::{excerpt, shown};
+use super::view::excerpt;
 
 /// The list's address.
 pub const MESSAGES: &str = "/organiser/messages";
@@ -100,15 +100,8 @@ pub async fn message_detail(
     SignedIn(_): SignedIn,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
-    let Some(Received { message: m, read_at, answered_at, answered_by, note }) =
-        messages::by_id(&state.pool, &id).await?
-    else {
-        return Err(AppError::NotFound(format!("No message has the id {}.", shown(&id))));
-    };
-    let now = timestamp(state.clock.now());
-    if read_at.is_none() {
-        messages::mark_read(&state.pool, &m.id, &now).await?;
-    }
+    let Received { message: m, read_at, answered_at, answered_by, note } =
+        contact_messages::open(&state.pool, state.clock.now(), &id).await?;
     let snapshot = state.content.snapshot().await;
     let zone = snapshot.zone.clone();
     let subject = match &snapshot.site {
@@ -125,7 +118,7 @@ pub async fn message_detail(
             heading: "Message",
             fields: vec![
                 ("Received", Cell::time(&m.created, &zone)),
-                ("First read", Cell::time(read_at.as_deref().unwrap_or(&now), &zone)),
+                ("First read", Cell::time(read_at.as_deref().unwrap_or_default(), &zone)),
                 (
                     "Answered",
                     match (&answered_at, &answered_by) {
@@ -160,8 +153,8 @@ pub async fn message_detail(
 }
 
 /// POST `/organiser/messages/{id}/answered` (`answered=yes|no`, `note`): marks the message
-/// answered by this organiser now, or not, and keeps the internal note; audited with the
-/// change as `message.updated`.
+/// answered by this organiser now, or not, and keeps the internal note
+/// (`crate::mail::messages::mark_answered`); 303 back to the message.
 pub async fn message_answered(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
@@ -175,44 +168,9 @@ pub async fn message_answered(
         _ => return Err(AppError::BadRequest("\"answered\" must be \"yes\" or \"no\".".into())),
     };
     let note = note(&fields)?;
-    let Some(before) = messages::by_id(&state.pool, &id).await? else {
-        return Err(AppError::NotFound(format!("No message has the id {}.", shown(&id))));
-    };
-    let at = timestamp(state.clock.now());
-    // Marking an answered message answered again keeps who answered it and when.
-    let answered_now = match (&before.answered_at, &before.answered_by, answered) {
-        (Some(at), Some(by), true) => Some((by.clone(), at.clone())),
-        (_, _, true) => Some((organiser.email.clone(), at.clone())),
-        (_, _, false) => None,
-    };
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    let by_at = answered_now.as_ref().map(|(by, at)| (by.as_str(), at.as_str()));
-    if !messages::set_answered(&mut tx, &before.message.id, by_at, note).await? {
-        return Err(AppError::NotFound(format!("No message has the id {}.", shown(&id))));
-    }
-    record(&mut tx, &organiser, &at, &before, answered, note).await?;
-    tx.commit().await?;
-    Ok(see_other(&format!("{MESSAGES}/{}", before.message.id)))
-}
-
-/// The audit entry of a message's change: answered and note, before → after.
-async fn record(
-    conn: &mut crate::db::Connection,
-    organiser: &Organiser,
-    at: &str,
-    before: &Received,
-    answered: bool,
-    note: &str,
-) -> Result<(), AppError> {
-    let mut entry = organiser.entry(at, "message.updated");
-    entry.object_type = Some("message");
-    entry.object_id = Some(&before.message.id);
-    entry.details = serde_json::json!({
-        "answered": { "before": before.answered_at.is_some(), "after": answered },
-        "note": { "before": before.note, "after": note },
-    });
-    audit::record(conn, &entry).await?;
-    Ok(())
+    let now = state.clock.now();
+    let updated = contact_messages::mark_answered(&state.pool, now, &organiser.actor(), &id, answered, note).await?;
+    Ok(see_other(&format!("{MESSAGES}/{}", updated.id)))
 }
 
 /// `text` for a `mailto:` query (RFC 6068): every byte but unreserved ones escaped.

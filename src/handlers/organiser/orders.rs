@@ -7,12 +7,14 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::dashboard;
+use super::detail::{ActionForm, DetailPage, Field, Group};
 use super::download::{self, CsvList};
 use super::form::{fields, note, one};
+use super::history::history;
 use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{self, ActionForm, Cell, Control, DetailPage, Field, Group, ListPage, history};
+use super::view::{self, Cell, Control, ListPage};
 use crate::base::money;
 use crate::error::AppError;
 use crate::export::registrations;

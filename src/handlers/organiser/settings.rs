@@ -13,7 +13,7 @@ use super::form::fields;
 use super::session::SignedIn;
 use super::sign_in::layout;
 use crate::calendar::change::{self, Actor, ChangeError, Outcome};
-use crate::calendar::settings::{Calendar, Source};
+use crate::calendar::overview::{self, Line};
 use crate::error::AppError;
 use crate::handlers::layout::Layout;
 use crate::handlers::render::render;
@@ -23,20 +23,12 @@ use crate::handlers::state::AppState;
 /// (`crate::calendar::gates::SETTINGS_PATH`, the same address).
 pub const PATH: &str = "/organiser/settings";
 
-/// One deadline as the page shows it.
+/// One deadline as the page shows it: its line of the calendar, and the form's field.
 struct Row {
     key: &'static str,
     label: &'static str,
     governs: &'static str,
-    /// `Monday, 3 March 2025, 18:00 Singapore time (UTC+08:00)`, or why there is none.
-    value: String,
-    /// RFC 3339 in the event's zone for `<time datetime>`; `None` without a readable value.
-    iso: Option<String>,
-    /// `Passed`, `Open: in 5 days`, `Not set: nothing closes by it`.
-    state: String,
-    passed: bool,
-    /// Where the value comes from, in words.
-    source: String,
+    line: Line,
     /// What the field holds: the value as stored, or what was typed into a refused form.
     typed: String,
     /// Why this field was refused.
@@ -61,85 +53,48 @@ struct Refused {
     problems: Vec<(String, String)>,
 }
 
-fn source_words(source: &Source) -> String {
-    match source {
-        Source::Organisers { by, at } => format!("Set by {by} at {at} (a later seed keeps it)"),
-        Source::Seed => "From the content seed".to_owned(),
-        Source::Default => "Default: the end of the event's last day".to_owned(),
-        Source::Unset => "Not set".to_owned(),
-    }
+/// The value paired with `key` (as typed) in `pairs`.
+fn value_of(pairs: &[(String, String)], key: &str) -> Option<String> {
+    pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
 }
 
+/// The page (`crate::calendar::overview`), with what a change did or why it was refused.
 async fn page(
     state: &AppState,
     status: StatusCode,
     outcome: Option<Outcome>,
     refused: Option<Refused>,
 ) -> Result<Response, AppError> {
-    let calendar = Calendar::load(&state.pool).await?;
-    let now = state.clock.now();
-    let rows = calendar
-        .entries
-        .iter()
-        .map(|entry| {
-            let name = entry.key.name();
-            let typed = refused.as_ref().and_then(|r| r.typed.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()));
-            let error =
-                refused.as_ref().and_then(|r| r.problems.iter().find(|(k, _)| k == name).map(|(_, m)| m.clone()));
-            let passed = entry.is_passed(now);
-            let (value, state) = match (&entry.when, &entry.text) {
-                (Some(when), _) => {
-                    let state = if passed { "Passed".to_owned() } else { format!("Open: {}", when.words(now)) };
-                    (when.label(), state)
-                }
-                (None, Some(text)) => (format!("“{text}” does not read as a date"), "Passed (unreadable)".to_owned()),
-                (None, None) => ("Not set".to_owned(), "Nothing closes by it".to_owned()),
-            };
+    let overview = overview::overview(&state.pool, state.clock.now()).await?;
+    let rows: Vec<Row> = overview
+        .lines
+        .into_iter()
+        .map(|line| {
+            let name = line.key.name();
             Row {
                 key: name,
-                label: entry.key.label(),
-                governs: entry.key.governs(),
-                value,
-                iso: entry.when.as_ref().map(|w| w.iso()),
-                state,
-                passed,
-                source: source_words(&entry.source),
-                typed: typed.unwrap_or_else(|| match entry.source {
-                    Source::Default | Source::Unset => String::new(),
-                    _ => entry.text.clone().unwrap_or_default(),
-                }),
-                error,
+                label: line.key.label(),
+                governs: line.key.governs(),
+                typed: refused.as_ref().and_then(|r| value_of(&r.typed, name)).unwrap_or_else(|| line.stored.clone()),
+                error: refused.as_ref().and_then(|r| value_of(&r.problems, name)),
+                line,
             }
         })
-        .collect::<Vec<Row>>();
+        .collect();
     let problems = refused
         .as_ref()
         .map(|r| {
-            r.problems
-                .iter()
-                .filter(|(k, _)| !rows.iter().any(|row| row.key == k))
-                .map(|(k, m)| format!("{k}: {m}"))
-                .collect()
+            let unknown = r.problems.iter().filter(|(k, _)| !rows.iter().any(|row| row.key == k));
+            unknown.map(|(k, m)| format!("{k}: {m}")).collect()
         })
         .unwrap_or_default();
-    let (notice, warnings) = match outcome {
-        Some(outcome) if outcome.changed.is_empty() => (Some("Nothing changed.".to_owned()), outcome.warnings),
-        Some(outcome) => {
-            let changed: Vec<String> = outcome
-                .changed
-                .iter()
-                .map(|c| format!("{}: {} → {}", c.key.name(), c.before.as_deref().unwrap_or("not set"), c.after))
-                .collect();
-            (Some(format!("Saved. {}.", changed.join("; "))), outcome.warnings)
-        }
-        None => (None, Vec::new()),
-    };
+    let notice = outcome.as_ref().map(overview::changed_words);
     let view = SettingsPage {
         layout: layout(state, "Settings", PATH).await?,
-        zone: format!("{} ({})", calendar.zone.name, crate::clock::zone::offset_label(calendar.zone.offset_at(now))),
+        zone: overview.zone,
         rows,
         notice,
-        warnings,
+        warnings: outcome.map(|o| o.warnings).unwrap_or_default(),
         problems,
     };
     render(status, &view)

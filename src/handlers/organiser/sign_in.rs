@@ -7,13 +7,16 @@
 //! - `POST /organiser/sign-in`: the same answer, status and page for any address. A row is
 //!   written for every request and the mail goes through the outbox, so neither the answer nor
 //!   its timing tells an organiser's address from another; only `ORGANISER_EMAIL`'s addresses
-//!   get a mail. At most [`secrets::LINKS_PER_HOUR`] requests per address per hour (429).
+//!   get a mail. At most `crate::sign_in::secrets::LINKS_PER_HOUR` requests per address per hour (429).
 //! - `GET /organiser/sign-in/{token}`: "Sign in as ..." with one button. Mail scanners open
 //!   links before people do, so only that button's POST uses the token up.
 //! - `POST /organiser/sign-in/{token}`: one atomic `UPDATE` uses the link; a new session id
 //!   is issued, and the cookie set.
 //! - `POST /organiser/sign-out` ends this session; `/organiser/sign-out-everywhere` every
 //!   session of this address.
+//!
+//! What each action does is `crate::sign_in::links` and `crate::sign_in::sessions`; this file
+//! reads the request and answers with the pages and the cookie.
 
 use askama::Template;
 use axum::Form;
@@ -24,18 +27,13 @@ use serde::Deserialize;
 
 use super::session::{self, SignedIn};
 use crate::base::client_ip::ClientIp;
-use crate::error::AppError;
-use crate::forms::validate;
+use crate::error::{AppError, Refused};
 use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::html;
 use crate::handlers::state::AppState;
-use crate::mail::outbox::timestamp;
-use crate::mail::{self, Context};
-use crate::repo::audit::{self, NewEntry};
-use crate::repo::organisers as store;
+use crate::sign_in::links::{self, LINK_NOT_VALID};
 use crate::sign_in::roles::Role;
-use crate::sign_in::secrets::Secret;
-use crate::sign_in::{roles, secrets};
+use crate::sign_in::sessions;
 
 /// The answer to every accepted request for a link (issue 20's wording).
 pub const LINK_ON_ITS_WAY: &str = "If this address belongs to an organiser, a sign-in link is on its way.";
@@ -62,10 +60,6 @@ fn sign_in_title(role: Role) -> &'static str {
         Role::CheckIn => "Check-in desk: sign in",
     }
 }
-/// The answer past the per-address limit, the same for any address.
-pub const TOO_MANY_LINKS: &str = "Too many sign-in links were asked for this address. Please try again in an hour.";
-/// A link that is unknown, used or expired.
-pub const LINK_NOT_VALID: &str = "This sign-in link does not work any more: it was used, it expired (links work for 15 minutes), or it is not one we sent.";
 
 #[derive(Template)]
 #[template(path = "organiser/sign_in.html")]
@@ -151,75 +145,30 @@ pub fn client_of(client: Option<axum::Extension<ClientIp>>) -> Option<String> {
     client.and_then(|axum::Extension(ClientIp(ip))| ip).map(|ip| ip.to_string())
 }
 
-/// POST `<home>/sign-in` for `role`: the same answer for any address; a mail only to one
-/// that holds the role.
+/// POST `<home>/sign-in` for `role` (`crate::sign_in::links::request_link`): the same
+/// answer for any address; 422 with the field's message for an address that is not one, 429
+/// (RFC 6585 section 4) past the hourly limit, on the sign-in page either way.
 pub async fn request_link_as(
     state: &AppState,
     role: Role,
     client: Option<String>,
     form: SignInForm,
 ) -> Result<Response, AppError> {
-    let typed = form.email.trim().to_owned();
-    if !validate::is_valid_email(&typed) {
-        let error = Some("Please enter a valid email address".to_owned());
-        return sign_in_page(state, role, StatusCode::UNPROCESSABLE_ENTITY, None, error, typed).await;
-    }
-    let email = roles::normalise(&typed);
     let now = state.clock.now();
-    let created = timestamp(now);
-    let hour_ago = timestamp(now - time::Duration::HOUR);
-    let secret = Secret::generate();
-    let holder = session::holds(state, role, &email).await?.is_some();
-    // Composed before the transaction, for every address alike.
-    let ctx = Context::load(&state.pool, &state.config).await?;
-    let link = state.config.absolute(&format!("{}/sign-in/{}", role.home(), secret.token));
-    let mail = compose_link_mail(&ctx, role, &email, &link)?;
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    if store::links_since(&mut tx, &email, &hour_ago).await? >= secrets::LINKS_PER_HOUR {
-        drop(tx);
-        tracing::warn!(%email, "sign-in links: hourly limit reached");
-        let notice = Some(TOO_MANY_LINKS.to_owned());
-        return sign_in_page(state, role, StatusCode::TOO_MANY_REQUESTS, notice, None, String::new()).await;
+    match links::request_link(&state.pool, &state.config, now, role, &form.email, client.as_deref()).await {
+        Ok(_) => {
+            let notice = Some(link_on_its_way(role).to_owned());
+            sign_in_page(state, role, StatusCode::OK, notice, None, String::new()).await
+        }
+        Err(Refused::Invalid { message, .. }) => {
+            let typed = form.email.trim().to_owned();
+            sign_in_page(state, role, StatusCode::UNPROCESSABLE_ENTITY, None, Some(message), typed).await
+        }
+        Err(Refused::NotAllowed(message)) => {
+            sign_in_page(state, role, StatusCode::TOO_MANY_REQUESTS, Some(message), None, String::new()).await
+        }
+        Err(refused) => Err(refused.into()),
     }
-    let expires = timestamp(now + secrets::LINK_LIFETIME);
-    store::insert_link(&mut tx, &email, role.as_str(), &secret.hash, &created, &expires).await?;
-    if holder {
-        mail::enqueue(&mut tx, &mail).await?;
-        let entry = auth_entry(&created, role, &email, client.as_deref(), "auth.link_requested");
-        audit::record(&mut tx, &entry).await?;
-    } else {
-        tracing::info!(role = role.as_str(), "sign-in link asked for an address without that role; no mail");
-    }
-    tx.commit().await?;
-    sign_in_page(state, role, StatusCode::OK, Some(link_on_its_way(role).to_owned()), None, String::new()).await
-}
-
-#[derive(Template)]
-#[template(path = "mail/organiser_link.txt")]
-struct LinkText<'a> {
-    site: &'a mail::MailSite,
-    people: &'a str,
-    link: &'a str,
-}
-
-#[derive(Template)]
-#[template(path = "mail/organiser_link.html")]
-struct LinkHtml<'a> {
-    site: &'a mail::MailSite,
-    people: &'a str,
-    link: &'a str,
-}
-
-fn compose_link_mail(ctx: &Context, role: Role, email: &str, link: &str) -> Result<mail::OutgoingMail, AppError> {
-    let (site, people) = (&ctx.site, role.people());
-    let (text, html) = (LinkText { site, people, link }, LinkHtml { site, people, link });
-    mail::compose(email, ctx.subject("Your sign-in link"), &text, &html)
-        .map_err(|e| AppError::internal("sign-in link mail", e))
-}
-
-/// The audit entry of `email` doing `action` (`auth.*`) to its own account in `role`.
-fn auth_entry<'a>(at: &'a str, role: Role, email: &'a str, client: Option<&'a str>, action: &'a str) -> NewEntry<'a> {
-    NewEntry::new(at, email, client, action).about(role.as_str(), email)
 }
 
 /// The headers of a page whose URL holds a token: never sent on as a referrer.
@@ -246,18 +195,10 @@ pub async fn confirm_page(State(state): State<AppState>, Path(token): Path<Strin
     confirm_page_as(&state, Role::Organiser, &token).await
 }
 
-/// GET `<home>/sign-in/{token}` for `role`.
+/// GET `<home>/sign-in/{token}` for `role` (`crate::sign_in::links::link_holder`): 404
+/// for a link that does not work.
 pub async fn confirm_page_as(state: &AppState, role: Role, token: &str) -> Result<Response, AppError> {
-    let mut email = None;
-    if secrets::is_well_formed(token) {
-        let now = timestamp(state.clock.now());
-        let link = store::usable_link(&state.pool, &secrets::hash(token), role.as_str(), &now).await?;
-        if let Some(address) = link
-            && session::holds(state, role, &address).await?.is_some()
-        {
-            email = Some(address);
-        }
-    }
+    let email = links::link_holder(&state.pool, &state.config, state.clock.now(), role, token).await?;
     let status = if email.is_some() { StatusCode::OK } else { StatusCode::NOT_FOUND };
     link_page(state, role, status, token, email).await
 }
@@ -271,62 +212,40 @@ pub async fn sign_in(
     sign_in_as(&state, Role::Organiser, client_of(client), &token).await
 }
 
-/// POST `<home>/sign-in/{token}` for `role`.
+/// POST `<home>/sign-in/{token}` for `role` (`crate::sign_in::links::sign_in`): the
+/// session's cookie and a redirect home, or 404 with the link page.
 pub async fn sign_in_as(
     state: &AppState,
     role: Role,
     client: Option<String>,
     token: &str,
 ) -> Result<Response, AppError> {
-    if !secrets::is_well_formed(token) {
-        return link_page(state, role, StatusCode::NOT_FOUND, token, None).await;
-    }
     let now = state.clock.now();
-    let stamp = timestamp(now);
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    let used = store::use_link(&mut tx, &secrets::hash(token), role.as_str(), &stamp).await?;
-    let email = match used {
-        Some(email) if session::holds(state, role, &email).await?.is_some() => email,
-        _ => {
-            drop(tx);
-            return link_page(state, role, StatusCode::NOT_FOUND, token, None).await;
+    match links::sign_in(&state.pool, &state.config, now, role, token, client.as_deref()).await {
+        Ok(signed_in) => {
+            let mut response = Redirect::to(role.home()).into_response();
+            let cookie = session::session_cookie(state, &signed_in.session_token);
+            response.headers_mut().insert(header::SET_COOKIE, cookie);
+            Ok(no_referrer(response))
         }
-    };
-    // A new id at every sign-in (OWASP: renew the session id when privileges change).
-    let session_id = Secret::generate();
-    let lifetime = time::Duration::hours(state.config.organiser_session_hours.max(1) as i64);
-    let expires = timestamp(now + lifetime);
-    store::insert_session(&mut tx, &session_id.hash, &email, role.as_str(), &stamp, &expires, client.as_deref())
-        .await?;
-    audit::record(&mut tx, &auth_entry(&stamp, role, &email, client.as_deref(), "auth.signed_in")).await?;
-    tx.commit().await?;
-    let mut response = Redirect::to(role.home()).into_response();
-    response.headers_mut().insert(header::SET_COOKIE, session::session_cookie(state, &session_id.token));
-    Ok(no_referrer(response))
+        Err(Refused::NotFound(_)) => link_page(state, role, StatusCode::NOT_FOUND, token, None).await,
+        Err(refused) => Err(refused.into()),
+    }
 }
 
-/// POST `/organiser/sign-out`.
+/// POST `/organiser/sign-out` (`crate::sign_in::sessions::sign_out`).
 pub async fn sign_out(State(state): State<AppState>, SignedIn(organiser): SignedIn) -> Result<Response, AppError> {
-    let stamp = timestamp(state.clock.now());
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    store::delete_session(&mut tx, organiser.session).await?;
-    audit::record(&mut tx, &organiser.entry(&stamp, "auth.signed_out")).await?;
-    tx.commit().await?;
+    sessions::sign_out(&state.pool, state.clock.now(), &organiser.actor(), organiser.session).await?;
     signed_out(&state, Role::Organiser)
 }
 
-/// POST `/organiser/sign-out-everywhere`: every session of this address, on every device.
+/// POST `/organiser/sign-out-everywhere`: every session of this address, on every device
+/// (`crate::sign_in::sessions::sign_out_everywhere`).
 pub async fn sign_out_everywhere(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
 ) -> Result<Response, AppError> {
-    let stamp = timestamp(state.clock.now());
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    let ended = store::delete_sessions_of(&mut tx, &organiser.email).await?;
-    let mut entry = organiser.entry(&stamp, "auth.signed_out_everywhere");
-    entry.details = serde_json::json!({ "sessions": ended });
-    audit::record(&mut tx, &entry).await?;
-    tx.commit().await?;
+    sessions::sign_out_everywhere(&state.pool, state.clock.now(), &organiser.actor()).await?;
     signed_out(&state, Role::Organiser)
 }
 

@@ -11,11 +11,13 @@ use time::Duration;
 use time::macros::format_description;
 
 use super::dashboard;
+use super::detail::{ActionForm, DetailPage, Field, Group};
 use super::download::{self, CsvList};
+use super::history::history;
 use super::query::{Pager, Params};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{self, ActionForm, Bulk, Cell, Control, DetailPage, Field, Group, ListPage, Moment, history};
+use super::view::{self, Bulk, Cell, Control, ListPage, Moment};
 use crate::decisions::reviews;
 use crate::decisions::stage::{self, ITEMS_MAX, Staged};
 use crate::decisions::states::{self as decisions, Decision, shown};

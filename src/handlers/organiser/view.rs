@@ -1,7 +1,9 @@
-//! The two shapes every back-office page takes: a filtered, paged table ([`ListPage`]) and
-//! one item with all its fields ([`DetailPage`]). One template each keeps the six lists alike
-//! for keyboard and screen-reader users: a labelled filter form (GET, works without
-//! JavaScript), a captioned table that scrolls sideways on a phone, and plain links.
+//! The shapes every back-office page is made of: a filtered, paged table ([`ListPage`]), a
+//! notice ([`NoticePage`]), their cells and times, the area's header links, and the words
+//! stored names are shown in. One template each keeps the six lists alike for keyboard and
+//! screen-reader users: a labelled filter form (GET, works without JavaScript), a captioned
+//! table that scrolls sideways on a phone, and plain links. One item with all its fields is
+//! [`super::detail`], its history [`super::history`].
 
 use askama::Template;
 
@@ -183,50 +185,6 @@ pub struct Bulk {
     pub button: &'static str,
 }
 
-/// A field of an [`ActionForm`].
-#[derive(Debug, Clone)]
-pub struct Field {
-    pub name: &'static str,
-    pub label: &'static str,
-    /// `select`, `textarea` or `hidden`.
-    pub kind: &'static str,
-    pub value: String,
-    /// A `select`'s choices: (value, label).
-    pub options: Vec<(String, String)>,
-}
-
-impl Field {
-    /// A hidden value the form sends back (e.g. the version it was drawn from).
-    pub fn hidden(name: &'static str, value: impl Into<String>) -> Field {
-        Field { name, label: "", kind: "hidden", value: value.into(), options: Vec::new() }
-    }
-
-    /// A `<textarea>` (at most 2000 characters).
-    pub fn textarea(name: &'static str, label: &'static str, value: impl Into<String>) -> Field {
-        Field { name, label, kind: "textarea", value: value.into(), options: Vec::new() }
-    }
-
-    /// A `<select>` of `choices` (value, label).
-    pub fn select(
-        name: &'static str,
-        label: &'static str,
-        value: impl Into<String>,
-        choices: &[(&str, &str)],
-    ) -> Field {
-        let options = choices.iter().map(|(v, l)| (v.to_string(), l.to_string())).collect();
-        Field { name, label, kind: "select", value: value.into(), options }
-    }
-}
-
-/// A form on an item's page that changes it (same-origin POST).
-#[derive(Debug, Clone)]
-pub struct ActionForm {
-    pub heading: &'static str,
-    pub action: String,
-    pub fields: Vec<Field>,
-    pub button: &'static str,
-}
-
 /// The organiser area's header links (`templates/organiser/page.html`), in groups of (address,
 /// name): fifteen links in one row wrapped into four lines on a phone, so each group gets a line
 /// of its own there, named by the group.
@@ -272,18 +230,6 @@ pub struct NavGroup {
 /// Every header link of the organiser area, in order: (address, name).
 pub fn area_links() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
     AREA_NAV.iter().flat_map(|group| group.links)
-}
-
-/// An entry of an item's history (from the audit log), in the words organisers use.
-#[derive(Debug, Clone)]
-pub struct HistoryEntry {
-    /// When, in the event's zone.
-    pub at: Moment,
-    pub actor: String,
-    pub action: String,
-    /// What changed, `Field: before → after`, one per line; fields that kept their value are
-    /// left out.
-    pub change: String,
 }
 
 /// What an audit log action is called on the organisers' pages; the log keeps its own name
@@ -364,132 +310,6 @@ pub fn word(value: &str) -> String {
     }
 }
 
-/// A field of a change as organisers call it, in the words the item's page uses.
-fn field_label(name: &str) -> String {
-    match name {
-        "pending_decision" => "Pending decision".to_owned(),
-        "note" => "Note".to_owned(),
-        "state" => "State".to_owned(),
-        "score" => "Weighted score".to_owned(),
-        "changed" => "Changed".to_owned(),
-        "comment" => "Discussion message".to_owned(),
-        "reviewer_number" => "Reviewer number".to_owned(),
-        "public_abstract" => "Public abstract".to_owned(),
-        other => review_field_label(other).map_or_else(|| word(other), str::to_owned),
-    }
-}
-
-/// A review's field as the submission's page names it (`changed` lists these names).
-fn review_field_label(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "scores" => "Scores",
-        "recommendation" => "Recommendation",
-        "confidence" => "Confidence",
-        "comments_to_authors" => "Comments to the authors",
-        "confidential_comments" => "Confidential comments to the committee",
-        _ => return None,
-    })
-}
-
-/// A value of a change as the item's page shows it (a score of `4125` thousandths is `4.13`,
-/// a list is its items in words); `None` for no value (null, empty).
-fn value_label(field: &str, value: &serde_json::Value) -> Option<String> {
-    use serde_json::Value;
-    match value {
-        Value::Null => None,
-        Value::String(s) if s.is_empty() => None,
-        Value::Bool(true) => Some("Yes".to_owned()),
-        Value::Bool(false) => Some("No".to_owned()),
-        Value::String(s) => Some(match (field, s.as_str()) {
-            ("pending_decision", "accepted") => "Accept".to_owned(),
-            ("pending_decision", "rejected") => "Reject".to_owned(),
-            ("state", state) => crate::decisions::state_label(state).to_owned(),
-            ("recommendation", r) => crate::review::figures::recommendation(r).to_owned(),
-            ("assignment", a) => word(a),
-            _ => s.clone(),
-        }),
-        Value::Number(n) => Some(match (field, n.as_i64()) {
-            ("score", Some(thousandths)) => crate::review::figures::points(thousandths),
-            ("confidence", Some(c)) => format!("{c} of 5"),
-            _ => n.to_string(),
-        }),
-        Value::Array(items) => {
-            let shown: Vec<String> = items
-                .iter()
-                .filter_map(|item| match (field, item.as_str()) {
-                    ("changed", Some(name)) => Some(review_field_label(name).map_or_else(|| word(name), str::to_owned)),
-                    _ => value_label(field, item),
-                })
-                .collect();
-            (!shown.is_empty()).then(|| shown.join(", "))
-        }
-        Value::Object(fields) => {
-            let shown: Vec<String> = fields
-                .iter()
-                .filter_map(|(name, value)| value_label(name, value).map(|v| format!("{}: {v}", field_label(name))))
-                .collect();
-            (!shown.is_empty()).then(|| shown.join("; "))
-        }
-    }
-}
-
-/// One line of a change, or `None` when it changed nothing.
-fn change_line(name: &str, value: &serde_json::Value) -> Option<String> {
-    let label = field_label(name);
-    if let (Some(before), Some(after)) = (value.get("before"), value.get("after")) {
-        let (before, after) = (value_label(name, before), value_label(name, after));
-        if before == after {
-            return None;
-        }
-        let none = || "None".to_owned();
-        return Some(format!("{label}: {} → {}", before.unwrap_or_else(none), after.unwrap_or_else(none)));
-    }
-    if name == "mail"
-        && let Some(to) = value.get("to").and_then(|v| v.as_str())
-    {
-        let subject = value.get("subject").and_then(|v| v.as_str()).unwrap_or("");
-        let queued = value.get("queued").and_then(|v| v.as_bool()).unwrap_or(true);
-        let sent = if queued { "queued" } else { "queued already, not again" };
-        return Some(format!("Mail to {to} ({sent}): {subject}"));
-    }
-    if name == "reviewer"
-        && let Some(number) = value.as_i64()
-    {
-        return Some(format!("Reviewer {number}"));
-    }
-    value_label(name, value).map(|shown| format!("{label}: {shown}"))
-}
-
-impl HistoryEntry {
-    /// An audit entry as a history line: `details` holding `{"field": {"before": .., "after": ..}}`
-    /// read as changes (those that change nothing left out), any other detail as `Name: value`.
-    pub fn of(entry: crate::repo::audit::Entry, zone: &Zone) -> HistoryEntry {
-        let details: serde_json::Value = serde_json::from_str(&entry.details).unwrap_or_default();
-        let change = details
-            .as_object()
-            .map(|fields| {
-                // The state first, what is mailed last, the rest in between as stored.
-                let rank = |name: &str| match name {
-                    "state" => 0,
-                    "pending_decision" => 1,
-                    "note" => 2,
-                    "mail" => 4,
-                    _ => 3,
-                };
-                let mut fields: Vec<_> = fields.iter().collect();
-                fields.sort_by_key(|(name, _)| rank(name));
-                fields.into_iter().filter_map(|(name, value)| change_line(name, value)).collect::<Vec<_>>().join("\n")
-            })
-            .unwrap_or_default();
-        HistoryEntry {
-            at: when(&entry.at, zone),
-            actor: actor_label(&entry.actor).to_owned(),
-            action: action_label(&entry.action).to_owned(),
-            change,
-        }
-    }
-}
-
 /// A page of the organiser area that says what was done (the answer after applying
 /// decisions) or why nothing was (a stale or bad form), with links on from there.
 #[derive(Template)]
@@ -520,41 +340,6 @@ pub struct ListPage {
     pub pager: Pager,
     /// The form over selected rows, on lists that have one.
     pub bulk: Option<Bulk>,
-}
-
-/// A group of fields of one item.
-#[derive(Debug, Clone)]
-pub struct Group {
-    pub heading: &'static str,
-    pub fields: Vec<(&'static str, Cell)>,
-}
-
-/// One item with every field.
-#[derive(Template)]
-#[template(path = "organiser/detail.html")]
-pub struct DetailPage {
-    pub layout: Layout,
-    pub heading: String,
-    /// The list it belongs to: (address, name).
-    pub back: (&'static str, &'static str),
-    /// Links to act on it (the paper, a reply).
-    pub actions: Vec<Cell>,
-    pub groups: Vec<Group>,
-    /// Forms that change the item.
-    pub forms: Vec<ActionForm>,
-    /// Its history from the audit log, oldest first (`None`: the page shows none).
-    pub history: Option<Vec<HistoryEntry>>,
-}
-
-/// The history of an item (`object_type`, `object_id` as the audit log names it).
-pub async fn history(
-    state: &crate::handlers::state::AppState,
-    object_type: &str,
-    object_id: &str,
-) -> Result<Vec<HistoryEntry>, crate::error::AppError> {
-    let entries = crate::repo::audit::of_object(&state.pool, object_type, object_id).await?;
-    let zone = event_zone(state).await;
-    Ok(entries.into_iter().map(|entry| HistoryEntry::of(entry, &zone)).collect())
 }
 
 /// At most 40 characters of what was asked for, for a message.

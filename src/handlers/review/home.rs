@@ -15,11 +15,11 @@ use crate::handlers::layout::Layout;
 use crate::handlers::organiser::sign_in::{self, SignInForm, client_of, layout};
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
-use crate::mail::outbox::timestamp;
-use crate::repo::organisers as store;
+use crate::repo::audit::Actor;
 use crate::repo::{reviewers, reviews};
 use crate::review::reviewing::Deadline;
 use crate::sign_in::roles::Role;
+use crate::sign_in::sessions;
 
 #[derive(Template)]
 #[template(path = "review/home.html")]
@@ -119,15 +119,12 @@ pub async fn sign_in(
 }
 
 /// POST `/review/sign-out`: ends this session (an organiser who reviews is signed out of
-/// both areas, as they share the session).
+/// both areas, as they share the session; `crate::sign_in::sessions::sign_out`).
 pub async fn sign_out(
     State(state): State<AppState>,
     SignedInReviewer(reviewing): SignedInReviewer,
 ) -> Result<Response, AppError> {
-    let stamp = timestamp(state.clock.now());
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    store::delete_session(&mut tx, reviewing.session).await?;
-    crate::repo::audit::record(&mut tx, &reviewing.entry(&stamp, "auth.signed_out")).await?;
-    tx.commit().await?;
+    let actor = Actor { email: reviewing.email.clone(), client: reviewing.client.clone() };
+    sessions::sign_out(&state.pool, state.clock.now(), &actor, reviewing.session).await?;
     sign_in::signed_out(&state, Role::Reviewer)
 }

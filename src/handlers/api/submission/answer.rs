@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use crate::error::{AppError, ErrorBody};
+use crate::error::{AppError, ErrorBody, Refused};
 use crate::handlers::extract::body_timeout_refusal;
 
 /// spec section 5 and 8: the first check of the paper form.
@@ -65,6 +65,17 @@ impl IntoResponse for Refusal {
             Refusal::Internal(err) => return crate::error::ApiError(err).into_response(),
         };
         (status, Json(ErrorBody { message, errors })).into_response()
+    }
+}
+
+/// A domain refusal as the submission answers it: 409 once closed, anything else as its
+/// [`AppError`] (`crate::papers::submit` refuses nothing else).
+impl From<Refused> for Refusal {
+    fn from(refused: Refused) -> Self {
+        match refused {
+            Refused::NotAllowed(message) => Refusal::Closed(message),
+            other => Refusal::Internal(other.into()),
+        }
     }
 }
 

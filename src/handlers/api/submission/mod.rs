@@ -10,14 +10,12 @@
 //! transaction; if that fails the moved file is removed again, so nothing is half stored.
 //! Papers are never served: no route reads `DATA_DIR`.
 //!
-//! Submodules, in the order a paper goes through them: [`upload`] reads the request,
-//! `crate::papers::filetype` recognises the paper, [`fields`] checks the text fields, [`store`] keeps the
-//! paper, its row and its [`mails`].
+//! Submodules and domain modules, in the order a paper goes through them: [`upload`] reads
+//! the request, `crate::papers::filetype` recognises the paper, `crate::papers::fields`
+//! checks the text fields, and `crate::papers::submit` keeps the paper, its row and its mails;
+//! [`answer`] says how it went.
 
 pub mod answer;
-pub mod fields;
-pub mod mails;
-pub mod store;
 pub mod upload;
 
 use axum::Json;
@@ -27,6 +25,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 
 use crate::error::AppError;
 use crate::handlers::state::AppState;
+use crate::papers::{fields, submit};
 
 pub use crate::forms::paper_form::human_size;
 pub use answer::{Created, MISSING_FILE};
@@ -64,12 +63,7 @@ pub async fn submit(State(state): State<AppState>, request: Request) -> Response
 async fn receive_and_store(state: &AppState, request: Request) -> Result<Created, Refusal> {
     // Closed by the calendar (DESIGN.md section 20): refused before a byte of the paper is
     // read, so nothing is stored, not even a temporary file.
-    let closed = crate::calendar::gates::submissions_closed(&state.pool, state.clock.now())
-        .await
-        .map_err(|e| internal("the paper deadline", e))?;
-    if let Some(message) = closed {
-        return Err(Refusal::Closed(message));
-    }
+    submit::open(&state.pool, state.clock.now()).await?;
     let form = upload::read_form(state, request).await?;
 
     if form.honeypot_filled() {
@@ -114,7 +108,8 @@ async fn receive_and_store(state: &AppState, request: Request) -> Result<Created
                 })?;
             let fields = fields.map_err(Refusal::Invalid)?;
             let file = form.file.expect("checked above");
-            store::store(state, fields, file, kind).await
+            let submitted = submit::submit(&state.pool, &state.config, state.clock.now(), fields, file, kind).await?;
+            Ok(Created { id: submitted.id, reference: submitted.reference })
         }
     }
 }

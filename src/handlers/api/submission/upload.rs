@@ -16,7 +16,9 @@ use tower::{Layer, ServiceExt};
 use super::answer::{Refusal, internal, too_large};
 use crate::handlers::extract::HONEYPOT_FIELD;
 use crate::handlers::state::AppState;
+use crate::papers::fields::TextPart;
 use crate::papers::files::{UPLOAD_TEMP_PREFIX, UPLOAD_TEMP_SUFFIX};
+use crate::papers::submit::Upload;
 
 /// Room for the text fields and the multipart framing on top of `UPLOAD_MAX_BYTES`, in
 /// bytes: the whole request may be this much larger than the largest paper.
@@ -28,26 +30,6 @@ const TEXT_PART_MAX_BYTES: usize = 64 * 1024;
 
 /// Most parts one request may carry: the form has 15, a client adding a few is harmless.
 const MAX_PARTS: usize = 40;
-
-/// A paper as received: in a temporary file in `DATA_DIR/papers`, removed when dropped.
-pub(super) struct Upload {
-    pub(super) temp: NamedTempFile,
-    /// Bytes.
-    pub(super) size: u64,
-    /// The client's file name, as sent.
-    pub(super) file_name: String,
-}
-
-/// A text part as received.
-#[derive(Debug, Default, Clone)]
-pub(super) struct TextPart {
-    /// `None` when the bytes were not UTF-8.
-    pub(super) value: Option<String>,
-    /// More than [`TEXT_PART_MAX_BYTES`] arrived.
-    pub(super) overflow: bool,
-    /// How often the part was sent.
-    pub(super) count: usize,
-}
 
 /// Everything the request carried.
 #[derive(Default)]

@@ -3,9 +3,20 @@
 
 use std::collections::BTreeMap;
 
-use super::upload::TextPart;
+use super::submit::Details;
 use crate::forms::paper_form::CONFERENCE_SOURCES;
 use crate::forms::validate::{is_allowed_char, is_blank, is_valid_email, is_valid_phone};
+
+/// A text field as the request carried it (read by `crate::handlers::api::submission::upload`).
+#[derive(Debug, Default, Clone)]
+pub struct TextPart {
+    /// `None` when the bytes were not UTF-8.
+    pub value: Option<String>,
+    /// More than the handler's limit (`TEXT_PART_MAX_BYTES`) arrived.
+    pub overflow: bool,
+    /// How often the part was sent.
+    pub count: usize,
+}
 
 /// spec section 5 and 8: the second check of the paper form.
 pub const MISSING_PAPER_TYPE: &str = "Please select a paper type";
@@ -96,26 +107,8 @@ pub const FIELD_NAMES: [&str; TEXT_FIELDS.len()] = {
     names
 };
 
-/// The submission's fields once checked: trimmed, within their limits, options valid.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Fields {
-    pub(super) name: String,
-    pub(super) number: String,
-    pub(super) email: String,
-    pub(super) country: String,
-    pub(super) author_name: String,
-    pub(super) co_author_name: String,
-    pub(super) paper_title: String,
-    pub(super) department: String,
-    pub(super) university_organization: String,
-    pub(super) paper_type: String,
-    pub(super) presentation_type: String,
-    pub(super) message: String,
-    pub(super) conference_source: String,
-}
-
 /// Checks every text field in the spec's order; the errors keep that order.
-pub(super) fn check_fields(texts: &BTreeMap<String, TextPart>) -> Result<Fields, Vec<(&'static str, String)>> {
+pub fn check_fields(texts: &BTreeMap<String, TextPart>) -> Result<Details, Vec<(&'static str, String)>> {
     let mut errors: Vec<(&'static str, String)> = Vec::new();
     let mut values: BTreeMap<&'static str, String> = BTreeMap::new();
     for field in &TEXT_FIELDS {
@@ -149,7 +142,7 @@ pub(super) fn check_fields(texts: &BTreeMap<String, TextPart>) -> Result<Fields,
         return Err(errors);
     }
     let mut take = |name: &str| values.remove(name).unwrap_or_default();
-    Ok(Fields {
+    Ok(Details {
         name: take("name"),
         number: take("number"),
         email: take("email"),

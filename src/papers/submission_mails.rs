@@ -1,5 +1,5 @@
-//! The two mails of a stored submission: the author's acknowledgement and the organisers'
-//! notice with the paper attached (spec section 9).
+//! The two mails of a stored submission ([`super::submit`]): the author's acknowledgement
+//! and the organisers' notice with the paper attached (spec section 9).
 
 use askama::Template;
 
@@ -51,7 +51,7 @@ pub struct NoticeHtml<'a> {
 
 /// The two mails of a stored submission: (author's acknowledgement, organisers' notice).
 /// `status_link` is the author's private link (`crate::decisions::status_link`).
-pub(super) fn compose_mails(
+pub fn compose_mails(
     ctx: &mail::Context,
     s: &NewSubmission,
     status_link: String,

@@ -1,42 +1,108 @@
-//! Keeping an accepted paper: the file moved to `DATA_DIR/papers/<reference>.<ext>`, then
-//! the row and both mails in one transaction; if that fails the moved file is removed
-//! again, so nothing is half stored (DESIGN.md section 5). On PostgreSQL the paper goes into
-//! the database instead (`repo::papers`), in the row's transaction, so every instance has it;
-//! there the row is where a reference drawn twice shows, and another one is drawn.
+//! An author submits a paper (spec section 3, DESIGN.md section 5): the paper kept under a
+//! fresh reference, its row, the author's private status link (issue 21) and both mails
+//! (the author's acknowledgement, the organisers' notice with the paper attached), all or
+//! nothing. The request is read by `crate::handlers::api::submission`, which checks the
+//! fields and the file's type before calling [`submit`].
+//!
+//! On SQLite the file is moved to `DATA_DIR/papers/<reference>.<ext>` first, then the row and
+//! both mails are written in one transaction; if that fails the moved file is removed again,
+//! so nothing is half stored. On PostgreSQL the paper goes into the database instead
+//! (`repo::papers`), in the row's transaction, so every instance has it; there the row is
+//! where a reference drawn twice shows, and another one is drawn.
+//!
+//! A submission writes no audit entry: the author holds no account, and the submission's
+//! history on the organisers' page starts with its row.
 
 use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
+use time::OffsetDateTime;
 
-use super::answer::{Created, Refusal, internal};
-use super::fields::Fields;
-use super::mails::compose_mails;
-use super::upload::Upload;
-use crate::db::Engine;
+use super::files::{PAPERS_DIR, new_reference, upload_name};
+use super::filetype::PaperKind;
+use super::submission_mails::compose_mails;
+use crate::config::Config;
+use crate::db::{Engine, Pool};
 use crate::decisions;
-use crate::handlers::state::AppState;
+use crate::error::{AppError, Outcome, Refused};
 use crate::mail;
 use crate::mail::outbox::timestamp;
-use crate::papers::files::{PAPERS_DIR, new_reference, upload_name};
-use crate::papers::filetype::PaperKind;
 use crate::repo::decisions as submission_links;
 use crate::repo::papers;
 use crate::repo::submissions::{self, NewSubmission};
 use crate::sign_in::secrets::Secret;
 
-/// Moves the paper into place, then writes the row and both mails in one transaction; if
-/// the transaction fails, the moved file is removed again.
-pub(super) async fn store(
-    state: &AppState,
-    fields: Fields,
+/// The submission's fields once checked (spec section 5: trimmed, within their limits,
+/// options valid), by the names of the `submissions` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Details {
+    pub name: String,
+    pub number: String,
+    pub email: String,
+    pub country: String,
+    pub author_name: String,
+    pub co_author_name: String,
+    pub paper_title: String,
+    pub department: String,
+    pub university_organization: String,
+    pub paper_type: String,
+    pub presentation_type: String,
+    pub message: String,
+    pub conference_source: String,
+}
+
+/// A paper as received: in a temporary file in `DATA_DIR/papers`, removed when dropped.
+#[derive(Debug)]
+pub struct Upload {
+    pub temp: NamedTempFile,
+    /// Bytes.
+    pub size: u64,
+    /// The client's file name, as sent.
+    pub file_name: String,
+}
+
+/// What [`submit`] stored: the row `id` and the paper's `reference` (e.g. `P-2025-7KQ4M9`),
+/// which both mails quote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Submitted {
+    pub id: i64,
+    pub reference: String,
+}
+
+/// Refused as [`Refused::NotAllowed`] (409) once `paper_due_date` has passed at `now`
+/// (DESIGN.md section 20); the message says so and whom to write to. The handler asks before
+/// a byte of the paper is read, and [`submit`] again.
+pub async fn open(pool: &Pool, now: OffsetDateTime) -> Outcome<()> {
+    let closed = crate::calendar::gates::submissions_closed(pool, now)
+        .await
+        .map_err(|e| AppError::internal("the paper deadline", e))?;
+    match closed {
+        Some(message) => Err(Refused::NotAllowed(message)),
+        None => Ok(()),
+    }
+}
+
+/// Stores the paper `upload` of type `kind` with `details` at `now`: the file under a fresh
+/// reference (`DATA_DIR/papers`, or the database on PostgreSQL), the row, the author's status
+/// link (only its hash is stored) and both mails queued, the acknowledgement only while the
+/// address is within 3 a day (DESIGN.md section 5).
+///
+/// Refused after the paper deadline ([`open`]); any failure to store is
+/// [`Refused::Failed`] (500), with nothing kept.
+pub async fn submit(
+    pool: &Pool,
+    config: &Config,
+    now: OffsetDateTime,
+    details: Details,
     upload: Upload,
     kind: PaperKind,
-) -> Result<Created, Refusal> {
-    let ctx =
-        mail::Context::load(&state.pool, &state.config).await.map_err(|e| internal("loading the site for mail", e))?;
-    let papers = state.config.data_dir.join(PAPERS_DIR);
+) -> Outcome<Submitted> {
+    open(pool, now).await?;
+    let store = Store { pool, config, now };
+    let ctx = mail::Context::load(pool, config).await.map_err(|e| internal("loading the site for mail", e))?;
+    let papers = config.data_dir.join(PAPERS_DIR);
     // SQLite: the file in place first; PostgreSQL: the temporary file is copied in with the row.
-    let (reference, stored, temp) = match Engine::of_pool(&state.pool) {
+    let (reference, stored, temp) = match Engine::of_pool(pool) {
         Engine::Sqlite => {
             let (reference, stored) = persist(upload.temp, &papers, kind).await?;
             (reference, Some(stored), None)
@@ -50,37 +116,37 @@ pub(super) async fn store(
         file_type: kind.mime().to_owned(),
         file_size: i64::try_from(upload.size).unwrap_or(i64::MAX),
         reference: String::new(),
-        name: fields.name,
-        number: fields.number,
-        email: fields.email,
-        country: fields.country,
-        author_name: fields.author_name,
-        co_author_name: fields.co_author_name,
-        paper_title: fields.paper_title,
-        department: fields.department,
-        university_organization: fields.university_organization,
-        paper_type: fields.paper_type,
-        presentation_type: fields.presentation_type,
-        message: fields.message,
-        conference_source: fields.conference_source,
+        name: details.name,
+        number: details.number,
+        email: details.email,
+        country: details.country,
+        author_name: details.author_name,
+        co_author_name: details.co_author_name,
+        paper_title: details.paper_title,
+        department: details.department,
+        university_organization: details.university_organization,
+        paper_type: details.paper_type,
+        presentation_type: details.presentation_type,
+        message: details.message,
+        conference_source: details.conference_source,
     };
     name_by_reference(&mut new, &reference, &upload.file_name, kind);
     let written = match temp {
         // The paper goes in with the row: a reference drawn twice (1 in 10^9 a pair) is drawn
         // again instead of failing the author's submission.
         Some(temp) => {
-            let (ctx, paper) = (&ctx, temp.path());
+            let (ctx, paper, store) = (&ctx, temp.path(), &store);
             retry_taken_reference(&mut new, &upload.file_name, kind, new_reference, |attempt| async move {
-                write_row_and_mails(state, ctx, &attempt, Some(paper)).await
+                store.write_row_and_mails(ctx, &attempt, Some(paper)).await
             })
             .await
         }
         // The file's name already holds the reference, and `persist` never reuses the name of
         // a stored paper: a taken reference here is a row whose paper is gone, kept as it is.
-        None => write_row_and_mails(state, &ctx, &new, None).await.map_err(Written::into_refusal),
+        None => store.write_row_and_mails(&ctx, &new, None).await.map_err(Written::into_refusal),
     };
     match written {
-        Ok(id) => Ok(Created { id, reference: new.reference }),
+        Ok(id) => Ok(Submitted { id, reference: new.reference }),
         Err(err) => {
             // Neither a stray file nor a row without its file (DESIGN.md section 5).
             let Some(stored) = stored else { return Err(err) };
@@ -92,9 +158,14 @@ pub(super) async fn store(
     }
 }
 
+/// A failure to store, as a 500 doing `context`.
+fn internal(context: &'static str, err: impl std::error::Error + Send + Sync + 'static) -> Refused {
+    Refused::Failed(AppError::internal(context, err))
+}
+
 /// Renames the temporary file to `papers/<reference>.<ext>` under a fresh reference (a
 /// reference whose file exists already is never reused) and makes the rename durable.
-async fn persist(temp: NamedTempFile, papers: &Path, kind: PaperKind) -> Result<(String, PathBuf), Refusal> {
+async fn persist(temp: NamedTempFile, papers: &Path, kind: PaperKind) -> Result<(String, PathBuf), Refused> {
     let papers = papers.to_path_buf();
     tokio::task::spawn_blocking(move || -> std::io::Result<(String, PathBuf)> {
         std::fs::create_dir_all(&papers)?;
@@ -135,23 +206,22 @@ fn name_by_reference(new: &mut NewSubmission, reference: &str, sent_name: &str, 
 #[derive(Debug)]
 enum Written {
     ReferenceTaken,
-    Refused(Refusal),
+    Refused(Refused),
 }
 
 impl Written {
-    fn into_refusal(self) -> Refusal {
+    fn into_refusal(self) -> Refused {
         match self {
-            Written::ReferenceTaken => Refusal::Internal(crate::error::AppError::internal(
-                "storing the submission",
-                std::io::Error::other("the paper's reference is taken"),
-            )),
+            Written::ReferenceTaken => {
+                internal("storing the submission", std::io::Error::other("the paper's reference is taken"))
+            }
             Written::Refused(refusal) => refusal,
         }
     }
 }
 
-impl From<Refusal> for Written {
-    fn from(refusal: Refusal) -> Self {
+impl From<Refused> for Written {
+    fn from(refusal: Refused) -> Self {
         Written::Refused(refusal)
     }
 }
@@ -165,7 +235,7 @@ async fn retry_taken_reference<W>(
     kind: PaperKind,
     mut draw: impl FnMut() -> String,
     mut write: impl FnMut(NewSubmission) -> W,
-) -> Result<i64, Refusal>
+) -> Result<i64, Refused>
 where
     W: Future<Output = Result<i64, Written>>,
 {
@@ -186,41 +256,54 @@ where
 /// stored papers / 10^9).
 const REFERENCE_ATTEMPTS: u32 = 5;
 
-/// `paper`: the temporary file to copy into the database with the row (PostgreSQL), or
-/// `None` when the file is already in place under `DATA_DIR` (SQLite).
-async fn write_row_and_mails(
-    state: &AppState,
-    ctx: &mail::Context,
-    new: &NewSubmission,
-    paper: Option<&Path>,
-) -> Result<i64, Written> {
-    // The author's private status link (issue 21): only its hash is stored.
-    let link = Secret::generate();
-    let status_link = decisions::status_link(&state.config, &link.token);
-    let (ack, notice) =
-        compose_mails(ctx, new, status_link).map_err(|e| internal("rendering the submission mails", e))?;
-    let db = |e| internal("storing the submission", e);
-    let mut tx = crate::db::begin_write(&state.pool).await.map_err(db)?;
-    let id = match submissions::insert(&mut tx, new).await {
-        Ok(id) => id,
-        Err(err) if submissions::is_reference_taken(&err) => return Err(Written::ReferenceTaken),
-        Err(err) => return Err(db(err).into()),
-    };
-    submission_links::add_link(&mut tx, id, &link.hash, &timestamp(state.clock.now())).await.map_err(db)?;
-    if let Some(paper) = paper {
-        let mut file = tokio::fs::File::open(paper).await.map_err(|e| internal("reading the uploaded paper", e))?;
-        papers::store(&mut tx, id, &mut file).await.map_err(db)?;
+/// Where and when [`submit`] stores: the pool, the configuration (the status link's base URL)
+/// and the time of the submission.
+struct Store<'a> {
+    pool: &'a Pool,
+    config: &'a Config,
+    now: OffsetDateTime,
+}
+
+impl Store<'_> {
+    /// `paper`: the temporary file to copy into the database with the row (PostgreSQL), or
+    /// `None` when the file is already in place under `DATA_DIR` (SQLite).
+    async fn write_row_and_mails(
+        &self,
+        ctx: &mail::Context,
+        new: &NewSubmission,
+        paper: Option<&Path>,
+    ) -> Result<i64, Written> {
+        // The author's private status link (issue 21): only its hash is stored.
+        let link = Secret::generate();
+        let status_link = decisions::status_link(self.config, &link.token);
+        let (ack, notice) =
+            compose_mails(ctx, new, status_link).map_err(|e| internal("rendering the submission mails", e))?;
+        let db = |e| internal("storing the submission", e);
+        let mut tx = crate::db::begin_write(self.pool).await.map_err(db)?;
+        let id = match submissions::insert(&mut tx, new).await {
+            Ok(id) => id,
+            Err(err) if submissions::is_reference_taken(&err) => return Err(Written::ReferenceTaken),
+            Err(err) => return Err(db(err).into()),
+        };
+        submission_links::add_link(&mut tx, id, &link.hash, &timestamp(self.now)).await.map_err(db)?;
+        if let Some(paper) = paper {
+            let mut file = tokio::fs::File::open(paper).await.map_err(|e| internal("reading the uploaded paper", e))?;
+            papers::store(&mut tx, id, &mut file).await.map_err(db)?;
+        }
+        // At most 3 acknowledgements per address a day (DESIGN.md section 5): the paper is stored
+        // and the organisers told either way.
+        if mail::consent::take_acknowledgement(&mut tx, &new.email).await.map_err(db)? {
+            mail::enqueue(&mut tx, &ack).await.map_err(db)?;
+        } else {
+            tracing::warn!(
+                reference = new.reference,
+                "submission acknowledgement not sent: limit reached for the address"
+            );
+        }
+        mail::enqueue(&mut tx, &notice).await.map_err(db)?;
+        tx.commit().await.map_err(db)?;
+        Ok(id)
     }
-    // At most 3 acknowledgements per address a day (DESIGN.md section 5): the paper is stored
-    // and the organisers told either way.
-    if mail::consent::take_acknowledgement(&mut tx, &new.email).await.map_err(db)? {
-        mail::enqueue(&mut tx, &ack).await.map_err(db)?;
-    } else {
-        tracing::warn!(reference = new.reference, "submission acknowledgement not sent: limit reached for the address");
-    }
-    mail::enqueue(&mut tx, &notice).await.map_err(db)?;
-    tx.commit().await.map_err(db)?;
-    Ok(id)
 }
 
 #[cfg(test)]
@@ -295,7 +378,7 @@ mod tests {
         let mut new = submission("P-2025-AAAAAA", "");
         let result =
             retry_taken_reference(&mut new, "", PaperKind::Pdf, new_reference, writer(usize::MAX, &seen)).await;
-        assert!(matches!(result, Err(Refusal::Internal(_))), "{result:?}");
+        assert!(matches!(result, Err(Refused::Failed(_))), "{result:?}");
         assert_eq!(seen.into_inner().unwrap().len(), REFERENCE_ATTEMPTS as usize);
     }
 }
