@@ -35,10 +35,13 @@ async fn placements(app: &TestApp) -> Vec<(i64, String, i64, i64)> {
         .unwrap()
 }
 
+/// An audit entry: (actor, client, action, object id, details, at).
+type Entry<D> = (String, Option<String>, String, Option<String>, D, String);
+
 /// The entries whose action starts with `prefix`, oldest first: (actor, client, action,
 /// object id, details, at).
-async fn audited(app: &TestApp, prefix: &str) -> Vec<(String, Option<String>, String, Option<String>, Value, String)> {
-    let rows: Vec<(String, Option<String>, String, Option<String>, String, String)> = sqlx::query_as(
+async fn audited(app: &TestApp, prefix: &str) -> Vec<Entry<Value>> {
+    let rows: Vec<Entry<String>> = sqlx::query_as(
         "SELECT actor, client, action, object_id, details, at FROM audit_log WHERE action LIKE $1 ORDER BY id",
     )
     .bind(format!("{prefix}%"))

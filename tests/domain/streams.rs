@@ -25,9 +25,12 @@ async fn set(app: &TestApp, session: &str, url: &str, label: &str) -> Result<Sav
     streams::set(&app.pool, NOW, &chair(), &programme, session, url, label).await
 }
 
+/// An audit entry: (actor, client, action, session, details).
+type Entry<D> = (String, Option<String>, String, Option<String>, D);
+
 /// The stream entries, oldest first: (actor, client, action, session, details).
-async fn audited(app: &TestApp) -> Vec<(String, Option<String>, String, Option<String>, Value)> {
-    let rows: Vec<(String, Option<String>, String, Option<String>, String)> = sqlx::query_as(
+async fn audited(app: &TestApp) -> Vec<Entry<Value>> {
+    let rows: Vec<Entry<String>> = sqlx::query_as(
         "SELECT actor, client, action, object_id, details FROM audit_log WHERE action LIKE 'stream.%' ORDER BY id",
     )
     .fetch_all(&app.pool)
