@@ -7,7 +7,8 @@
 //! - [`stage`]: organisers staging (or clearing) a pending decision;
 //! - [`apply`]: the preview of the pending decisions, and applying them with their mails;
 //! - [`reviews`]: what organisers decide from, a submission's reviews and discussion;
-//! - [`authors`]: the author's status page, withdrawing, and the public abstract and presenter.
+//! - [`authors`]: the author's status page and withdrawing (the public abstract and presenter
+//!   they set for the programme are `crate::programme::authors`).
 
 pub mod apply;
 pub mod authors;

@@ -3,9 +3,11 @@
 //! [`publish`] freezes it as a [`Published`] version with its [`changes`]; the
 //! [`timetable`] is what visitors read of the latest version, in the event's zone. How a talk
 //! is placed is [`placing`]; a paper's public abstract, presenter and the lock on authors'
-//! edits are [`public_fields`]; what organisers see of the draft is [`overview`].
+//! edits are [`public_fields`]; what an author sets through the status link is [`authors`];
+//! what organisers see of the draft is [`overview`].
 
 pub mod abstracts;
+pub mod authors;
 pub mod changes;
 pub mod conflicts;
 pub mod draft;

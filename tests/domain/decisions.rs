@@ -2,10 +2,11 @@
 //! the author's withdrawal and public details through the status link.
 
 use conference::decisions::apply::{self, Applied};
-use conference::decisions::authors::{self, PublicForm, PublicSet, Withdrawn};
+use conference::decisions::authors::{self, Withdrawn};
 use conference::decisions::stage::{self, Staged, Why};
 use conference::decisions::states::Decision;
 use conference::error::{AppError, Refused};
+use conference::programme::authors::{PublicForm, PublicSet, set_public};
 use conference::repo::audit::Actor;
 use conference::repo::submissions::{Submission, by_reference};
 use time::OffsetDateTime;
@@ -208,24 +209,24 @@ async fn the_public_details_are_refused_unless_accepted_current_and_well_formed_
         presenter: Some(presenter.into()),
     };
     let s = submission(&app, &ana).await;
-    let refused = authors::set_public(&app.pool, NOW, &author, &s, &form(s.version, "Ana Cruz")).await;
+    let refused = set_public(&app.pool, NOW, &author, &s, &form(s.version, "Ana Cruz")).await;
     assert!(matches!(&refused, Err(Refused::NotAllowed(m)) if m.starts_with("Only an accepted paper")), "{refused:?}");
 
     staged(&app, &ana, Decision::Accepted).await;
     apply::apply(&app.pool, &app.config, NOW, &chair(), &[(ana.clone(), version(&app, &ana).await)]).await.unwrap();
     let s = submission(&app, &ana).await;
-    match authors::set_public(&app.pool, NOW, &author, &s, &form(s.version, "Somebody Else")).await {
+    match set_public(&app.pool, NOW, &author, &s, &form(s.version, "Somebody Else")).await {
         Err(Refused::Failed(AppError::BadRequest(message))) => {
             assert!(message.starts_with("Choose who presents the talk among the paper's authors"), "{message}")
         }
         other => panic!("a 400, got {other:?}"),
     }
-    let refused = authors::set_public(&app.pool, NOW, &author, &s, &form(s.version - 1, "Ana Cruz")).await;
+    let refused = set_public(&app.pool, NOW, &author, &s, &form(s.version - 1, "Ana Cruz")).await;
     assert!(matches!(&refused, Err(Refused::Stale(m)) if m.starts_with("These details were changed")), "{refused:?}");
     assert_eq!(version(&app, &ana).await, s.version, "nothing stored");
     assert!(audited(&app, "programme.paper_edited").await.is_empty(), "nothing audited");
 
-    let done = authors::set_public(&app.pool, NOW, &author, &s, &form(s.version, "ben reyes")).await.unwrap();
+    let done = set_public(&app.pool, NOW, &author, &s, &form(s.version, "ben reyes")).await.unwrap();
     assert_eq!(done, PublicSet { text: "Tides, lanterns and the harbour.".into(), presenter: "Ben Reyes".into() });
     let entries = audited(&app, "programme.paper_edited").await;
     let (actor, client, object, details) = &entries[0];

@@ -34,7 +34,7 @@ use axum::response::Response;
 use serde_json::Value;
 
 use crate::content::Snapshot;
-use crate::decisions::authors::{self as domain, PublicForm, ReviewerComments, author, public_state};
+use crate::decisions::authors::{self as domain, ReviewerComments, author, public_state};
 use crate::decisions::states::STATUS_PREFIX;
 use crate::error::{AppError, Refused};
 use crate::handlers::layout::{Layout, Meta};
@@ -42,6 +42,7 @@ use crate::handlers::render::{html, html_response, see_other};
 use crate::handlers::state::AppState;
 use crate::programme::Programme;
 use crate::programme::abstracts;
+use crate::programme::authors::{self as public, PublicForm};
 use crate::programme::ical::TalkEntry;
 use crate::programme::timetable::{day_label, iso, session_path};
 use crate::repo::submissions::Submission;
@@ -252,7 +253,7 @@ async fn public_details(
     path: &str,
     posted: Option<Posted>,
 ) -> Result<PublicDetails, AppError> {
-    let stored = domain::public_details(pool, s).await?;
+    let stored = public::public_details(pool, s).await?;
     let (text, presenter) = match posted {
         Some(posted) if !stored.locked => (posted.text, posted.presenter),
         _ => (stored.text, stored.presenter),
@@ -356,7 +357,7 @@ pub async fn set_public(
         Ok(form) => form,
         Err(message) => {
             // A closed form says so before a badly made one does.
-            let (status, notice) = match domain::public_details_open(&state.pool, &s).await {
+            let (status, notice) = match public::public_details_open(&state.pool, &s).await {
                 Err(Refused::NotAllowed(notice)) => (StatusCode::CONFLICT, notice),
                 Err(other) => return Err(other.into()),
                 Ok(()) => (StatusCode::BAD_REQUEST, message.to_owned()),
@@ -364,7 +365,7 @@ pub async fn set_public(
             return page(&state, &token, Some(s), status, Some(&notice)).await;
         }
     };
-    match domain::set_public(&state.pool, state.clock.now(), &author(), &s, &form).await {
+    match public::set_public(&state.pool, state.clock.now(), &author(), &s, &form).await {
         Ok(_) => {
             let mut response = see_other(&format!("{STATUS_PREFIX}{token}?saved=1"));
             response.headers_mut().insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
