@@ -1,32 +1,19 @@
 //! Who reviews which paper (issue 32 items 3 and 4, DESIGN.md section 15): the organisers'
-//! assignment pages.
+//! assignment pages. What each form does, and what it refuses, is
+//! `crate::review::assignments`; these pages parse, call and render.
 //!
-//! - `GET /organiser/review/assignments` ([`PATH`], `page`): every submitted paper (title,
-//!   reference, review code, its reviewers with their state, how many it still needs), 50 a
-//!   page oldest first, paged as the other organisers' lists (`repo::filter::Where::page`);
-//!   the counts, kept until `count_version` moves; and the form that stages an automatic
-//!   assignment.
-//! - `POST /organiser/review/assignments/automatic` ([`AUTOMATIC`]): runs
-//!   `crate::review::assign` with the settings' `reviewers_per_paper` and
-//!   `max_papers_per_reviewer` over the accepted reviewers and stores the result as staged
-//!   (`review.assignments_staged`); 303 to the preview.
+//! - `GET /organiser/review/assignments` ([`PATH`], `page`): every submitted paper with its
+//!   reviewers, 50 a page oldest first, the counts, and the form that stages an automatic
+//!   assignment ([`AUTOMATIC`], 303 to the preview).
 //! - `GET /organiser/review/assignments/staged` ([`STAGED`]): the preview, per reviewer the
-//!   staged papers and every reviewer's load with the spread, and the forms below.
-//! - `POST /organiser/review/assignments/release` ([`RELEASE`], `mark`): staged → released in
-//!   one transaction with one mail per reviewer (`review.assignments_released`).
-//! - `POST /organiser/review/assignments/discard` ([`DISCARD`], `mark`): staged → withdrawn
-//!   (`review.assignments_discarded`).
+//!   staged papers and every reviewer's load, and the forms [`RELEASE`] (one mail per
+//!   reviewer) and [`DISCARD`], both carrying the staged rows' `mark`.
 //! - `GET /organiser/review/assignments/{reference}` ([`PAPER`]): one paper, its reviewers
-//!   and every accepted reviewer with "Assign" or the conflict that keeps them off it.
-//! - `POST .../{reference}/assign`, `.../unassign`, `.../conflict` (`reviewer`, an id): a
-//!   staged assignment (`review.assigned`; 422 with the conflict's message when a rule
-//!   applies, or for a reviewer who is not an accepted one), its withdrawal
-//!   (`review.unassigned`), a conflict declared by the organiser, which withdraws the
-//!   reviewer's assignment of the paper (`review.conflict_declared`).
+//!   and every accepted reviewer with "Assign" or the conflict that keeps them off it; its
+//!   forms [`ASSIGN`], [`UNASSIGN`] and [`CONFLICT`] send `reviewer` (an id).
 //!
-//! Each form is one call of `crate::review::assignments` (one transaction with its audit
-//! entry, and what it refuses) and answers 303 back with a notice, so a reload posts nothing;
-//! a refusal is shown as a page with its status.
+//! Every change answers 303 back with a notice, so a reload posts nothing; a refused form is
+//! a page saying why with the refusal's status (400, 404, 409 or 422).
 
 use askama::Template;
 use axum::body::Bytes;
@@ -37,15 +24,14 @@ use axum::response::Response;
 use super::dashboard;
 use super::form::{fields, one};
 use super::query::Params;
-use super::session::SignedIn;
+use super::session::{Organiser, SignedIn};
 use super::sign_in::layout;
 use super::view::{NoticePage, shown};
 use crate::error::AppError;
 use crate::handlers::layout::Layout;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
-use crate::repo::assignments as store;
-use crate::review::assignments::{self as domain, AssignedRow, Candidate, PaperRow, ReviewerLoad};
+use crate::review::assignments::{self as domain, Candidate};
 
 /// The overview.
 pub const PATH: &str = "/organiser/review/assignments";
@@ -101,13 +87,7 @@ fn number(params: &Params, name: &str, missing: impl FnOnce() -> String) -> Resu
 struct OverviewPage {
     layout: Layout,
     notice: Option<String>,
-    counts: store::Overview,
-    per_paper: i64,
-    max_papers: i64,
-    reviewers: i64,
-    rows: Vec<PaperRow>,
-    page: i64,
-    pages: i64,
+    view: domain::Overview,
     automatic_action: &'static str,
     staged_href: &'static str,
 }
@@ -157,13 +137,7 @@ pub async fn overview(
     let view = OverviewPage {
         layout: layout(&state, "Review assignments", PATH).await?,
         notice,
-        counts: view.counts,
-        per_paper: view.per_paper,
-        max_papers: view.max_papers,
-        reviewers: view.counts.reviewers,
-        rows: view.rows,
-        page: view.page,
-        pages: view.pages,
+        view,
         automatic_action: AUTOMATIC,
         staged_href: STAGED,
     };
@@ -197,11 +171,7 @@ fn settings_link() -> (String, String) {
 struct StagedPage {
     layout: Layout,
     notice: Option<String>,
-    count: usize,
-    reviewers: Vec<ReviewerLoad>,
-    busiest: i64,
-    idlest: i64,
-    mark: String,
+    preview: domain::Preview,
     release_action: &'static str,
     discard_action: &'static str,
     overview: &'static str,
@@ -237,15 +207,10 @@ pub async fn staged(
         }
         Some(other) => return Err(unknown_done(other, "staged")),
     };
-    let preview = domain::preview(&state.pool).await?;
     let page = StagedPage {
         layout: layout(&state, "Staged assignments", PATH).await?,
         notice,
-        count: preview.count,
-        reviewers: preview.reviewers,
-        busiest: preview.busiest,
-        idlest: preview.idlest,
-        mark: preview.mark,
+        preview: domain::preview(&state.pool).await?,
         release_action: RELEASE,
         discard_action: DISCARD,
         overview: PATH,
@@ -331,13 +296,10 @@ struct PaperPage {
     /// `Submitted`, or what it is now.
     state: String,
     open: bool,
-    per_paper: i64,
-    assigned: Vec<AssignedRow>,
-    candidates: Vec<Candidate>,
+    view: domain::PaperView,
     assign_action: String,
     unassign_action: String,
     conflict_action: String,
-    max_papers: i64,
 }
 
 /// What the paper page says after a form: `done` to `reviewer`, named from `people`.
@@ -366,7 +328,7 @@ async fn paper_page(
     let view = domain::paper_view(&state.pool, &kept, reference).await?;
     let params = Params::parse(raw, &["done", "reviewer"])?;
     let notice = paper_notice(&params, &view.candidates)?;
-    let paper = view.paper;
+    let paper = &view.paper;
     let href = paper_href(&paper.reference);
     let page = PaperPage {
         layout: layout(state, &format!("Reviewers of {}", paper.reference), PATH).await?,
@@ -374,16 +336,13 @@ async fn paper_page(
         problem,
         open: paper.state == "submitted",
         state: crate::decisions::state_label(&paper.state).to_owned(),
-        per_paper: view.per_paper,
-        max_papers: view.max_papers,
-        code: paper.review_code.unwrap_or_default(),
-        title: paper.paper_title,
+        code: paper.review_code.clone().unwrap_or_default(),
+        title: paper.paper_title.clone(),
         assign_action: format!("{href}/assign"),
         unassign_action: format!("{href}/unassign"),
         conflict_action: format!("{href}/conflict"),
-        reference: paper.reference,
-        assigned: view.assigned,
-        candidates: view.candidates,
+        reference: paper.reference.clone(),
+        view,
     };
     render(status, &page)
 }
@@ -398,76 +357,79 @@ pub async fn paper(
     paper_page(&state, StatusCode::OK, &reference, raw.as_deref(), None).await
 }
 
-/// The form's `reviewer` as sent (400 without exactly one).
-fn reviewer_of(body: &Bytes) -> Result<String, AppError> {
-    Ok(one(&fields(body), "reviewer")?.to_owned())
+/// What a paper page's form does.
+#[derive(Clone, Copy)]
+enum ByHand {
+    Assign,
+    Unassign,
+    Conflict,
 }
 
-/// 303 back to the paper page with the notice of `done` to the reviewer; a refused form is
-/// the paper page again with the message and its status, an unknown paper the site's 404.
-async fn or_paper_page(
-    state: &AppState,
-    reference: &str,
-    done: &str,
-    result: Result<domain::ByHand, AppError>,
+/// A paper page's form: `reviewer` (an id) to the domain's action; 303 back to the paper
+/// page with the notice of what was done, or the paper page again with the refusal's message
+/// and status (an unknown paper stays the site's 404).
+async fn by_hand(
+    state: AppState,
+    organiser: Organiser,
+    reference: String,
+    body: Bytes,
+    what: ByHand,
 ) -> Result<Response, AppError> {
-    match result {
+    let result = async {
+        let reviewer = one(&fields(&body), "reviewer")?.to_owned();
+        let (pool, now, actor) = (&state.pool, state.clock.now(), organiser.actor());
+        Ok(match what {
+            ByHand::Assign => domain::assign_one(pool, now, &actor, &reference, &reviewer).await?,
+            ByHand::Unassign => domain::unassign(pool, now, &actor, &reference, &reviewer).await?,
+            ByHand::Conflict => domain::declare_conflict(pool, now, &actor, &reference, &reviewer).await?,
+        })
+    };
+    let done = match what {
+        ByHand::Assign => "assigned",
+        ByHand::Unassign => "unassigned",
+        ByHand::Conflict => "conflict",
+    };
+    match result.await {
         Ok(changed) => {
             Ok(see_other(&format!("{}?done={done}&reviewer={}", paper_href(&changed.reference), changed.reviewer_id)))
         }
         Err(AppError::NotFound(message)) => Err(AppError::NotFound(message)),
         Err(err @ (AppError::BadRequest(_) | AppError::Conflict(_) | AppError::Unprocessable { .. })) => {
-            paper_page(state, err.status(), reference, None, Some(err.public_message())).await
+            paper_page(&state, err.status(), &reference, None, Some(err.public_message())).await
         }
         Err(other) => Err(other),
     }
 }
 
-/// POST [`ASSIGN`]: `reviewer`. Stages the assignment ([`domain::assign_one`]).
+/// POST [`ASSIGN`]: stages the assignment ([`domain::assign_one`]).
 pub async fn assign_one(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
     Path(reference): Path<String>,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let result = async {
-        let reviewer = reviewer_of(&body)?;
-        Ok(domain::assign_one(&state.pool, state.clock.now(), &organiser.actor(), &reference, &reviewer).await?)
-    }
-    .await;
-    or_paper_page(&state, &reference, "assigned", result).await
+    by_hand(state, organiser, reference, body, ByHand::Assign).await
 }
 
-/// POST [`UNASSIGN`]: `reviewer`. Withdraws their assignment of this paper
-/// ([`domain::unassign`]).
+/// POST [`UNASSIGN`]: withdraws the reviewer's assignment of this paper ([`domain::unassign`]).
 pub async fn unassign(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
     Path(reference): Path<String>,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let result = async {
-        let reviewer = reviewer_of(&body)?;
-        Ok(domain::unassign(&state.pool, state.clock.now(), &organiser.actor(), &reference, &reviewer).await?)
-    }
-    .await;
-    or_paper_page(&state, &reference, "unassigned", result).await
+    by_hand(state, organiser, reference, body, ByHand::Unassign).await
 }
 
-/// POST [`CONFLICT`]: `reviewer`. Records a conflict declared by the organiser and withdraws
-/// the reviewer's assignment of this paper, if any ([`domain::declare_conflict`]).
+/// POST [`CONFLICT`]: records a conflict declared by the organiser, withdrawing the
+/// reviewer's assignment of this paper if any ([`domain::declare_conflict`]).
 pub async fn declare_conflict(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
     Path(reference): Path<String>,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let result = async {
-        let reviewer = reviewer_of(&body)?;
-        Ok(domain::declare_conflict(&state.pool, state.clock.now(), &organiser.actor(), &reference, &reviewer).await?)
-    }
-    .await;
-    or_paper_page(&state, &reference, "conflict", result).await
+    by_hand(state, organiser, reference, body, ByHand::Conflict).await
 }
 
 #[cfg(test)]
