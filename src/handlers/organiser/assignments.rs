@@ -12,8 +12,8 @@
 //!   and every accepted reviewer with "Assign" or the conflict that keeps them off it; its
 //!   forms [`ASSIGN`], [`UNASSIGN`] and [`CONFLICT`] send `reviewer` (an id).
 //!
-//! Every change answers 303 back with a notice, so a reload posts nothing; a refused form is
-//! a page saying why with the refusal's status (400, 404, 409 or 422).
+//! Every change answers 303 back with a notice, so a reload posts nothing; a refused form
+//! shows why, with the refusal's status (400, 404, 409 or 422).
 
 use askama::Template;
 use axum::body::Bytes;
@@ -35,7 +35,7 @@ use crate::review::assignments::{self as domain, Candidate};
 
 /// The overview.
 pub const PATH: &str = "/organiser/review/assignments";
-/// Where "Stage automatic assignment" posts.
+/// Where the overview's "Stage automatic assignment" posts.
 pub const AUTOMATIC: &str = "/organiser/review/assignments/automatic";
 /// The preview of what is staged.
 pub const STAGED: &str = "/organiser/review/assignments/staged";
@@ -50,13 +50,13 @@ pub const ASSIGN: &str = "/organiser/review/assignments/{reference}/assign";
 pub const UNASSIGN: &str = "/organiser/review/assignments/{reference}/unassign";
 pub const CONFLICT: &str = "/organiser/review/assignments/{reference}/conflict";
 
+/// What a page or a form answers.
+type Answer = Result<Response, AppError>;
+
 /// The address of paper `reference`'s page.
 pub fn paper_href(reference: &str) -> String {
-    format!("{PATH}/{}", url_segment(reference))
-}
-
-fn url_segment(value: &str) -> String {
-    url::form_urlencoded::byte_serialize(value.as_bytes()).collect::<String>().replace('+', "%20")
+    let segment = url::form_urlencoded::byte_serialize(reference.as_bytes()).collect::<String>();
+    format!("{PATH}/{}", segment.replace('+', "%20"))
 }
 
 /// "1 paper" or "3 papers".
@@ -78,9 +78,6 @@ fn number(params: &Params, name: &str, missing: impl FnOnce() -> String) -> Resu
         .filter(|n| *n >= 0)
         .ok_or_else(|| AppError::BadRequest(missing()))
 }
-
-// ---------------------------------------------------------------------------------------
-// The overview
 
 #[derive(Template)]
 #[template(path = "organiser/assignments.html")]
@@ -124,11 +121,7 @@ fn overview_notice(params: &Params) -> Result<Option<String>, AppError> {
 }
 
 /// GET [`PATH`] ([`domain::overview`]).
-pub async fn overview(
-    State(state): State<AppState>,
-    SignedIn(_): SignedIn,
-    RawQuery(raw): RawQuery,
-) -> Result<Response, AppError> {
+pub async fn overview(State(state): State<AppState>, SignedIn(_): SignedIn, RawQuery(raw): RawQuery) -> Answer {
     let params = Params::parse(raw.as_deref(), &["done", "count", "mails"])?;
     let notice = overview_notice(&params)?;
     let page = params.page()?;
@@ -144,12 +137,9 @@ pub async fn overview(
     render(StatusCode::OK, &view)
 }
 
-// ---------------------------------------------------------------------------------------
-// Automatic assignment
-
 /// POST [`AUTOMATIC`]: stages an automatic assignment of every submitted paper short of
 /// reviewers ([`domain::stage_automatic`]); 303 to the preview.
-pub async fn automatic(State(state): State<AppState>, SignedIn(organiser): SignedIn) -> Result<Response, AppError> {
+pub async fn automatic(State(state): State<AppState>, SignedIn(organiser): SignedIn) -> Answer {
     let focus_areas = state.content.snapshot().await.site()?.focus_areas.clone();
     let result = domain::stage_automatic(&state.pool, state.clock.now(), &organiser.actor(), &focus_areas)
         .await
@@ -162,9 +152,6 @@ pub async fn automatic(State(state): State<AppState>, SignedIn(organiser): Signe
 fn settings_link() -> (String, String) {
     (crate::calendar::gates::SETTINGS_PATH.to_owned(), "Move the review deadline in the settings".to_owned())
 }
-
-// ---------------------------------------------------------------------------------------
-// The preview, release and discard
 
 #[derive(Template)]
 #[template(path = "organiser/assignments_staged.html")]
@@ -184,11 +171,7 @@ impl StagedPage {
 }
 
 /// GET [`STAGED`] ([`domain::preview`]).
-pub async fn staged(
-    State(state): State<AppState>,
-    SignedIn(_): SignedIn,
-    RawQuery(raw): RawQuery,
-) -> Result<Response, AppError> {
+pub async fn staged(State(state): State<AppState>, SignedIn(_): SignedIn, RawQuery(raw): RawQuery) -> Answer {
     let params = Params::parse(raw.as_deref(), &["done", "count"])?;
     let notice = match params.get("done") {
         None => None,
@@ -220,11 +203,7 @@ pub async fn staged(
 
 /// POST [`RELEASE`] (`mark`): releases every staged assignment and mails each reviewer once
 /// ([`domain::release`]); 303 to the overview.
-pub async fn release(
-    State(state): State<AppState>,
-    SignedIn(organiser): SignedIn,
-    body: Bytes,
-) -> Result<Response, AppError> {
+pub async fn release(State(state): State<AppState>, SignedIn(organiser): SignedIn, body: Bytes) -> Answer {
     let result = async {
         let fields = fields(&body);
         let mark = one(&fields, "mark")?;
@@ -241,11 +220,7 @@ pub async fn release(
 
 /// POST [`DISCARD`] (`mark`): withdraws every staged assignment ([`domain::discard`]); 303 to
 /// the overview.
-pub async fn discard(
-    State(state): State<AppState>,
-    SignedIn(organiser): SignedIn,
-    body: Bytes,
-) -> Result<Response, AppError> {
+pub async fn discard(State(state): State<AppState>, SignedIn(organiser): SignedIn, body: Bytes) -> Answer {
     let result = async {
         let fields = fields(&body);
         let mark = one(&fields, "mark")?;
@@ -258,15 +233,15 @@ pub async fn discard(
 
 /// `result`, with a refused form shown as an organiser page saying why (its status: 400,
 /// 404, 409 or 422) with `links` on from there. A 500 stays the site's.
-async fn in_notice_page(
-    state: &AppState,
-    result: Result<Response, AppError>,
-    mut links: Vec<(String, String)>,
-) -> Result<Response, AppError> {
+async fn in_notice_page(state: &AppState, result: Answer, mut links: Vec<(String, String)>) -> Answer {
     let err = match result {
         Ok(response) => return Ok(response),
-        Err(err @ (AppError::BadRequest(_) | AppError::NotFound(_) | AppError::Conflict(_))) => err,
-        Err(err @ AppError::Unprocessable { .. }) => err,
+        Err(
+            err @ (AppError::BadRequest(_)
+            | AppError::NotFound(_)
+            | AppError::Conflict(_)
+            | AppError::Unprocessable { .. }),
+        ) => err,
         Err(other) => return Err(other),
     };
     let heading = if matches!(err, AppError::NotFound(_)) { "Not found" } else { "Nothing was changed" };
@@ -281,25 +256,20 @@ async fn in_notice_page(
     render(err.status(), &page)
 }
 
-// ---------------------------------------------------------------------------------------
-// One paper
-
 #[derive(Template)]
 #[template(path = "organiser/assignments_paper.html")]
 struct PaperPage {
     layout: Layout,
     notice: Option<String>,
     problem: Option<String>,
-    reference: String,
-    title: String,
     code: String,
     /// `Submitted`, or what it is now.
     state: String,
     open: bool,
     view: domain::PaperView,
-    assign_action: String,
-    unassign_action: String,
-    conflict_action: String,
+    /// The paper page's address; its forms post to `/assign`, `/unassign` and `/conflict`
+    /// below it.
+    href: String,
 }
 
 /// What the paper page says after a form: `done` to `reviewer`, named from `people`.
@@ -323,13 +293,12 @@ async fn paper_page(
     reference: &str,
     raw: Option<&str>,
     problem: Option<String>,
-) -> Result<Response, AppError> {
+) -> Answer {
     let kept = dashboard::counts(state).await?;
     let view = domain::paper_view(&state.pool, &kept, reference).await?;
     let params = Params::parse(raw, &["done", "reviewer"])?;
     let notice = paper_notice(&params, &view.candidates)?;
     let paper = &view.paper;
-    let href = paper_href(&paper.reference);
     let page = PaperPage {
         layout: layout(state, &format!("Reviewers of {}", paper.reference), PATH).await?,
         notice,
@@ -337,11 +306,7 @@ async fn paper_page(
         open: paper.state == "submitted",
         state: crate::decisions::state_label(&paper.state).to_owned(),
         code: paper.review_code.clone().unwrap_or_default(),
-        title: paper.paper_title.clone(),
-        assign_action: format!("{href}/assign"),
-        unassign_action: format!("{href}/unassign"),
-        conflict_action: format!("{href}/conflict"),
-        reference: paper.reference.clone(),
+        href: paper_href(&paper.reference),
         view,
     };
     render(status, &page)
@@ -353,7 +318,7 @@ pub async fn paper(
     SignedIn(_): SignedIn,
     Path(reference): Path<String>,
     RawQuery(raw): RawQuery,
-) -> Result<Response, AppError> {
+) -> Answer {
     paper_page(&state, StatusCode::OK, &reference, raw.as_deref(), None).await
 }
 
@@ -366,34 +331,22 @@ enum ByHand {
 }
 
 /// A paper page's form: `reviewer` (an id) to the domain's action; 303 back to the paper
-/// page with the notice of what was done, or the paper page again with the refusal's message
+/// page with the notice of `done`, or the paper page again with the refusal's message
 /// and status (an unknown paper stays the site's 404).
-async fn by_hand(
-    state: AppState,
-    organiser: Organiser,
-    reference: String,
-    body: Bytes,
-    what: ByHand,
-) -> Result<Response, AppError> {
+async fn by_hand(state: AppState, who: Organiser, reference: String, body: Bytes, what: ByHand, done: &str) -> Answer {
     let result = async {
         let reviewer = one(&fields(&body), "reviewer")?.to_owned();
-        let (pool, now, actor) = (&state.pool, state.clock.now(), organiser.actor());
+        let (pool, now, actor) = (&state.pool, state.clock.now(), who.actor());
         Ok(match what {
             ByHand::Assign => domain::assign_one(pool, now, &actor, &reference, &reviewer).await?,
             ByHand::Unassign => domain::unassign(pool, now, &actor, &reference, &reviewer).await?,
             ByHand::Conflict => domain::declare_conflict(pool, now, &actor, &reference, &reviewer).await?,
         })
     };
-    let done = match what {
-        ByHand::Assign => "assigned",
-        ByHand::Unassign => "unassigned",
-        ByHand::Conflict => "conflict",
-    };
     match result.await {
         Ok(changed) => {
             Ok(see_other(&format!("{}?done={done}&reviewer={}", paper_href(&changed.reference), changed.reviewer_id)))
         }
-        Err(AppError::NotFound(message)) => Err(AppError::NotFound(message)),
         Err(err @ (AppError::BadRequest(_) | AppError::Conflict(_) | AppError::Unprocessable { .. })) => {
             paper_page(&state, err.status(), &reference, None, Some(err.public_message())).await
         }
@@ -407,8 +360,8 @@ pub async fn assign_one(
     SignedIn(organiser): SignedIn,
     Path(reference): Path<String>,
     body: Bytes,
-) -> Result<Response, AppError> {
-    by_hand(state, organiser, reference, body, ByHand::Assign).await
+) -> Answer {
+    by_hand(state, organiser, reference, body, ByHand::Assign, "assigned").await
 }
 
 /// POST [`UNASSIGN`]: withdraws the reviewer's assignment of this paper ([`domain::unassign`]).
@@ -417,8 +370,8 @@ pub async fn unassign(
     SignedIn(organiser): SignedIn,
     Path(reference): Path<String>,
     body: Bytes,
-) -> Result<Response, AppError> {
-    by_hand(state, organiser, reference, body, ByHand::Unassign).await
+) -> Answer {
+    by_hand(state, organiser, reference, body, ByHand::Unassign, "unassigned").await
 }
 
 /// POST [`CONFLICT`]: records a conflict declared by the organiser, withdrawing the
@@ -428,8 +381,8 @@ pub async fn declare_conflict(
     SignedIn(organiser): SignedIn,
     Path(reference): Path<String>,
     body: Bytes,
-) -> Result<Response, AppError> {
-    by_hand(state, organiser, reference, body, ByHand::Conflict).await
+) -> Answer {
+    by_hand(state, organiser, reference, body, ByHand::Conflict, "conflict").await
 }
 
 #[cfg(test)]
