@@ -25,7 +25,7 @@ use crate::organiser::{CHAIR, assert_refused_anonymous_and_foreign, sign_in};
 const DEADLINE: &str = "2025-02-28 17:00";
 
 /// An app whose clock stands at `now`, with the chair as organiser and no rate limit in the way.
-async fn review_app(now: OffsetDateTime) -> TestApp {
+pub(crate) async fn review_app(now: OffsetDateTime) -> TestApp {
     app_with_clock(
         |c| {
             c.organiser_email = Some(CHAIR.into());
@@ -36,12 +36,12 @@ async fn review_app(now: OffsetDateTime) -> TestApp {
     .await
 }
 
-async fn set_deadline(app: &TestApp, deadline: &str) {
+pub(crate) async fn set_deadline(app: &TestApp, deadline: &str) {
     sqlx::query("UPDATE site SET review_deadline = $1 WHERE id = 1").bind(deadline).execute(&app.pool).await.unwrap();
 }
 
 /// A submitted paper: its row id and reference, with review code `code`.
-async fn paper(app: &TestApp, email: &str, title: &str, code: &str) -> (i64, String) {
+pub(crate) async fn paper(app: &TestApp, email: &str, title: &str, code: &str) -> (i64, String) {
     let reference = submit_paper(app, email, title).await;
     let id: i64 = sqlx::query_scalar("UPDATE submissions SET review_code = $1 WHERE reference = $2 RETURNING id")
         .bind(code)
@@ -53,7 +53,7 @@ async fn paper(app: &TestApp, email: &str, title: &str, code: &str) -> (i64, Str
 }
 
 /// Assignment `number` of paper `submission` to `reviewer`, in `state`; its id.
-async fn assign(app: &TestApp, submission: i64, reviewer: i64, number: i64, state: &str) -> i64 {
+pub(crate) async fn assign(app: &TestApp, submission: i64, reviewer: i64, number: i64, state: &str) -> i64 {
     sqlx::query_scalar(
         "INSERT INTO review_assignments (submission_id, reviewer_id, number, state, created, released_at)
          VALUES ($1, $2, $3, $4, '2025-02-01T00:00:00.000000Z', '2025-02-01T00:00:00.000000Z') RETURNING id",
@@ -128,7 +128,7 @@ async fn figures(app: &TestApp, submission: i64, count: i64, score: Option<i64>,
 }
 
 /// The reminders queued so far: (dedupe key, to, subject, text), oldest first.
-async fn reminders(app: &TestApp) -> Vec<(String, String, String, String)> {
+pub(crate) async fn reminders(app: &TestApp) -> Vec<(String, String, String, String)> {
     sqlx::query_as(
         "SELECT dedupe_key, to_address, subject, text_body FROM outbox WHERE dedupe_key LIKE 'review-reminder:%' ORDER BY id",
     )

@@ -7,7 +7,8 @@
 //! - reviewing: the form's answers and a review's score ([`form`]), what a reviewer may do
 //!   with a paper ([`reviewing`]) and what of its authors they may read ([`anonymous`]);
 //! - deciding: the reviews' figures in words ([`figures`]), what authors read of them
-//!   ([`for_authors`]) and the reminders to reviewers ([`reminders`]).
+//!   ([`for_authors`]), how far reviewing has come ([`progress`]) and the reminders to
+//!   reviewers ([`reminders`]).
 //!
 //! The seed's rules for the review form sit in `crate::seed::review_rules`, beside the seed's
 //! other rules (the seed check runs in the foundation layer).
@@ -20,6 +21,7 @@ pub mod conflicts;
 pub mod figures;
 pub mod for_authors;
 pub mod form;
+pub mod progress;
 pub mod reminders;
 pub mod reviewing;
 pub mod roster;

@@ -20,9 +20,10 @@ use time::{Duration, OffsetDateTime};
 use crate::clock::zone::{Zone, offset_label};
 use crate::config::Config;
 use crate::db::Pool;
+use crate::error::{AppError, Outcome, Refused};
 use crate::mail::{self, MailSite, OutgoingMail};
 use crate::programme::timetable::{clock, day_label};
-use crate::repo::audit::{self, NewEntry};
+use crate::repo::audit::{self, Actor, NewEntry};
 use crate::repo::content::{self, Site};
 use crate::repo::review_records::{self, Unsubmitted};
 use crate::repo::reviewers;
@@ -305,21 +306,65 @@ pub async fn send_due(pool: &Pool, config: &Config, now: OffsetDateTime) -> Resu
     Ok(queued)
 }
 
-/// "Remind now": the mail to reviewer `id` about their unsubmitted reviews at `now`, under
-/// [`now_key`]; `None` when they have none. The caller queues it with its audit entry.
-pub async fn now_mail(
+/// The accepted reviewer `id` (as an address writes it) names: (name, e-mail); `None` for
+/// anyone else.
+pub async fn accepted_reviewer(pool: &Pool, id: &str) -> Result<Option<(String, String)>, sqlx::Error> {
+    let Ok(id) = id.parse::<i64>() else { return Ok(None) };
+    review_records::reviewer(pool, id).await
+}
+
+/// What [`remind_now`] did: reviewer `reviewer_id` was reminded; `queued` is false when a
+/// reminder under the same minute's key was queued already (nobody is mailed twice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reminded {
+    pub reviewer_id: i64,
+    pub queued: bool,
+}
+
+impl From<ReminderError> for Refused {
+    fn from(err: ReminderError) -> Self {
+        match err {
+            ReminderError::Database(err) => Refused::from(err),
+            ReminderError::Template(err) => Refused::Failed(AppError::internal("reminder mail", err)),
+        }
+    }
+}
+
+/// "Remind now": mails the accepted reviewer `id` (as the address writes it) their
+/// unsubmitted papers at `now` through the outbox under [`now_key`], with the audit entry
+/// `review.reminded` in the same transaction. Not found for anyone but an accepted reviewer;
+/// not allowed for one with no unsubmitted review (nobody is mailed).
+pub async fn remind_now(
     pool: &Pool,
     config: &Config,
-    id: i64,
     now: OffsetDateTime,
-) -> Result<Option<(Pending, OutgoingMail)>, ReminderError> {
+    actor: &Actor,
+    id: &str,
+) -> Outcome<Reminded> {
+    let not_found = || Refused::NotFound("No reviewer has this number.".into());
+    let (Some((name, email)), Ok(id)) = (accepted_reviewer(pool, id).await?, id.parse::<i64>()) else {
+        return Err(not_found());
+    };
     let Some(pending) = by_reviewer(review_records::unsubmitted(pool, Some(id)).await?).pop() else {
-        return Ok(None);
+        return Err(Refused::NotAllowed(format!("{name} ({email}) has no unsubmitted review, so nobody was mailed.")));
     };
     let deadline = deadline(pool).await?;
     let ctx = mail::Context::load(pool, config).await?;
-    let mail = compose(&ctx, &pending, deadline.as_ref(), now, now_key(id, now))?;
-    Ok(Some((pending, mail)))
+    let mail = compose(&ctx, &pending, deadline.as_ref(), now, now_key(id, now)).map_err(ReminderError::from)?;
+    let at = mail::outbox::timestamp(now);
+    let id_text = id.to_string();
+    let mut tx = crate::db::begin_write(pool).await?;
+    let queued = mail::enqueue(&mut tx, &mail).await?;
+    let entry = NewEntry {
+        details: serde_json::json!({
+            "papers": pending.papers.len(),
+            "mail": { "to": email, "queued": queued, "subject": mail.subject },
+        }),
+        ..actor.entry(&at, "review.reminded").about("reviewer", &id_text)
+    };
+    audit::record(&mut tx, &entry).await?;
+    tx.commit().await?;
+    Ok(Reminded { reviewer_id: id, queued })
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ mod decisions;
 mod messages;
 mod orders;
 mod programme;
+mod reminders;
 mod sign_in;
 mod streams;
 mod submission;
