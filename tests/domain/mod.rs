@@ -4,3 +4,5 @@
 //! may use the public API; the action under test is a plain function call.
 
 mod assignments;
+mod reviewers;
+mod reviewing;
