@@ -17,8 +17,8 @@
 //!   how many); submitted reviews stay.
 //!
 //! Each change is one function of `crate::review::reviewers` (one transaction with its audit
-//! entry and its mail, through the outbox); the handler answers 303 back to [`PATH`] with a notice (`done`, `id`, `count`), so a reload posts
-//! nothing. A bad form is the page again with each field's error and what was typed (422); a
+//! entry and its mail, through the outbox); the handler answers 303 back to [`PATH`] with a
+//! notice (`done`, `id`, `count`), so a reload posts nothing. A bad form is the page again with each field's error and what was typed (422); a
 //! change to a reviewer whose state no longer allows it is 409; nothing is stored then.
 
 use std::collections::BTreeMap;

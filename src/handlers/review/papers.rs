@@ -22,7 +22,7 @@ use serde::Deserialize;
 
 use super::session::{Reviewing, SignedInReviewer, SignedInReviewerForFile};
 use super::view::{CommentView, ReviewForm, ReviewView, done_notice, paper_href, scores_of, state_label};
-use crate::error::{AppError, Refused};
+use crate::error::{AppError, Outcome, Refused};
 use crate::handlers::layout::Layout;
 use crate::handlers::organiser::download;
 use crate::handlers::organiser::form::{fields, one};
@@ -32,7 +32,7 @@ use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
 use crate::repo::audit::Actor;
-use crate::repo::reviews::AssignedPaper;
+use crate::repo::reviews::{AssignedPaper, NumberedReview};
 use crate::review::anonymous::Shown;
 use crate::review::form::{FieldErrors, Sent, sent_of};
 use crate::review::paper_view::paper_view;
@@ -57,9 +57,9 @@ fn actor(reviewing: &Reviewing) -> Actor {
 
 /// The paper `code` if this reviewer may see it ([`reviewing::open`]: a refusal is audited
 /// and answers the site's own 404 page, the same for every refusal).
-async fn assigned(state: &AppState, reviewing: &Reviewing, code: &str, uri: &Uri) -> Result<AssignedPaper, AppError> {
+async fn assigned(state: &AppState, reviewing: &Reviewing, code: &str, uri: &Uri) -> Outcome<AssignedPaper> {
     let (now, actor) = (state.clock.now(), actor(reviewing));
-    Ok(reviewing::open(&state.pool, now, &actor, reviewing.reviewer.id, code, uri.path()).await?)
+    reviewing::open(&state.pool, now, &actor, reviewing.reviewer.id, code, uri.path()).await
 }
 
 /// What a page draws in place of the stored values, after a refused post.
@@ -135,7 +135,7 @@ async fn page(
     });
     let (others, others_note) = match &view.others {
         Ok(others) => {
-            let shown = |o: &crate::repo::reviews::NumberedReview| {
+            let shown = |o: &NumberedReview| {
                 ReviewView::of(format!("Reviewer {}", o.number), format!("reviewer-{}", o.number), &o.review, &zone)
             };
             (Some(others.iter().map(shown).collect()), None)
@@ -214,8 +214,7 @@ pub async fn paper_file(
     uri: Uri,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
-    let (now, actor) = (state.clock.now(), actor(&reviewing));
-    let paper = match reviewing::open(&state.pool, now, &actor, reviewing.reviewer.id, &code, uri.path()).await {
+    let paper = match assigned(&state, &reviewing, &code, &uri).await {
         Ok(paper) => paper,
         Err(Refused::NotFound(_)) => return Ok(organiser_session::not_found()),
         Err(other) => return Err(other.into()),
