@@ -92,11 +92,11 @@ const LIST: &str = "/organiser/reviewers";
 const INVITE: &str = "/organiser/reviewers/invite";
 const IMPORT: &str = "/organiser/reviewers/import";
 /// The fixture's focus areas (`site.focus_areas`).
-const TIDAL: &str = "Tidal Computing";
-const LANTERN: &str = "Lantern Studies";
+pub(crate) const TIDAL: &str = "Tidal Computing";
+pub(crate) const LANTERN: &str = "Lantern Studies";
 
 /// An app whose organiser is [`CHAIR`], with room for many POSTs, and the chair's cookie.
-async fn chair_app() -> (TestApp, String) {
+pub(crate) async fn chair_app() -> (TestApp, String) {
     let app = app_with(|c| {
         c.organiser_email = Some(CHAIR.into());
         c.rate_limit_per_minute = 100_000;
@@ -145,7 +145,7 @@ async fn invited(app: &TestApp, cookie: &str, name: &str, email: &str, topics: &
 }
 
 /// The invitation mails to `email`: (subject, text), oldest first.
-async fn invitations(app: &TestApp, email: &str) -> Vec<(String, String)> {
+pub(crate) async fn invitations(app: &TestApp, email: &str) -> Vec<(String, String)> {
     sqlx::query_as("SELECT subject, text_body FROM outbox WHERE to_address = $1 AND subject LIKE '%Invitation to review%' ORDER BY id")
         .bind(email)
         .fetch_all(&app.pool)
@@ -154,7 +154,7 @@ async fn invitations(app: &TestApp, email: &str) -> Vec<(String, String)> {
 }
 
 /// The invitation link (path, without the query) of the last invitation mailed to `email`.
-async fn invitation_link(app: &TestApp, email: &str) -> String {
+pub(crate) async fn invitation_link(app: &TestApp, email: &str) -> String {
     let (_, body) = invitations(app, email).await.pop().expect("an invitation mail");
     let prefix = format!("{BASE}/review/invitation/");
     let at = body.find(&prefix).unwrap_or_else(|| panic!("an invitation link in {body}"));
@@ -174,7 +174,7 @@ async fn stored(app: &TestApp, email: &str) -> (String, Option<String>, bool) {
 }
 
 /// The audit entries of reviewer `id`: (actor, action, details), oldest first.
-async fn audit_of(app: &TestApp, id: i64) -> Vec<(String, String, String)> {
+pub(crate) async fn audit_of(app: &TestApp, id: i64) -> Vec<(String, String, String)> {
     sqlx::query_as(
         "SELECT actor, action, details FROM audit_log WHERE object_type = 'reviewer' AND object_id = $1 ORDER BY id",
     )

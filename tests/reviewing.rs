@@ -23,13 +23,13 @@ use crate::organiser::{CHAIR, sign_in};
 use conference::clock::Clock;
 
 /// Two days before the fixture's review deadline.
-const BEFORE: OffsetDateTime = datetime!(2025-03-01 09:30 UTC);
-const ADA: &str = "ada@reviewers.example";
-const ADA_NAME: &str = "Ada Lovelace-Reviewer";
+pub(crate) const BEFORE: OffsetDateTime = datetime!(2025-03-01 09:30 UTC);
+pub(crate) const ADA: &str = "ada@reviewers.example";
+pub(crate) const ADA_NAME: &str = "Ada Lovelace-Reviewer";
 const BEA: &str = "bea@critics.example";
 const BEA_NAME: &str = "Beatrix Quarrington";
 
-async fn reviewing_app() -> TestApp {
+pub(crate) async fn reviewing_app() -> TestApp {
     app_with_clock(
         |c| {
             c.organiser_email = Some(CHAIR.into());
@@ -52,13 +52,13 @@ async fn submit_paper(app: &TestApp, fields: &[(&str, &str)], paper: Vec<u8>) ->
     answer["reference"].as_str().unwrap().to_owned()
 }
 
-async fn plain_paper(app: &TestApp, title: &str) -> String {
+pub(crate) async fn plain_paper(app: &TestApp, title: &str) -> String {
     submit_paper(app, &[("paperTitle", title)], pdf_of_size(2048)).await
 }
 
 /// Releases submission `reference` to `reviewer` as Reviewer `number` under the review code
 /// `code` (what releasing an assignment does).
-async fn release(app: &TestApp, reference: &str, code: &str, reviewer: i64, number: i64) {
+pub(crate) async fn release(app: &TestApp, reference: &str, code: &str, reviewer: i64, number: i64) {
     assign(app, reference, code, reviewer, number, "released").await;
 }
 
@@ -139,7 +139,10 @@ async fn save(app: &TestApp, cookie: &str, code: &str, review: &Review<'_>) -> R
 }
 
 /// The stored review of `reviewer`: (state, score, recommendation, comments to authors).
-async fn stored_review(app: &TestApp, reviewer: i64) -> Option<(String, Option<i64>, Option<String>, String)> {
+pub(crate) async fn stored_review(
+    app: &TestApp,
+    reviewer: i64,
+) -> Option<(String, Option<i64>, Option<String>, String)> {
     sqlx::query_as("SELECT state, score, recommendation, comments_to_authors FROM reviews WHERE reviewer_id = $1")
         .bind(reviewer)
         .fetch_optional(&app.pool)
@@ -160,7 +163,7 @@ async fn figures(app: &TestApp, reference: &str) -> (i64, Option<i64>, Option<i6
 }
 
 /// The audit log's (action, details) of `actor`, oldest first.
-async fn audited(app: &TestApp, actor: &str) -> Vec<(String, String)> {
+pub(crate) async fn audited(app: &TestApp, actor: &str) -> Vec<(String, String)> {
     sqlx::query_as("SELECT action, details FROM audit_log WHERE actor = $1 ORDER BY id")
         .bind(actor)
         .fetch_all(&app.pool)

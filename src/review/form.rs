@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::forms::validate::is_allowed_char;
+use crate::repo::reviews::Review;
 pub use crate::seed::review_rules::{Criterion, CriterionRow, FormError};
 
 /// The review form: its criteria in the seed's order.
@@ -318,6 +319,18 @@ pub fn figures(reviews: &[(Option<i64>, Option<String>)]) -> Figures {
         score,
         spread,
         recommendations: serde_json::to_string(&counts).unwrap_or_else(|_| "{}".into()),
+    }
+}
+
+/// What the form shows for a stored review: its answers to the criteria today's form still
+/// asks (a score the scale still has), its choices and comments.
+pub fn sent_of(review: &Review) -> Sent {
+    Sent {
+        scores: answers_of(&review.answers).into_iter().map(|a| (a.key, a.score.to_string())).collect(),
+        recommendation: review.recommendation.clone().unwrap_or_default(),
+        confidence: review.confidence.map(|c| c.to_string()).unwrap_or_default(),
+        comments_to_authors: review.comments_to_authors.clone(),
+        confidential_comments: review.confidential_comments.clone(),
     }
 }
 

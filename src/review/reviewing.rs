@@ -1,7 +1,8 @@
 //! Reviewing a paper (issue 32 item 6, DESIGN.md section 15): the deadline, saving a draft,
 //! submitting and editing a review, the paper's figures kept with its reviews, the committee's
-//! discussion, declaring a conflict and recording a refused access. Each change is written
-//! with its audit entry in one transaction.
+//! discussion, declaring a conflict and recording a refused access, one function per action
+//! of the reviewer (the actor, by their address). Each change is written with its audit
+//! entry in one transaction and answers what it did or why it did nothing ([`Refused`]).
 //!
 //! Rules:
 //! - Nothing a reviewer writes on a review changes after the deadline (`review_deadline`, a
@@ -14,15 +15,19 @@
 //!   `recommendations`) count the submitted reviews whose assignment stands, recomputed in
 //!   the transaction of every change that can move them, under the submission's row lock.
 
+use std::collections::BTreeMap;
+
 use time::{OffsetDateTime, PrimitiveDateTime};
 
-use super::form::{self, Checked, FieldErrors, Form, Sent};
-use crate::clock::zone::{Zone, offset_label};
+use super::form::{self, Checked, Form, Sent};
+use crate::calendar::deadline::When;
+use crate::clock::zone::Zone;
 use crate::db::{Connection, Pool};
+use crate::error::{AppError, Outcome, Refused};
 use crate::forms::validate::is_allowed_char;
 use crate::mail::outbox::timestamp;
-use crate::programme::timetable::{clock, day_label, iso};
-use crate::repo::audit::{self, NewEntry};
+use crate::repo::audit::{self, Actor, NewEntry};
+use crate::repo::reviewers;
 use crate::repo::reviews::{self, AssignedPaper, Review, ReviewValues};
 
 /// The review deadline: the seed's wall-clock time in the event's zone, and the instant it
@@ -31,7 +36,7 @@ use crate::repo::reviews::{self, AssignedPaper, Review, ReviewValues};
 pub struct Deadline {
     pub local: PrimitiveDateTime,
     pub at: OffsetDateTime,
-    zone_city: String,
+    when: When,
 }
 
 impl Deadline {
@@ -41,7 +46,7 @@ impl Deadline {
     pub fn of(setting: Option<&str>, zone: &Zone) -> Option<Deadline> {
         let text = setting.map(str::trim).filter(|t| !t.is_empty())?;
         match crate::calendar::deadline::parse(text, zone) {
-            Ok(when) => Some(Deadline { local: when.local, at: when.at, zone_city: zone.city() }),
+            Ok(when) => Some(Deadline { local: when.local, at: when.at, when }),
             Err(err) => {
                 tracing::warn!(error = %err, "review_deadline does not read as a deadline");
                 None
@@ -54,34 +59,49 @@ impl Deadline {
         now >= self.at
     }
 
-    /// `Monday, 3 March 2025, 18:00 Singapore time (UTC+08:00)`.
+    /// `Monday, 3 March 2025, 18:00 Singapore time (UTC+08:00)`, as the calendar says every
+    /// deadline ([`When::label`]).
     pub fn label(&self) -> String {
-        format!(
-            "{}, {} {} time (UTC{})",
-            day_label(self.local.date()),
-            clock(self.local.time()),
-            self.zone_city,
-            offset_label(self.at.offset())
-        )
+        self.when.label()
     }
 
     /// RFC 3339 with the zone's offset, for `<time datetime>`.
     pub fn iso(&self) -> String {
-        iso(self.at)
+        self.when.iso()
     }
 }
 
-/// Who acts: the signed-in reviewer's address (the audit log's actor), client address and
-/// reviewer row.
-#[derive(Debug, Clone, Copy)]
-pub struct Actor<'a> {
-    pub email: &'a str,
-    pub client: Option<&'a str>,
+/// The audit entry of `actor` doing `action` on `paper` at `at`.
+fn entry<'a>(actor: &'a Actor, at: &'a str, action: &'a str, paper: &'a AssignedPaper) -> NewEntry<'a> {
+    actor.entry(at, action).about("submission", &paper.reference)
 }
 
-impl<'a> Actor<'a> {
-    fn entry(&self, at: &'a str, action: &'a str, paper: &'a AssignedPaper) -> NewEntry<'a> {
-        NewEntry::new(at, self.email, self.client, action).about("submission", &paper.reference)
+/// The review form of the seed. A form the seed's check would refuse cannot be stored by
+/// `conference seed`; one broken by hand in the database is a server error, not a guess.
+pub async fn review_form(pool: &Pool) -> Result<Form, AppError> {
+    let rows = reviews::criteria(pool).await?;
+    Form::from_rows(&rows).map_err(|err| AppError::internal("review form", err))
+}
+
+/// The paper `code` as reviewer `reviewer_id` may work on it: released to them and not
+/// conflicted (`crate::repo::reviews::assigned_paper`).
+///
+/// Refused as not found, with no words (an unknown address's answer, the same for every
+/// refusal), after recording `review.access_refused` with `path`, the address asked for.
+pub async fn open(
+    pool: &Pool,
+    now: OffsetDateTime,
+    actor: &Actor,
+    reviewer_id: i64,
+    code: &str,
+    path: &str,
+) -> Outcome<AssignedPaper> {
+    match reviews::assigned_paper(pool, reviewer_id, code).await? {
+        Some(paper) => Ok(paper),
+        None => {
+            record_refusal(pool, actor, path, now).await?;
+            Err(Refused::NotFound(String::new()))
+        }
     }
 }
 
@@ -134,58 +154,53 @@ impl Saved {
     }
 }
 
-/// Why a save changed nothing.
-#[derive(Debug, thiserror::Error)]
-pub enum SaveError {
-    /// The deadline has passed (checked first: nothing else is looked at).
-    #[error("The review deadline ({0}) has passed: reviews can no longer be changed. Nothing was saved.")]
-    DeadlinePassed(String),
-    /// Field errors of the form ([`form::check`]).
-    #[error("The review was not saved: please correct the fields marked below.")]
-    Invalid(FieldErrors),
-    /// The review changed since the form was drawn.
-    #[error(
-        "This review was changed in another window since this page was opened. Nothing was saved: reload the page to see the review as it is now, then make your change again."
-    )]
-    Stale,
-    /// A draft save of a review already submitted: it would take the review back.
-    #[error(
-        "This review is already submitted, so it cannot go back to being a draft. Use \"Submit review\" to save your changes. Nothing was saved."
-    )]
-    AlreadySubmitted,
-    #[error("database: {0}")]
-    Database(#[from] sqlx::Error),
-}
+/// What the page says when a save was refused for its fields.
+pub const SAVE_INVALID: &str = "The review was not saved: please correct the fields marked below.";
+/// The refusal of a save from a form whose review changed since it was drawn.
+const SAVE_STALE: &str = "This review was changed in another window since this page was opened. Nothing was saved: reload the page to see the review as it is now, then make your change again.";
+/// The refusal of a draft save of a review already submitted: it would take it back.
+const ALREADY_SUBMITTED: &str = "This review is already submitted, so it cannot go back to being a draft. Use \"Submit review\" to save your changes. Nothing was saved.";
 
-/// Saves `sent` as the review of `paper` by `actor` at `now`, if the deadline allows, the
-/// fields pass the form's rules and `version` is the stored review's; writes its audit entry
-/// and, for a submitted review, the paper's figures, in one transaction.
+/// Saves `sent` as the review of `paper` by `actor` at `now` (the review deadline read in the
+/// event's `zone`), with its audit entry ([`Saved::action`]) and, for a submitted review,
+/// the paper's figures, in one transaction.
+///
+/// Refused, checked in this order: as not allowed (409) once the deadline has passed; as
+/// invalid (422, [`SAVE_INVALID`] with each field's message keyed by the form's names,
+/// [`form::check`]); as stale (409) when `version_sent` is not the stored review's
+/// [`version`]; as not allowed (409) for a draft of a review already submitted.
 #[allow(clippy::too_many_arguments)]
 pub async fn save(
     pool: &Pool,
+    now: OffsetDateTime,
+    actor: &Actor,
+    zone: &Zone,
     paper: &AssignedPaper,
-    actor: Actor<'_>,
-    form: &Form,
     sent: &Sent,
     action: SaveAction,
     version_sent: &str,
-    deadline: Option<&Deadline>,
-    now: OffsetDateTime,
-) -> Result<Saved, SaveError> {
+) -> Outcome<Saved> {
+    let settings = reviewers::settings(pool).await?;
+    let deadline = Deadline::of(settings.review_deadline.as_deref(), zone);
     if let Some(deadline) = deadline.filter(|d| d.passed(now)) {
-        return Err(SaveError::DeadlinePassed(deadline.label()));
+        return Err(Refused::NotAllowed(format!(
+            "The review deadline ({}) has passed: reviews can no longer be changed. Nothing was saved.",
+            deadline.label()
+        )));
     }
-    let checked = form::check(form, sent, action == SaveAction::Submit).map_err(SaveError::Invalid)?;
+    let form = review_form(pool).await?;
+    let checked = form::check(&form, sent, action == SaveAction::Submit)
+        .map_err(|errors| Refused::Invalid { message: SAVE_INVALID.to_owned(), errors })?;
     let at = timestamp(now);
     let mut tx = crate::db::begin_write(pool).await?;
     reviews::lock_submission(&mut tx, paper.submission_id).await?;
     let stored = reviews::review_of(&mut tx, paper.assignment_id).await?;
     if version(stored.as_ref()) != version_sent {
-        return Err(SaveError::Stale);
+        return Err(Refused::Stale(SAVE_STALE.to_owned()));
     }
     let was_submitted = stored.as_ref().is_some_and(|r| r.state == "submitted");
     let saved = match (action, was_submitted) {
-        (SaveAction::Draft, true) => return Err(SaveError::AlreadySubmitted),
+        (SaveAction::Draft, true) => return Err(Refused::NotAllowed(ALREADY_SUBMITTED.to_owned())),
         (SaveAction::Draft, false) => Saved::Draft,
         (SaveAction::Submit, false) => Saved::Submitted,
         (SaveAction::Submit, true) => Saved::Edited,
@@ -212,19 +227,19 @@ pub async fn save(
             if let Err(err) = reviews::insert_review(&mut tx, paper, &values).await {
                 // Two first saves at once: the second finds the first's row.
                 return Err(match &err {
-                    sqlx::Error::Database(db) if db.is_unique_violation() => SaveError::Stale,
-                    _ => SaveError::Database(err),
+                    sqlx::Error::Database(db) if db.is_unique_violation() => Refused::Stale(SAVE_STALE.to_owned()),
+                    _ => err.into(),
                 });
             }
         }
         Some(review) => {
             if !reviews::update_review(&mut tx, review.id, &review.updated, &values).await? {
-                return Err(SaveError::Stale);
+                return Err(Refused::Stale(SAVE_STALE.to_owned()));
             }
         }
     }
     let entry =
-        NewEntry { details: details(paper, stored.as_ref(), &checked), ..actor.entry(&at, saved.action(), paper) };
+        NewEntry { details: details(paper, stored.as_ref(), &checked), ..entry(actor, &at, saved.action(), paper) };
     audit::record(&mut tx, &entry).await?;
     if saved != Saved::Draft {
         recount(&mut tx, paper.submission_id).await?;
@@ -299,40 +314,73 @@ pub fn check_comment(body: &str) -> Result<String, String> {
     Ok(text)
 }
 
-/// Adds `body` (checked by [`check_comment`]) to the paper's discussion as its reviewer's,
-/// with the audit entry `review.commented`.
+/// What [`comment`] did: message `id` is in the paper's discussion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Commented {
+    pub id: i64,
+}
+
+/// What the page says when a message was refused.
+pub const COMMENT_INVALID: &str = "The message was not posted: please correct it below.";
+
+/// Adds `body` to the paper's discussion as its reviewer's, with the audit entry
+/// `review.commented`. Discussion stays open after the deadline.
+///
+/// Refused as invalid (422, [`COMMENT_INVALID`], the message's error under `body`) when it
+/// breaks [`check_comment`].
 pub async fn comment(
     pool: &Pool,
-    paper: &AssignedPaper,
-    actor: Actor<'_>,
-    body: &str,
     now: OffsetDateTime,
-) -> Result<i64, sqlx::Error> {
+    actor: &Actor,
+    paper: &AssignedPaper,
+    body: &str,
+) -> Outcome<Commented> {
+    let text = check_comment(body).map_err(|error| Refused::Invalid {
+        message: COMMENT_INVALID.to_owned(),
+        errors: BTreeMap::from([("body".to_owned(), error)]),
+    })?;
     let at = timestamp(now);
     let mut tx = crate::db::begin_write(pool).await?;
-    let id = reviews::add_comment(&mut tx, paper.submission_id, Some(paper.reviewer_id), None, body, &at).await?;
+    let id = reviews::add_comment(&mut tx, paper.submission_id, Some(paper.reviewer_id), None, &text, &at).await?;
     let entry = NewEntry {
         details: serde_json::json!({
             "review_code": paper.review_code,
             "reviewer": paper.reviewer_number,
             "comment": id,
         }),
-        ..actor.entry(&at, "review.commented", paper)
+        ..entry(actor, &at, "review.commented", paper)
     };
     audit::record(&mut tx, &entry).await?;
     tx.commit().await?;
-    Ok(id)
+    Ok(Commented { id })
 }
 
-/// "I have a conflict": records the reviewer's conflict with the paper, withdraws the
-/// assignment (so the paper leaves the reviewer's list and pages) and recounts the paper's
-/// figures without this reviewer's review; audited as `review.conflict_declared`.
+/// What the paper's page says when "I have a conflict" was sent without its confirmation.
+pub const CONFLICT_UNCONFIRMED: &str = "Nothing was changed: tick \"Yes, I have a conflict with this paper\" to confirm, then press \"I have a conflict\" again.";
+
+/// What [`declare_conflict`] did: the paper left the reviewer's list (its assignment is
+/// withdrawn) and its figures were counted again without their review.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConflictDeclared {
+    pub review_code: String,
+}
+
+/// "I have a conflict", `confirmed` by its box: records the reviewer's conflict with the
+/// paper, withdraws the assignment (so the paper leaves the reviewer's list and pages) and
+/// recounts the paper's figures without this reviewer's review; audited as
+/// `review.conflict_declared`. Open after the deadline too.
+///
+/// Refused as invalid (422, [`CONFLICT_UNCONFIRMED`]) without the confirmation.
 pub async fn declare_conflict(
     pool: &Pool,
-    paper: &AssignedPaper,
-    actor: Actor<'_>,
     now: OffsetDateTime,
-) -> Result<(), sqlx::Error> {
+    actor: &Actor,
+    paper: &AssignedPaper,
+    confirmed: bool,
+) -> Outcome<ConflictDeclared> {
+    if !confirmed {
+        return Err(Refused::invalid(CONFLICT_UNCONFIRMED));
+    }
     let at = timestamp(now);
     let mut tx = crate::db::begin_write(pool).await?;
     reviews::lock_submission(&mut tx, paper.submission_id).await?;
@@ -341,11 +389,11 @@ pub async fn declare_conflict(
     recount(&mut tx, paper.submission_id).await?;
     let entry = NewEntry {
         details: serde_json::json!({ "review_code": paper.review_code, "reviewer": paper.reviewer_number }),
-        ..actor.entry(&at, "review.conflict_declared", paper)
+        ..entry(actor, &at, "review.conflict_declared", paper)
     };
     audit::record(&mut tx, &entry).await?;
     tx.commit().await?;
-    Ok(())
+    Ok(ConflictDeclared { review_code: paper.review_code.clone() })
 }
 
 /// Most characters of a refused path kept in the audit log.
@@ -353,13 +401,10 @@ const PATH_MAX_CHARS: usize = 200;
 
 /// Records that `actor` asked for `path`, a paper they may not see (unknown, not released to
 /// them, withdrawn or conflicted): `review.access_refused` with the path.
-pub async fn record_refusal(pool: &Pool, actor: Actor<'_>, path: &str, now: OffsetDateTime) -> Result<(), sqlx::Error> {
+async fn record_refusal(pool: &Pool, actor: &Actor, path: &str, now: OffsetDateTime) -> Result<(), sqlx::Error> {
     let at = timestamp(now);
     let path: String = path.chars().take(PATH_MAX_CHARS).collect();
-    let entry = NewEntry {
-        details: serde_json::json!({ "path": path }),
-        ..NewEntry::new(&at, actor.email, actor.client, "review.access_refused")
-    };
+    let entry = NewEntry { details: serde_json::json!({ "path": path }), ..actor.entry(&at, "review.access_refused") };
     let mut tx = crate::db::begin_write(pool).await?;
     audit::record(&mut tx, &entry).await?;
     tx.commit().await?;

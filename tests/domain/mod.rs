@@ -12,6 +12,8 @@ mod messages;
 mod orders;
 mod programme;
 mod reminders;
+mod reviewers;
+mod reviewing;
 mod sign_in;
 mod streams;
 mod submission;

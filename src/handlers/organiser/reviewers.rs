@@ -16,42 +16,33 @@
 //!   end at once, and their unfinished assignments are handed back (`reviewer.removed`, with
 //!   how many); submitted reviews stay.
 //!
-//! Each change is one transaction with its audit entry and its mail (through the outbox), and
-//! answers 303 back to [`PATH`] with a notice (`done`, `id`, `count`), so a reload posts
-//! nothing. A bad form is the page again with each field's error and what was typed (422); a
+//! Each change is one function of `crate::review::reviewers` (one transaction with its audit
+//! entry and its mail, through the outbox); the handler answers 303 back to [`PATH`] with a
+//! notice (`done`, `id`, `count`), so a reload posts nothing. A bad form is the page again with each field's error and what was typed (422); a
 //! change to a reviewer whose state no longer allows it is 409; nothing is stored then.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use askama::Template;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use serde_json::json;
 
 use super::dashboard;
 use super::form::fields;
 use super::query::{Pager, Params};
-use super::session::{Organiser, SignedIn};
+use super::session::SignedIn;
 use super::sign_in::layout;
 use super::view::word;
-use crate::db::Connection;
-use crate::error::AppError;
+use crate::error::{AppError, Refused};
 use crate::handlers::layout::Layout;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::review::invitation;
-use crate::handlers::review::session::REVIEWER_HOME;
 use crate::handlers::state::AppState;
-use crate::mail::outbox::timestamp;
-use crate::mail::{self, Context};
-use crate::repo::audit;
 use crate::repo::content::lines;
-use crate::repo::organisers as sessions;
-use crate::repo::reviewers::{self as store, Invitation};
-use crate::review::roster::{self, ImportError, Invitee};
-use crate::sign_in::roles::Role;
-use crate::sign_in::secrets::Secret;
+use crate::review::reviewers::{self as domain, Typed};
+use crate::review::roster;
 
 /// The reviewers' page.
 pub const PATH: &str = "/organiser/reviewers";
@@ -59,9 +50,6 @@ pub const PATH: &str = "/organiser/reviewers";
 pub const INVITE: &str = "/organiser/reviewers/invite";
 /// Where "Invite everyone" (the CSV) posts.
 pub const IMPORT: &str = "/organiser/reviewers/import";
-
-/// The states in the order the summary counts them, with their words.
-const STATES: [&str; 4] = ["invited", "accepted", "declined", "removed"];
 
 /// A reviewer as the page lists them.
 struct Row {
@@ -91,7 +79,7 @@ struct InviteForm {
     /// The chosen focus areas, as sent.
     topics: Vec<String>,
     /// Field name → message.
-    errors: BTreeMap<&'static str, String>,
+    errors: BTreeMap<String, String>,
 }
 
 impl InviteForm {
@@ -166,8 +154,7 @@ async fn notice(state: &AppState, raw: Option<&str>) -> Result<Option<String>, A
         return Ok(Some(format!("{people} invited; each gets an invitation mail of their own.")));
     }
     let id = number("id")?;
-    let mut conn = state.pool.acquire().await?;
-    let Some(reviewer) = store::by_id(&mut conn, id).await? else {
+    let Some(reviewer) = domain::reviewer(&state.pool, id).await? else {
         return Err(AppError::BadRequest(format!("No reviewer has the number {id}.")));
     };
     let who = format!("{} ({})", reviewer.name, reviewer.email);
@@ -175,15 +162,7 @@ async fn notice(state: &AppState, raw: Option<&str>) -> Result<Option<String>, A
         "invited" => format!("{who} is invited: the invitation mail with its accept and decline links is on its way."),
         "resent" => format!("A new invitation went to {who}; the links of the earlier one no longer work."),
         "removed" => {
-            let entries = audit::of_object(&state.pool, "reviewer", &id.to_string()).await?;
-            let handed_back = entries
-                .iter()
-                .rev()
-                .find(|e| e.action == "reviewer.removed")
-                .and_then(|e| serde_json::from_str::<serde_json::Value>(&e.details).ok())
-                .and_then(|d| d["handed_back"].as_i64())
-                .unwrap_or(0);
-            let papers = match handed_back {
+            let papers = match domain::handed_back_at_removal(&state.pool, id).await? {
                 1 => "1 unfinished assignment was".to_owned(),
                 n => format!("{n} unfinished assignments were"),
             };
@@ -209,15 +188,10 @@ async fn page(
     page_number: i64,
 ) -> Result<Response, AppError> {
     let counts = dashboard::counts(state).await?;
-    let (total, listed) = store::list(&state.pool, page_number, &counts).await?;
-    let by_state = store::states_counted(&state.pool, &counts).await?;
-    let summary = STATES
-        .iter()
-        .map(|s| (word(s), by_state.iter().find(|(state, _)| state == s).map_or(0, |(_, count)| *count)))
-        .filter(|(_, count)| *count > 0)
-        .collect();
+    let listing = domain::listing(&state.pool, &counts, page_number).await?;
     let zone = super::view::event_zone(state).await;
-    let rows = listed
+    let rows = listing
+        .rows
         .into_iter()
         .map(|r| Row {
             resend: r.state == "invited",
@@ -238,10 +212,10 @@ async fn page(
         layout: layout(state, "Reviewers", PATH).await?,
         notice,
         problem,
-        summary,
+        summary: listing.by_state.iter().map(|(s, count)| (word(s), *count)).collect(),
         rows,
         // Links with the page alone: a notice of the previous form is not carried along.
-        pager: Pager::new(PATH, &Params::default(), page_number, total),
+        pager: Pager::new(PATH, &Params::default(), page_number, listing.total),
         areas: focus_areas(state).await?,
         invite,
         import,
@@ -275,127 +249,7 @@ fn single(fields: &[(String, String)], name: &str) -> Result<String, AppError> {
     }
 }
 
-#[derive(Template)]
-#[template(path = "mail/reviewer_invitation.txt")]
-struct InvitationText<'a> {
-    site: &'a mail::MailSite,
-    name: &'a str,
-    email: &'a str,
-    topics: &'a [String],
-    accept: &'a str,
-    decline: &'a str,
-    sign_in: &'a str,
-}
-
-#[derive(Template)]
-#[template(path = "mail/reviewer_invitation.html")]
-struct InvitationHtml<'a> {
-    site: &'a mail::MailSite,
-    name: &'a str,
-    email: &'a str,
-    topics: &'a [String],
-    accept: &'a str,
-    decline: &'a str,
-    sign_in: &'a str,
-}
-
-/// The invitation mail to `invitee`, whose link carries `token`: who invites (the
-/// conference), the topics, and the link twice, with the answer each puts first.
-fn invitation_mail(
-    state: &AppState,
-    ctx: &Context,
-    invitee: &Invitee,
-    token: &str,
-) -> Result<mail::OutgoingMail, AppError> {
-    let link = invitation::link(&state.config, token);
-    let (accept, decline) = (format!("{link}?answer=accept"), format!("{link}?answer=decline"));
-    let sign_in = state.config.absolute(REVIEWER_HOME);
-    let (site, name, email, topics) = (&ctx.site, invitee.name.as_str(), invitee.email.as_str(), &invitee.topics[..]);
-    let text = InvitationText { site, name, email, topics, accept: &accept, decline: &decline, sign_in: &sign_in };
-    let html = InvitationHtml { site, name, email, topics, accept: &accept, decline: &decline, sign_in: &sign_in };
-    mail::compose(email, ctx.subject("Invitation to review"), &text, &html)
-        .map_err(|e| AppError::internal("reviewer invitation mail", e))
-}
-
-/// Queues the invitation mail of a fresh `secret` for reviewer `id` on `conn`; the audit
-/// log's description of it.
-async fn queue_invitation(
-    state: &AppState,
-    conn: &mut Connection,
-    ctx: &Context,
-    id: i64,
-    invitee: &Invitee,
-    secret: &Secret,
-) -> Result<serde_json::Value, AppError> {
-    let mail = invitation_mail(state, ctx, invitee, &secret.token)?
-        // One mail per invitation token, whoever retries the transaction.
-        .dedupe_key(format!("reviewer-invitation:{id}:{}", &secret.hash[..16]));
-    let queued = mail::enqueue(conn, &mail).await?;
-    Ok(json!({ "to": mail.to, "subject": mail.subject, "queued": queued }))
-}
-
-/// Invites `invitee` on `conn` (the caller checked the address is not taken): a new row, or
-/// the removed reviewer's row again; the mail and the audit entry. The reviewer's id.
-async fn invite_one(
-    state: &AppState,
-    conn: &mut Connection,
-    ctx: &Context,
-    organiser: &Organiser,
-    invitee: &Invitee,
-    via: &str,
-    at: &str,
-) -> Result<i64, AppError> {
-    let secret = Secret::generate();
-    let topics = invitee.topics_text();
-    let invitation = Invitation {
-        email: &invitee.email,
-        name: &invitee.name,
-        affiliation: &invitee.affiliation,
-        topics: &topics,
-        hash: &secret.hash,
-        at,
-    };
-    let (id, again) = match store::reinvite(conn, &invitation).await? {
-        Some(id) => (id, true),
-        None => (store::insert_invited(conn, &invitation).await.map_err(|e| taken_on_race(e, &invitee.email))?, false),
-    };
-    let mail = queue_invitation(state, conn, ctx, id, invitee, &secret).await?;
-    let id_text = id.to_string();
-    let mut entry = organiser.entry(at, "reviewer.invited").about("reviewer", &id_text);
-    entry.details = json!({
-        "state": { "before": if again { Some("removed") } else { None }, "after": "invited" },
-        "name": invitee.name,
-        "email": invitee.email,
-        "affiliation": invitee.affiliation,
-        "topics": invitee.topics.join(", "),
-        "via": via,
-        "mail": mail,
-    });
-    audit::record(conn, &entry).await?;
-    Ok(id)
-}
-
-/// A unique-address violation (another organiser invited the same address a moment ago, on
-/// PostgreSQL) as the same 422 the check gives.
-fn taken_on_race(err: sqlx::Error, email: &str) -> AppError {
-    match &err {
-        sqlx::Error::Database(db) if db.is_unique_violation() => AppError::Unprocessable {
-            message: format!("{email} was invited a moment ago, by another request."),
-            errors: BTreeMap::from([(
-                "email".to_owned(),
-                format!("{email} has just been invited by another request."),
-            )]),
-        },
-        _ => err.into(),
-    }
-}
-
-/// The states of the stored addresses.
-async fn stored_states(conn: &mut Connection) -> Result<HashMap<String, String>, AppError> {
-    Ok(store::states(conn).await?.into_iter().collect())
-}
-
-/// POST `/organiser/reviewers/invite`.
+/// POST `/organiser/reviewers/invite` ([`domain::invite`]).
 pub async fn invite(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
@@ -412,100 +266,51 @@ pub async fn invite(
     let areas = focus_areas(&state).await?;
     let area_refs: Vec<&str> = areas.iter().map(String::as_str).collect();
     let topic_refs: Vec<&str> = typed.topics.iter().map(String::as_str).collect();
-    let checked = roster::check(&typed.name, &typed.email, &typed.affiliation, &topic_refs, &area_refs);
-    let invitee = match checked {
-        Ok(invitee) => invitee,
-        Err(errors) => {
-            typed.errors = errors.into_iter().map(|e| (e.field.name(), e.message)).collect();
-            return refused(&state, typed).await;
+    let sent = Typed { name: &typed.name, email: &typed.email, affiliation: &typed.affiliation, topics: &topic_refs };
+    let links = invitation::links(&state.config);
+    let now = state.clock.now();
+    match domain::invite(&state.pool, &state.config, &links, now, &organiser.actor(), sent, &area_refs).await {
+        Ok(invited) => Ok(see_other(&format!("{PATH}?done=invited&id={}", invited.id))),
+        Err(Refused::Invalid { message, errors }) => {
+            typed.errors = errors;
+            page(&state, StatusCode::UNPROCESSABLE_ENTITY, None, Some(message), typed, ImportForm::default(), 1).await
         }
-    };
-    let ctx = Context::load(&state.pool, &state.config).await?;
-    let at = timestamp(state.clock.now());
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    let states = stored_states(&mut tx).await?;
-    if let Some(message) = roster::taken(&invitee.email, states.get(&invitee.email).map(String::as_str)) {
-        drop(tx);
-        typed.errors.insert("email", message);
-        return refused(&state, typed).await;
+        Err(other) => Err(other.into()),
     }
-    let id = match invite_one(&state, &mut tx, &ctx, &organiser, &invitee, "form", &at).await {
-        Ok(id) => id,
-        Err(AppError::Unprocessable { errors, .. }) => {
-            drop(tx);
-            typed.errors.extend(errors.into_values().map(|message| ("email", message)));
-            return refused(&state, typed).await;
-        }
-        Err(other) => return Err(other),
-    };
-    tx.commit().await?;
-    Ok(see_other(&format!("{PATH}?done=invited&id={id}")))
 }
 
-/// The page again with the one-reviewer form as typed and its errors (422).
-async fn refused(state: &AppState, typed: InviteForm) -> Result<Response, AppError> {
-    let problem = Some("Nobody was invited: please correct the form below.".to_owned());
-    page(state, StatusCode::UNPROCESSABLE_ENTITY, None, problem, typed, ImportForm::default(), 1).await
-}
-
-/// POST `/organiser/reviewers/import`: `reviewers`, the pasted CSV.
+/// POST `/organiser/reviewers/import`: `reviewers`, the pasted CSV ([`domain::import`]).
 pub async fn import(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let fields = fields(&body);
-    let text = single(&fields, "reviewers")?;
+    let text = single(&fields(&body), "reviewers")?;
     let areas = focus_areas(&state).await?;
     let area_refs: Vec<&str> = areas.iter().map(String::as_str).collect();
-    let rows = match roster::parse(&text, &area_refs) {
-        Ok(rows) => rows,
-        Err(err) => return import_refused(&state, text, err).await,
-    };
-    let ctx = Context::load(&state.pool, &state.config).await?;
-    let at = timestamp(state.clock.now());
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    let states = stored_states(&mut tx).await?;
-    let taken: Vec<roster::RowError> = rows
-        .iter()
-        .filter_map(|row| {
-            let state = states.get(&row.invitee.email).map(String::as_str);
-            roster::taken(&row.invitee.email, state).map(|message| roster::RowError { line: row.line, message })
-        })
-        .collect();
-    if !taken.is_empty() {
-        drop(tx);
-        return import_refused(&state, text, ImportError::Rows(taken)).await;
-    }
-    for row in &rows {
-        match invite_one(&state, &mut tx, &ctx, &organiser, &row.invitee, "csv", &at).await {
-            Ok(_) => {}
-            Err(AppError::Unprocessable { message, .. }) => {
-                drop(tx);
-                let error = roster::RowError { line: row.line, message };
-                return import_refused(&state, text, ImportError::Rows(vec![error])).await;
-            }
-            Err(other) => return Err(other),
+    let links = invitation::links(&state.config);
+    let now = state.clock.now();
+    match domain::import(&state.pool, &state.config, &links, now, &organiser.actor(), &text, &area_refs).await {
+        Ok(imported) => Ok(see_other(&format!("{PATH}?done=imported&count={}", imported.count))),
+        Err(Refused::Invalid { message, errors }) => {
+            let import = ImportForm { text, problem: Some(message), lines: errors.into_values().collect() };
+            let problem = Some("Nobody was invited: the pasted list has problems, listed under it.".to_owned());
+            page(&state, StatusCode::UNPROCESSABLE_ENTITY, None, problem, InviteForm::default(), import, 1).await
         }
+        Err(other) => Err(other.into()),
     }
-    tx.commit().await?;
-    Ok(see_other(&format!("{PATH}?done=imported&count={}", rows.len())))
 }
 
-/// The page again with the CSV as pasted and why nobody was invited (422).
-async fn import_refused(state: &AppState, text: String, err: ImportError) -> Result<Response, AppError> {
-    let lines = match &err {
-        ImportError::Rows(rows) => rows.iter().map(ToString::to_string).collect(),
-        _ => Vec::new(),
-    };
-    let import = ImportForm { text, problem: Some(err.to_string()), lines };
-    let problem = Some("Nobody was invited: the pasted list has problems, listed under it.".to_owned());
-    page(state, StatusCode::UNPROCESSABLE_ENTITY, None, problem, InviteForm::default(), import, 1).await
-}
-
-/// The page again with `problem` (a 409: the reviewer's state changed), nothing changed.
-async fn conflict(state: &AppState, problem: String) -> Result<Response, AppError> {
-    page(state, StatusCode::CONFLICT, None, Some(problem), InviteForm::default(), ImportForm::default(), 1).await
+/// The page again with a refusal's message (a 409: the reviewer's state changed, nothing
+/// changed); any other refusal as its status.
+async fn refused(state: &AppState, refused: Refused) -> Result<Response, AppError> {
+    match refused {
+        Refused::NotAllowed(problem) | Refused::Stale(problem) => {
+            let (invite, import) = (InviteForm::default(), ImportForm::default());
+            page(state, StatusCode::CONFLICT, None, Some(problem), invite, import, 1).await
+        }
+        other => Err(other.into()),
+    }
 }
 
 /// A reviewer's number from the address; 404 for anything else.
@@ -517,80 +322,31 @@ fn reviewer_id(segment: &str) -> Result<i64, AppError> {
         .ok_or_else(|| AppError::NotFound(format!("No reviewer has the number {}.", super::view::shown(segment))))
 }
 
-/// POST `/organiser/reviewers/{id}/resend`: a new invitation for an invited reviewer.
+/// POST `/organiser/reviewers/{id}/resend`: a new invitation for an invited reviewer
+/// ([`domain::resend`]).
 pub async fn resend(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
     let id = reviewer_id(&id)?;
-    let ctx = Context::load(&state.pool, &state.config).await?;
-    let at = timestamp(state.clock.now());
-    let secret = Secret::generate();
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    let Some(reviewer) = store::by_id(&mut tx, id).await? else {
-        return Err(AppError::NotFound(format!("No reviewer has the number {id}.")));
-    };
-    if !store::renew_invitation(&mut tx, id, &secret.hash, &at).await? {
-        drop(tx);
-        return conflict(
-            &state,
-            format!(
-                "{} ({}) is {}, so there is no open invitation to send again; nothing was sent.",
-                reviewer.name,
-                reviewer.email,
-                word(&reviewer.state).to_lowercase()
-            ),
-        )
-        .await;
+    let links = invitation::links(&state.config);
+    match domain::resend(&state.pool, &state.config, &links, state.clock.now(), &organiser.actor(), id).await {
+        Ok(resent) => Ok(see_other(&format!("{PATH}?done=resent&id={}", resent.id))),
+        Err(err) => refused(&state, err).await,
     }
-    let invitee = Invitee {
-        name: reviewer.name.clone(),
-        email: reviewer.email.clone(),
-        affiliation: reviewer.affiliation.clone(),
-        topics: lines(&reviewer.topics).into_iter().map(str::to_owned).collect(),
-    };
-    let mail = queue_invitation(&state, &mut tx, &ctx, id, &invitee, &secret).await?;
-    let id_text = id.to_string();
-    let mut entry = organiser.entry(&at, "reviewer.invitation_resent").about("reviewer", &id_text);
-    entry.details = json!({ "invited_at": { "before": reviewer.invited_at, "after": at }, "mail": mail });
-    audit::record(&mut tx, &entry).await?;
-    tx.commit().await?;
-    Ok(see_other(&format!("{PATH}?done=resent&id={id}")))
 }
 
 /// POST `/organiser/reviewers/{id}/remove`: removes the reviewer, ends their reviewer
-/// sessions and hands back their unfinished assignments.
+/// sessions and hands back their unfinished assignments ([`domain::remove`]).
 pub async fn remove(
     State(state): State<AppState>,
     SignedIn(organiser): SignedIn,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
     let id = reviewer_id(&id)?;
-    let at = timestamp(state.clock.now());
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    let Some(reviewer) = store::by_id(&mut tx, id).await? else {
-        return Err(AppError::NotFound(format!("No reviewer has the number {id}.")));
-    };
-    if !store::remove(&mut tx, id, &at).await? {
-        drop(tx);
-        return conflict(
-            &state,
-            format!("{} ({}) was removed already; nothing was changed.", reviewer.name, reviewer.email),
-        )
-        .await;
+    match domain::remove(&state.pool, state.clock.now(), &organiser.actor(), id).await {
+        Ok(removed) => Ok(see_other(&format!("{PATH}?done=removed&id={}", removed.id))),
+        Err(err) => refused(&state, err).await,
     }
-    let handed_back = store::hand_back_assignments(&mut tx, id).await?;
-    let ended = sessions::delete_role_sessions_of(&mut tx, &reviewer.email, Role::Reviewer.as_str()).await?;
-    let id_text = id.to_string();
-    let mut entry = organiser.entry(&at, "reviewer.removed").about("reviewer", &id_text);
-    entry.details = json!({
-        "state": { "before": reviewer.state, "after": "removed" },
-        "handed_back": handed_back,
-        "sessions": ended,
-    });
-    audit::record(&mut tx, &entry).await?;
-    tx.commit().await?;
-    tracing::info!(reviewer = id, handed_back, sessions = ended, "reviewer removed");
-    Ok(see_other(&format!("{PATH}?done=removed&id={id}")))
 }

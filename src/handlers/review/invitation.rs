@@ -8,7 +8,7 @@
 //!   same-origin POST form to the same address with `answer=accept|decline`. The mail's two
 //!   links add `?answer=accept` or `?answer=decline`, which only says which button the page
 //!   puts first: mail scanners open links, so a GET never changes anything.
-//! - `POST` answers once: one atomic `UPDATE` sets the state (`accepted` or `declined`) and
+//! - `POST` answers once (`crate::review::reviewers::answer`): one atomic `UPDATE` sets the state (`accepted` or `declined`) and
 //!   the time, and clears the token; the audit entry (`reviewer.accepted`,
 //!   `reviewer.declined`, by the reviewer's address) is in the same transaction. After
 //!   accepting, the page says how to sign in at `/review`.
@@ -21,65 +21,32 @@ use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
-use serde_json::json;
 
 use crate::base::client_ip::ClientIp;
 use crate::config::Config;
-use crate::error::AppError;
+use crate::error::{AppError, Refused};
 use crate::handlers::layout::Layout;
 use crate::handlers::organiser::sign_in::{client_of, layout};
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
-use crate::mail::outbox::timestamp;
-use crate::repo::audit::{self, NewEntry};
 use crate::repo::content::lines;
-use crate::repo::reviewers::{self, Reviewer};
-use crate::sign_in::secrets;
+use crate::repo::reviewers::Reviewer;
+use crate::review::invitation_mail::Links;
+use crate::review::reviewers::{self as domain, Answer};
 
 use super::session::REVIEWER_HOME;
 
 /// The route of the invitation page and its answer.
 pub const PATH: &str = "/review/invitation/{token}";
 
-/// The invitation link mailed for `token`: `PUBLIC_URL/review/invitation/<token>`.
-pub fn link(config: &Config, token: &str) -> String {
-    config.absolute(&format!("/review/invitation/{token}"))
+/// Where the invitation mail's links lead: `PUBLIC_URL/review/invitation/<token>`, and
+/// `PUBLIC_URL/review` to sign in.
+pub fn links(config: &Config) -> Links {
+    Links { invitation: config.absolute("/review/invitation/"), sign_in: config.absolute(REVIEWER_HOME) }
 }
 
 /// What the page says of a link that opens nothing.
 pub const NOT_VALID: &str = "This invitation link does not work: it was answered already, a newer invitation replaced it, or it is not one we sent. If you were invited, please use the links of the latest invitation mail.";
-
-/// An answer to the invitation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Answer {
-    Accept,
-    Decline,
-}
-
-impl Answer {
-    fn parse(value: &str) -> Option<Answer> {
-        match value {
-            "accept" => Some(Answer::Accept),
-            "decline" => Some(Answer::Decline),
-            _ => None,
-        }
-    }
-
-    /// The state it stores, and the audit log's action.
-    fn state(self) -> &'static str {
-        match self {
-            Answer::Accept => "accepted",
-            Answer::Decline => "declined",
-        }
-    }
-
-    fn action(self) -> &'static str {
-        match self {
-            Answer::Accept => "reviewer.accepted",
-            Answer::Decline => "reviewer.declined",
-        }
-    }
-}
 
 /// What the page shows.
 enum Shown {
@@ -148,14 +115,6 @@ async fn page(state: &AppState, status: StatusCode, token: &str, shown: Shown) -
     Ok(response)
 }
 
-/// The open invitation `token` opens, if any.
-async fn find(state: &AppState, token: &str) -> Result<Option<Reviewer>, AppError> {
-    if !secrets::is_well_formed(token) {
-        return Ok(None);
-    }
-    Ok(reviewers::by_invitation(&state.pool, &secrets::hash(token)).await?)
-}
-
 fn open(reviewer: Reviewer, chosen: Option<Answer>, problem: Option<&'static str>) -> Shown {
     let topics = lines(&reviewer.topics).into_iter().map(str::to_owned).collect();
     Shown::Open { reviewer: Box::new(reviewer), topics, chosen, problem }
@@ -168,7 +127,7 @@ pub async fn show(
     Path(token): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, AppError> {
-    let Some(reviewer) = find(&state, &token).await? else {
+    let Some(reviewer) = domain::open_invitation(&state.pool, &token).await? else {
         return page(&state, StatusCode::NOT_FOUND, &token, Shown::NotValid).await;
     };
     let chosen = url::form_urlencoded::parse(query.unwrap_or_default().as_bytes())
@@ -186,7 +145,7 @@ pub async fn answer(
     Path(token): Path<String>,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let Some(reviewer) = find(&state, &token).await? else {
+    let Some(reviewer) = domain::open_invitation(&state.pool, &token).await? else {
         return page(&state, StatusCode::NOT_FOUND, &token, Shown::NotValid).await;
     };
     let answers: Vec<String> =
@@ -199,23 +158,13 @@ pub async fn answer(
             Some("Your answer was not understood, so nothing was changed. Please press “Accept” or “Decline”.");
         return page(&state, StatusCode::BAD_REQUEST, &token, open(reviewer, None, problem)).await;
     };
-    let at = timestamp(state.clock.now());
     let client = client_of(client);
-    let mut tx = crate::db::begin_write(&state.pool).await?;
-    let Some(answered) = reviewers::answer_invitation(&mut tx, &secrets::hash(&token), answer.state(), &at).await?
-    else {
+    let answered = match domain::answer(&state.pool, state.clock.now(), client.as_deref(), &token, answer).await {
+        Ok(answered) => answered,
         // Answered or replaced between the read and now.
-        drop(tx);
-        return page(&state, StatusCode::NOT_FOUND, &token, Shown::NotValid).await;
+        Err(Refused::NotFound(_)) => return page(&state, StatusCode::NOT_FOUND, &token, Shown::NotValid).await,
+        Err(other) => return Err(other.into()),
     };
-    let id = answered.id.to_string();
-    let entry = NewEntry {
-        details: json!({ "state": { "before": "invited", "after": answer.state() } }),
-        ..NewEntry::new(&at, &answered.email, client.as_deref(), answer.action()).about("reviewer", &id)
-    };
-    audit::record(&mut tx, &entry).await?;
-    tx.commit().await?;
-    tracing::info!(reviewer = answered.id, answer = answer.state(), "reviewer answered the invitation");
     let shown = match answer {
         Answer::Accept => Shown::Accepted { email: answered.email },
         Answer::Decline => Shown::Declined,

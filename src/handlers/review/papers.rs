@@ -21,8 +21,8 @@ use axum::response::Response;
 use serde::Deserialize;
 
 use super::session::{Reviewing, SignedInReviewer, SignedInReviewerForFile};
-use super::view::{CommentView, ReviewForm, ReviewView, done_notice, paper_href, scores_of, sent_of, state_label};
-use crate::error::AppError;
+use super::view::{CommentView, ReviewForm, ReviewView, done_notice, paper_href, scores_of, state_label};
+use crate::error::{AppError, Outcome, Refused};
 use crate::handlers::layout::Layout;
 use crate::handlers::organiser::download;
 use crate::handlers::organiser::form::{fields, one};
@@ -31,11 +31,12 @@ use crate::handlers::organiser::sign_in::layout;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::mail::outbox::timestamp;
-use crate::repo::reviewers::{self, ReviewSettings};
-use crate::repo::reviews::{self, AssignedPaper};
-use crate::review::anonymous::{self, Authors, Shown};
-use crate::review::form::{FieldErrors, Form, Sent};
-use crate::review::reviewing::{self, Actor, Deadline, SaveAction, SaveError, Saved};
+use crate::repo::audit::Actor;
+use crate::repo::reviews::{AssignedPaper, NumberedReview};
+use crate::review::anonymous::Shown;
+use crate::review::form::{FieldErrors, Sent, sent_of};
+use crate::review::paper_view::paper_view;
+use crate::review::reviewing::{self, SaveAction, Saved};
 
 /// The routes of this module.
 pub const PAPER: &str = "/review/papers/{code}";
@@ -50,41 +51,15 @@ pub struct Done {
     done: Option<String>,
 }
 
-fn actor(reviewing: &Reviewing) -> Actor<'_> {
-    Actor { email: &reviewing.email, client: reviewing.client.as_deref() }
+fn actor(reviewing: &Reviewing) -> Actor {
+    Actor { email: reviewing.email.clone(), client: reviewing.client.clone() }
 }
 
-/// The paper `code` if this reviewer may see it; else the refusal is audited and `None`.
-async fn assigned(
-    state: &AppState,
-    reviewing: &Reviewing,
-    code: &str,
-    uri: &Uri,
-) -> Result<Option<AssignedPaper>, AppError> {
-    match reviews::assigned_paper(&state.pool, reviewing.reviewer.id, code).await? {
-        Some(paper) => Ok(Some(paper)),
-        None => {
-            reviewing::record_refusal(&state.pool, actor(reviewing), uri.path(), state.clock.now()).await?;
-            Ok(None)
-        }
-    }
-}
-
-/// What an unknown address answers: the site's own 404 page, the same for every refusal.
-fn refused() -> AppError {
-    AppError::NotFound(String::new())
-}
-
-/// The review form of the seed. A form the seed's check would refuse cannot be stored by
-/// `conference seed`; one broken by hand in the database is a server error, not a guess.
-async fn review_form(state: &AppState) -> Result<Form, AppError> {
-    let rows = reviews::criteria(&state.pool).await?;
-    Form::from_rows(&rows).map_err(|err| AppError::internal("review form", err))
-}
-
-async fn deadline(state: &AppState, settings: &ReviewSettings) -> Option<Deadline> {
-    let snapshot = state.content.snapshot().await;
-    Deadline::of(settings.review_deadline.as_deref(), &snapshot.zone)
+/// The paper `code` if this reviewer may see it ([`reviewing::open`]: a refusal is audited
+/// and answers the site's own 404 page, the same for every refusal).
+async fn assigned(state: &AppState, reviewing: &Reviewing, code: &str, uri: &Uri) -> Outcome<AssignedPaper> {
+    let (now, actor) = (state.clock.now(), actor(reviewing));
+    reviewing::open(&state.pool, now, &actor, reviewing.reviewer.id, code, uri.path()).await
 }
 
 /// What a page draws in place of the stored values, after a refused post.
@@ -144,71 +119,30 @@ async fn page(
     problem: Option<String>,
     typed: Option<Typed>,
 ) -> Result<Response, AppError> {
-    let settings = reviewers::settings(&state.pool).await?;
-    let snapshot = state.content.snapshot().await;
-    let zone = snapshot.zone.clone();
-    let deadline = Deadline::of(settings.review_deadline.as_deref(), &zone);
-    let deadline_passed = deadline.as_ref().is_some_and(|d| d.passed(state.clock.now()));
-    let form = review_form(state).await?;
-    let stored = reviews::review(&state.pool, paper.assignment_id).await?;
-    let submitted = stored.as_ref().is_some_and(|r| r.state == "submitted");
-
-    let authors = Authors {
-        name: &paper.name,
-        author_name: &paper.author_name,
-        co_author_name: &paper.co_author_name,
-        email: &paper.email,
-        phone: &paper.phone,
-        country: &paper.country,
-        department: &paper.department,
-        university_organization: &paper.university_organization,
-        reference: &paper.reference,
-    };
-    let hides = settings.hides_authors();
-    let hidden = anonymous::hidden_strings(&authors, hides);
-    let (text_heading, text) = if paper.public_abstract.trim().is_empty() {
-        ("The authors' message", &paper.message)
-    } else {
-        ("Abstract", &paper.public_abstract)
-    };
-
+    let zone = state.content.snapshot().await.zone.clone();
+    let now = state.clock.now();
+    let view = paper_view(&state.pool, now, &zone, paper).await?;
     let (comment_body, comment_error, review_typed) = match typed {
         Some(Typed::Comment { body, error }) => (body, Some(error), None),
         Some(Typed::Review { sent, errors }) => (String::new(), None, Some((sent, errors))),
         None => (String::new(), None, None),
     };
-    let review_form = (!deadline_passed).then(|| {
-        let (sent, errors) =
-            review_typed.unwrap_or_else(|| (stored.as_ref().map(sent_of).unwrap_or_default(), FieldErrors::new()));
-        ReviewForm::new(
-            format!("{}/review", paper_href(&paper.review_code)),
-            reviewing::version(stored.as_ref()),
-            &form,
-            &sent,
-            &errors,
-            submitted,
-        )
+    let review_form = (!view.deadline_passed).then(|| {
+        let stored = || (view.stored.as_ref().map(sent_of).unwrap_or_default(), FieldErrors::new());
+        let (sent, errors) = review_typed.unwrap_or_else(stored);
+        let action = format!("{}/review", paper_href(&paper.review_code));
+        ReviewForm::new(action, view.version.clone(), &view.form, &sent, &errors, view.submitted)
     });
-
-    let (others, others_note) = if settings.reviewers_see_others == 0 {
-        (None, Some("The organisers keep the other reviews of this paper to themselves."))
-    } else if !submitted {
-        (None, Some("The other reviews of this paper appear here once you have submitted yours."))
-    } else {
-        let others = reviews::other_reviews(&state.pool, paper.submission_id, paper.assignment_id).await?;
-        let views = others
-            .iter()
-            .map(|o| {
+    let (others, others_note) = match &view.others {
+        Ok(others) => {
+            let shown = |o: &NumberedReview| {
                 ReviewView::of(format!("Reviewer {}", o.number), format!("reviewer-{}", o.number), &o.review, &zone)
-            })
-            .collect();
-        (Some(views), None)
+            };
+            (Some(others.iter().map(shown).collect()), None)
+        }
+        Err(note) => (None, Some(*note)),
     };
-    let comments = reviews::comments(&state.pool, paper.submission_id)
-        .await?
-        .iter()
-        .map(|c| CommentView::of(c, paper.reviewer_id, &zone))
-        .collect();
+    let comments = view.comments.iter().map(|c| CommentView::of(c, paper.reviewer_id, &zone)).collect();
     let href = paper_href(&paper.review_code);
     let page = PaperPage {
         layout: layout(state, &format!("Review {}", paper.review_code), &href).await?,
@@ -216,26 +150,27 @@ async fn page(
         title: paper.title.clone(),
         paper_type: paper.paper_type.clone(),
         presentation_type: paper.presentation_type.clone(),
-        text_heading,
-        text: anonymous::redact(text.trim(), &hidden),
-        authors: anonymous::shown(&authors, hides),
+        text_heading: view.text_heading,
+        text: view.text,
+        authors: view.authors,
         file_href: format!("{href}/paper"),
         file_name: file_name(paper),
-        deadline: deadline.as_ref().map(|d| (d.label(), d.iso())),
-        deadline_passed,
-        deadline_words: deadline
+        deadline: view.deadline.as_ref().map(|d| (d.label(), d.iso())),
+        deadline_passed: view.deadline_passed,
+        deadline_words: view
+            .deadline
             .as_ref()
-            .filter(|_| !deadline_passed)
-            .map(|d| crate::calendar::deadline::words(d.at, state.clock.now())),
+            .filter(|_| !view.deadline_passed)
+            .map(|d| crate::calendar::deadline::words(d.at, now)),
         notice,
         problem,
-        my_state: state_label(stored.as_ref().map(|r| r.state.as_str())),
+        my_state: state_label(view.stored.as_ref().map(|r| r.state.as_str())),
         number: paper.reviewer_number,
-        mine: stored.as_ref().map(|r| ReviewView::of("Your review as saved".into(), "saved".into(), r, &zone)),
+        mine: view.stored.as_ref().map(|r| ReviewView::of("Your review as saved".into(), "saved".into(), r, &zone)),
         form: review_form,
         others,
         others_note,
-        see_others: settings.reviewers_see_others != 0,
+        see_others: view.see_others,
         comments,
         comment_action: format!("{href}/comments"),
         comment_body,
@@ -264,7 +199,7 @@ pub async fn paper(
     Query(done): Query<Done>,
     uri: Uri,
 ) -> Result<Response, AppError> {
-    let Some(paper) = assigned(&state, &reviewing, &code, &uri).await? else { return Err(refused()) };
+    let paper = assigned(&state, &reviewing, &code, &uri).await?;
     let notice = done_notice(done.done.as_deref());
     page(&state, &paper, StatusCode::OK, notice, None, None).await
 }
@@ -279,8 +214,10 @@ pub async fn paper_file(
     uri: Uri,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
-    let Some(paper) = assigned(&state, &reviewing, &code, &uri).await? else {
-        return Ok(organiser_session::not_found());
+    let paper = match assigned(&state, &reviewing, &code, &uri).await {
+        Ok(paper) => paper,
+        Err(Refused::NotFound(_)) => return Ok(organiser_session::not_found()),
+        Err(other) => return Err(other.into()),
     };
     let Some(mut response) = download::paper(&state, paper.submission_id, &paper.file_path, &headers).await? else {
         return Ok(organiser_session::not_found());
@@ -306,7 +243,7 @@ pub async fn save_review(
     uri: Uri,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let Some(paper) = assigned(&state, &reviewing, &code, &uri).await? else { return Err(refused()) };
+    let paper = assigned(&state, &reviewing, &code, &uri).await?;
     let fields = fields(&body);
     let version = one(&fields, "version")?.to_owned();
     let action = match one(&fields, "action")? {
@@ -327,14 +264,9 @@ pub async fn save_review(
         comments_to_authors: text("comments_to_authors"),
         confidential_comments: text("confidential_comments"),
     };
-    let settings = reviewers::settings(&state.pool).await?;
-    let deadline = deadline(&state, &settings).await;
-    let form = review_form(&state).await?;
-    let now = state.clock.now();
-    let saved =
-        reviewing::save(&state.pool, &paper, actor(&reviewing), &form, &sent, action, &version, deadline.as_ref(), now)
-            .await;
-    match saved {
+    let zone = state.content.snapshot().await.zone.clone();
+    let (now, actor) = (state.clock.now(), actor(&reviewing));
+    match reviewing::save(&state.pool, now, &actor, &zone, &paper, &sent, action, &version).await {
         Ok(saved) => {
             let done = match saved {
                 Saved::Draft => "draft",
@@ -343,15 +275,14 @@ pub async fn save_review(
             };
             Ok(see_other(&format!("{}?done={done}#review", paper_href(&paper.review_code))))
         }
-        Err(SaveError::Invalid(errors)) => {
-            let problem = SaveError::Invalid(FieldErrors::new()).to_string();
+        Err(Refused::Invalid { message, errors }) => {
             let typed = Typed::Review { sent, errors };
-            page(&state, &paper, StatusCode::UNPROCESSABLE_ENTITY, None, Some(problem), Some(typed)).await
+            page(&state, &paper, StatusCode::UNPROCESSABLE_ENTITY, None, Some(message), Some(typed)).await
         }
-        Err(err @ (SaveError::DeadlinePassed(_) | SaveError::Stale | SaveError::AlreadySubmitted)) => {
-            page(&state, &paper, StatusCode::CONFLICT, None, Some(err.to_string()), None).await
+        Err(Refused::NotAllowed(problem) | Refused::Stale(problem)) => {
+            page(&state, &paper, StatusCode::CONFLICT, None, Some(problem), None).await
         }
-        Err(SaveError::Database(err)) => Err(err.into()),
+        Err(other) => Err(other.into()),
     }
 }
 
@@ -363,29 +294,23 @@ pub async fn comment(
     uri: Uri,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let Some(paper) = assigned(&state, &reviewing, &code, &uri).await? else { return Err(refused()) };
+    let paper = assigned(&state, &reviewing, &code, &uri).await?;
     let fields = fields(&body);
     let typed = one(&fields, "body")?.to_owned();
-    match reviewing::check_comment(&typed) {
-        Ok(text) => {
-            reviewing::comment(&state.pool, &paper, actor(&reviewing), &text, state.clock.now()).await?;
-            Ok(see_other(&format!("{}?done=comment#discussion", paper_href(&paper.review_code))))
+    match reviewing::comment(&state.pool, state.clock.now(), &actor(&reviewing), &paper, &typed).await {
+        Ok(_) => Ok(see_other(&format!("{}?done=comment#discussion", paper_href(&paper.review_code)))),
+        Err(Refused::Invalid { message, mut errors }) => {
+            let typed = Typed::Comment { body: typed, error: errors.remove("body").unwrap_or_default() };
+            page(&state, &paper, StatusCode::UNPROCESSABLE_ENTITY, None, Some(message), Some(typed)).await
         }
-        Err(error) => {
-            let typed = Typed::Comment { body: typed, error };
-            let problem = Some("The message was not posted: please correct it below.".to_owned());
-            page(&state, &paper, StatusCode::UNPROCESSABLE_ENTITY, None, problem, Some(typed)).await
-        }
+        Err(other) => Err(other.into()),
     }
 }
 
-/// What the paper's page says when "I have a conflict" was sent without its confirmation.
-pub const CONFLICT_UNCONFIRMED: &str = "Nothing was changed: tick \"Yes, I have a conflict with this paper\" to confirm, then press \"I have a conflict\" again.";
-
 /// POST `/review/papers/{code}/conflict` (`confirm=yes`, the box ticked): "I have a
 /// conflict". The paper leaves this reviewer's list at once and every address of it answers
-/// 404 from then on. Without the confirmation, the paper's page again (422), changed in
-/// nothing, saying so.
+/// 404 from then on ([`reviewing::declare_conflict`]). Without the confirmation, the paper's
+/// page again (422), changed in nothing, saying so.
 pub async fn conflict(
     State(state): State<AppState>,
     SignedInReviewer(reviewing): SignedInReviewer,
@@ -393,11 +318,13 @@ pub async fn conflict(
     uri: Uri,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let Some(paper) = assigned(&state, &reviewing, &code, &uri).await? else { return Err(refused()) };
-    if !fields(&body).iter().any(|(k, v)| k == "confirm" && v == "yes") {
-        let problem = Some(CONFLICT_UNCONFIRMED.to_owned());
-        return page(&state, &paper, StatusCode::UNPROCESSABLE_ENTITY, None, problem, None).await;
+    let paper = assigned(&state, &reviewing, &code, &uri).await?;
+    let confirmed = fields(&body).iter().any(|(k, v)| k == "confirm" && v == "yes");
+    match reviewing::declare_conflict(&state.pool, state.clock.now(), &actor(&reviewing), &paper, confirmed).await {
+        Ok(_) => Ok(see_other(&format!("{}?done=conflict", super::session::REVIEWER_HOME))),
+        Err(Refused::Invalid { message, .. }) => {
+            page(&state, &paper, StatusCode::UNPROCESSABLE_ENTITY, None, Some(message), None).await
+        }
+        Err(other) => Err(other.into()),
     }
-    reviewing::declare_conflict(&state.pool, &paper, actor(&reviewing), state.clock.now()).await?;
-    Ok(see_other(&format!("{}?done=conflict", super::session::REVIEWER_HOME)))
 }

@@ -134,18 +134,6 @@ pub struct ReviewForm {
     pub errors: Vec<(String, String)>,
 }
 
-/// What the form shows for a stored review: its answers to the criteria today's form still
-/// asks (a score the scale still has), its choices and comments.
-pub fn sent_of(review: &Review) -> Sent {
-    Sent {
-        scores: form::answers_of(&review.answers).into_iter().map(|a| (a.key, a.score.to_string())).collect(),
-        recommendation: review.recommendation.clone().unwrap_or_default(),
-        confidence: review.confidence.map(|c| c.to_string()).unwrap_or_default(),
-        comments_to_authors: review.comments_to_authors.clone(),
-        confidential_comments: review.confidential_comments.clone(),
-    }
-}
-
 impl ReviewForm {
     pub fn new(
         action: String,
