@@ -232,7 +232,7 @@ async fn record_cli_action(
     object_id: &str,
     details: serde_json::Value,
 ) -> Result<(), sqlx::Error> {
-    let at = crate::mail::outbox::now_rfc3339();
+    let at = crate::clock::stamp::now_rfc3339();
     let mut conn = pool.acquire().await?;
     let entry = audit::NewEntry {
         at: &at,

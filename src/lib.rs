@@ -58,6 +58,9 @@ pub mod review;
 /// Sign-in and roles, one mechanism for every role: who may sign in to which area, the
 /// secrets of links and sessions.
 pub mod sign_in;
+/// An author submitting a paper: the form's fields, keeping the paper, its row and status
+/// link, and the mails.
+pub mod submissions;
 
 // 5. data: what is stored.
 /// The content snapshot in memory, its loader and watcher.

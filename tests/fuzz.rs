@@ -135,7 +135,8 @@ fn json_body(rng: &mut Rng, base: Value) -> Vec<u8> {
 fn multipart_body(rng: &mut Rng, boundary: &str) -> Vec<u8> {
     let mut body = Vec::new();
     // The form's text fields, the honeypot, the file and a nameless part.
-    let names: Vec<&str> = conference::papers::fields::FIELD_NAMES.into_iter().chain(["_gotcha", "file", ""]).collect();
+    let names: Vec<&str> =
+        conference::submissions::fields::FIELD_NAMES.into_iter().chain(["_gotcha", "file", ""]).collect();
     for _ in 0..rng.below(18) {
         let name = *rng.pick(&names);
         let quoted = if rng.chance(5) { name.replace('e', "\"\r\n") } else { name.to_owned() };

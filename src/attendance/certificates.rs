@@ -27,10 +27,10 @@ use time::OffsetDateTime;
 
 use super::documents::{CertificateDocument, Signatory};
 use super::tickets;
+use crate::clock::stamp::timestamp;
 use crate::clock::zone::Zone;
 use crate::db::{self, Pool};
 use crate::error::{AppError, Outcome, Refused};
-use crate::mail::outbox::timestamp;
 use crate::mail::{self, Context, MailSite};
 use crate::repo::audit::{self, Actor};
 use crate::repo::certificates::{self as store, Certificate, NewCertificate};

@@ -153,7 +153,7 @@ pub async fn check_in(
     if let Some((at, by)) = check_ins::of_day(pool, ticket.id, &day).await? {
         return Ok(Answer::Already { ticket, at, by });
     }
-    let at = crate::mail::outbox::timestamp(now);
+    let at = crate::clock::stamp::timestamp(now);
     // On SQLite the desks' first check-ins queue here, in order, rather than in SQLite's busy
     // handler, which sleeps in steps of up to 25-100 ms between tries for the write lock: at
     // eight desks flat out that sleeping was the whole of the p99 (62 ms, `bench/check-in.sh`).

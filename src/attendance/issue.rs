@@ -7,8 +7,8 @@
 use time::OffsetDateTime;
 
 use super::{links, receipts, tickets};
+use crate::clock::stamp::timestamp;
 use crate::db::Connection;
-use crate::mail::outbox::timestamp;
 use crate::repo::attendees::{AttendeeSettings, Ticket};
 use crate::repo::orders::Order;
 use crate::repo::receipts::Receipt;

@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use crate::base::money;
+use crate::clock::stamp::timestamp;
 use crate::db::Connection;
-use crate::mail::outbox::timestamp;
 use crate::repo::attendees::AttendeeSettings;
 use crate::repo::orders::Order;
 use crate::repo::receipts::{self, Kind, NewReceipt, Receipt};

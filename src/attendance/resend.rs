@@ -13,9 +13,9 @@ use time::{Duration, OffsetDateTime};
 
 use super::{issue, links, tickets};
 use crate::ccavenue::order_id::is_valid_order_id;
+use crate::clock::stamp::timestamp;
 use crate::db::{self, Pool};
 use crate::error::{AppError, Outcome, Refused};
-use crate::mail::outbox::timestamp;
 use crate::mail::{self, Context, MailSite};
 use crate::repo::attendees;
 use crate::repo::audit::{self, NewEntry};

@@ -8,10 +8,10 @@ use std::collections::BTreeMap;
 use serde_json::json;
 use time::OffsetDateTime;
 
+use crate::clock::stamp::timestamp;
 use crate::db::Pool;
 use crate::error::{Outcome, Refused};
 use crate::forms::validate::is_allowed_char;
-use crate::mail::outbox::timestamp;
 use crate::programme::timetable::{Programme, TimedSession};
 use crate::repo::audit::{self, Actor};
 use crate::repo::streams::{self as store, StreamLink};

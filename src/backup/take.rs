@@ -55,7 +55,7 @@ pub async fn backup(
     let mut manifest = Manifest {
         format: archive::FORMAT.into(),
         format_version: archive::FORMAT_VERSION,
-        created: crate::mail::outbox::timestamp(now),
+        created: crate::clock::stamp::timestamp(now),
         engine: match engine {
             Engine::Sqlite => "sqlite".into(),
             Engine::Postgres => "postgres".into(),

@@ -72,7 +72,7 @@ pub async fn set(
             return Err(ChangeError::Refused(problems));
         }
     };
-    let at = crate::mail::outbox::timestamp(now);
+    let at = crate::clock::stamp::timestamp(now);
     let mut outcome = Outcome { warnings: checked.warnings, changed: Vec::new() };
     for (key, after) in checked.values {
         let before = calendar.entry(key).text.clone();

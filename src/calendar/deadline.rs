@@ -8,6 +8,7 @@ use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{Date, Duration, OffsetDateTime, PrimitiveDateTime, Time};
 
+use crate::clock::dates::{clock, day_label};
 use crate::clock::zone::{Zone, offset_label};
 
 /// One operational setting of DESIGN.md section 20.
@@ -185,16 +186,6 @@ pub fn words(at: OffsetDateTime, now: OffsetDateTime) -> String {
     } else {
         "within the hour".to_owned()
     }
-}
-
-/// `Monday, 3 March 2025`.
-fn day_label(date: Date) -> String {
-    format!("{}, {} {} {}", date.weekday(), date.day(), date.month(), date.year())
-}
-
-/// `09:05`.
-fn clock(at: Time) -> String {
-    format!("{:02}:{:02}", at.hour(), at.minute())
 }
 
 #[cfg(test)]

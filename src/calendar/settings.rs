@@ -9,7 +9,6 @@ use time::OffsetDateTime;
 
 use super::deadline::{self, Key, When};
 use crate::clock::zone::Zone;
-use crate::content::Snapshot;
 use crate::db::Pool;
 use crate::repo::settings::{self as store, Stored};
 
@@ -97,13 +96,6 @@ impl Calendar {
             })
             .collect();
         Calendar { entries, zone: zone.clone(), event_end, contact_email: stored.seed.contact_email.clone() }
-    }
-
-    /// The calendar of a content snapshot (what pages render from); `None` when its settings
-    /// could not be read.
-    pub fn of_snapshot(snapshot: &Snapshot) -> Option<Calendar> {
-        let stored = snapshot.calendar.as_ref().ok()?;
-        Some(Calendar::build(stored, &snapshot.zone))
     }
 
     /// The calendar as the database holds it now (what a refusal is decided on: fresher than

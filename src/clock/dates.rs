@@ -1,4 +1,6 @@
-//! Calendar helpers for content dates stored as `YYYY-MM-DD` and the countdown target.
+//! Dates and times as pages, mails and forms show them: content dates stored as `YYYY-MM-DD`,
+//! the countdown target, wall-clock times (`09:05`), days (`Friday, 21 March 2025`) and RFC
+//! 3339 instants with the zone's offset.
 
 use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
@@ -67,6 +69,24 @@ impl Remaining {
             ("Seconds", format!("{:02}", self.seconds)),
         ]
     }
+}
+
+/// `09:05`: a wall-clock time as every programme page, mail and form shows it.
+pub fn clock(at: time::Time) -> String {
+    format!("{:02}:{:02}", at.hour(), at.minute())
+}
+
+/// RFC 3339 with the zone's offset and seconds, `2025-03-21T09:00:00+08:00`.
+pub fn iso(at: OffsetDateTime) -> String {
+    at.format(format_description!(
+        "[year]-[month]-[day]T[hour]:[minute]:[second][offset_hour sign:mandatory]:[offset_minute]"
+    ))
+    .unwrap_or_default()
+}
+
+/// `Friday, 21 March 2025`.
+pub fn day_label(date: Date) -> String {
+    format!("{}, {} {} {}", date.weekday(), date.day(), date.month(), date.year())
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@
 
 /// Content dates (`YYYY-MM-DD`) as pages show them, and the countdown.
 pub mod dates;
+/// The RFC 3339 UTC stamps stored with rows, audit entries and mails.
+pub mod stamp;
 /// IANA time zones from the machine's tz database: a wall-clock time's UTC offset.
 pub mod zone;
 

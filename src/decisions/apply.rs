@@ -13,15 +13,17 @@ use time::OffsetDateTime;
 
 use super::mails::{self, reviews_for};
 use super::stage::Why;
-use super::states::{Decision, counted, status_link};
+use super::states::{Decision, counted};
+use crate::clock::stamp::timestamp;
 use crate::config::Config;
 use crate::db::Pool;
 use crate::error::Outcome;
-use crate::mail::{self, Context, outbox::timestamp};
+use crate::mail::{self, Context};
 use crate::repo::audit::{self, Actor};
 use crate::repo::decisions as store;
 use crate::repo::submissions::Submission;
 use crate::sign_in::secrets::Secret;
+use crate::submissions::status_link::status_link;
 
 /// What stands for an author's private token in the preview's mails.
 pub const TOKEN_STAND_IN: &str = "<token>";

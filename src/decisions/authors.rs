@@ -7,9 +7,9 @@
 use serde_json::json;
 use time::OffsetDateTime;
 
+use crate::clock::stamp::timestamp;
 use crate::db::Pool;
 use crate::error::{Outcome, Refused};
-use crate::mail::outbox::timestamp;
 use crate::repo::audit::{self, AUTHOR, Actor};
 use crate::repo::decisions as store;
 use crate::repo::review_records;

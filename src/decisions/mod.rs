@@ -18,4 +18,4 @@ pub mod stage;
 pub mod states;
 
 // The names other areas' pages use, where they always were.
-pub use states::{STATUS_PREFIX, state_label, status_link};
+pub use states::state_label;

@@ -11,9 +11,9 @@ use serde_json::json;
 use time::OffsetDateTime;
 
 use super::states::{Decision, shown, state_label};
+use crate::clock::stamp::timestamp;
 use crate::db::Pool;
 use crate::error::{AppError, Outcome, Refused};
-use crate::mail::outbox::timestamp;
 use crate::repo::audit::{self, Actor};
 use crate::repo::decisions as store;
 use crate::repo::submissions as rows;

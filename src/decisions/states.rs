@@ -1,15 +1,11 @@
 //! The states of a submission, what organisers decide, and the authors' private status links
 //! (issue 21, DESIGN.md section 12 "Decisions").
 
-use crate::config::Config;
 use crate::repo::submissions::Submission;
 
-/// The states of a submission, in the order lists offer them.
-pub const STATES: [(&str, &str); 4] =
-    [("submitted", "Submitted"), ("accepted", "Accepted"), ("rejected", "Rejected"), ("withdrawn", "Withdrawn")];
-
-/// Where an author's status link points, before the token.
-pub const STATUS_PREFIX: &str = "/submission/status/";
+/// The states of a submission and their words, kept beside the rows (`crate::repo::submissions`)
+/// so that every area reads them without depending on decisions.
+pub use crate::repo::submissions::{STATES, state_label};
 
 /// What organisers decide.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,17 +47,6 @@ impl Decision {
             Decision::Rejected => "decision_rejected",
         }
     }
-}
-
-/// A state for people (`Submitted`, ...); an unknown value as it is.
-pub fn state_label(state: &str) -> &str {
-    STATES.iter().find(|(value, _)| *value == state).map_or(state, |(_, label)| label)
-}
-
-/// The address of a status link: `PUBLIC_URL/submission/status/<token>` (never the request's
-/// `Host`, which a client chooses).
-pub fn status_link(config: &Config, token: &str) -> String {
-    format!("{}{STATUS_PREFIX}{token}", config.base_url())
 }
 
 /// The authors as mails name them: the author, then the co-authors.

@@ -135,7 +135,7 @@ impl Layout {
         let mut site = page.content.site()?.clone();
         // The paper due date in force (DESIGN.md section 20): an organiser may have moved the
         // seed's; every page (the notice, the submission page) says the one that counts.
-        let calendar = crate::calendar::settings::Calendar::of_snapshot(page.content);
+        let calendar = calendar_of(page.content);
         if let Some(when) = calendar.and_then(|c| c.entry(crate::calendar::deadline::Key::PaperDueDate).when.clone()) {
             site.paper_due_date = when.local.date().to_string();
         }
@@ -259,4 +259,11 @@ pub fn gallery_props(images: &[GalleryImage]) -> Value {
 fn urlencoding_path(name: &str) -> String {
     let Ok(encoded) = askama::filters::urlencode(name);
     encoded.to_string()
+}
+
+/// The calendar of a content snapshot (what pages render from: DESIGN.md section 20);
+/// `None` when its settings could not be read.
+pub fn calendar_of(snapshot: &crate::content::Snapshot) -> Option<crate::calendar::settings::Calendar> {
+    let stored = snapshot.calendar.as_ref().ok()?;
+    Some(crate::calendar::settings::Calendar::build(stored, &snapshot.zone))
 }

@@ -43,7 +43,7 @@ pub fn is_signed_in_area(path: &str) -> bool {
 /// An author's private status link and its withdrawal (issue 21): one person's data behind a
 /// secret in the URL, so no cache keeps it and POSTs need proof of the same origin.
 pub fn is_status_link(path: &str) -> bool {
-    path.starts_with(crate::decisions::STATUS_PREFIX)
+    path.starts_with(crate::submissions::status_link::STATUS_PREFIX)
 }
 
 /// The attendee's pages (issue 33, DESIGN.md section 16): the private link `/attendee/<token>`

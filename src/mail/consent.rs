@@ -5,8 +5,8 @@
 use ring::hmac;
 use time::OffsetDateTime;
 
+use crate::clock::stamp::timestamp;
 use crate::db::{Connection, Engine, Pool};
-use crate::mail::outbox::timestamp;
 
 /// Acknowledgement mails one address may get in [`ACK_WINDOW`], whatever the form.
 pub const ACKS_PER_WINDOW: i64 = 3;

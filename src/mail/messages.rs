@@ -7,7 +7,7 @@
 use serde_json::json;
 use time::OffsetDateTime;
 
-use super::outbox::timestamp;
+use crate::clock::stamp::timestamp;
 use crate::db::Pool;
 use crate::error::{Outcome, Refused};
 use crate::repo::audit::{self, Actor};

@@ -4,9 +4,8 @@
 //! Times are stored as fixed-width RFC 3339 UTC text (`2025-03-01T09:30:00.123456Z`), so
 //! comparing the strings compares the instants, in SQLite and PostgreSQL alike.
 
+use crate::clock::stamp::{now_rfc3339, timestamp};
 use sqlx::FromRow;
-use time::format_description::FormatItem;
-use time::macros::format_description;
 use time::{Duration, OffsetDateTime};
 
 use crate::db::{Connection, Engine, Pool};
@@ -102,19 +101,6 @@ impl OutgoingMail {
         self.attachment = Some(attachment);
         self
     }
-}
-
-const STAMP: &[FormatItem<'static>] =
-    format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:6]Z");
-
-/// `at` as stored in the outbox: RFC 3339 UTC with exactly six fractional digits.
-pub fn timestamp(at: OffsetDateTime) -> String {
-    at.to_offset(time::UtcOffset::UTC).format(STAMP).expect("a UTC date-time formats")
-}
-
-/// Current time as stored in the outbox (see [`timestamp`]).
-pub fn now_rfc3339() -> String {
-    timestamp(OffsetDateTime::now_utc())
 }
 
 /// Queues a mail on `conn`, which should be the transaction that stores its cause.

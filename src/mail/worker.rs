@@ -182,7 +182,7 @@ impl Worker {
                 }
                 Err(SendError::Permanent(why) | SendError::Transient(why)) => {
                     let retry_at = now + retry_delay(queued.attempts);
-                    tracing::warn!(outbox_id = queued.id, attempts = queued.attempts, error = %why, retry_at = %outbox::timestamp(retry_at), "mail not sent; will retry");
+                    tracing::warn!(outbox_id = queued.id, attempts = queued.attempts, error = %why, retry_at = %crate::clock::stamp::timestamp(retry_at), "mail not sent; will retry");
                     outbox::mark_retry(&self.pool, &queued, retry_at, &why).await?;
                     summary.retried += 1;
                 }

@@ -8,9 +8,9 @@ use time::OffsetDateTime;
 
 use crate::attendance::issue;
 use crate::base::money;
+use crate::clock::stamp::timestamp;
 use crate::db::Pool;
 use crate::error::{Outcome, Refused};
-use crate::mail::outbox::timestamp;
 use crate::repo::audit::{self, Actor};
 use crate::repo::orders::{self, Order};
 

@@ -65,7 +65,7 @@ pub async fn initiate(
     }
 
     let order_id = generate_order_id();
-    let created = mail::outbox::now_rfc3339();
+    let created = crate::clock::stamp::now_rfc3339();
     let mut conn = pool.acquire().await?;
     orders::insert(
         &mut conn,
@@ -259,7 +259,7 @@ pub async fn handle_answer(
     }
 
     let decided_time = now;
-    let decided_at = mail::outbox::timestamp(decided_time);
+    let decided_at = crate::clock::stamp::timestamp(decided_time);
     // A payment's receipt, ticket and attendee link are made in the transaction below, and
     // its mails composed there once the receipt's number and the link are known.
     let paid = if decision == Status::Success {

@@ -10,9 +10,9 @@ use time::OffsetDateTime;
 
 use super::abstracts::check_abstract;
 use super::draft::{self, Paper};
+use crate::clock::stamp::timestamp;
 use crate::db::Pool;
 use crate::error::{AppError, Outcome, Refused};
-use crate::mail::outbox::timestamp;
 use crate::repo::audit::{self, Actor};
 use crate::repo::programme as programme_store;
 use crate::repo::submissions::Submission;

@@ -32,7 +32,8 @@ use serde::ser::SerializeMap;
 use time::{Date, Duration};
 use uuid::Uuid;
 
-use super::timetable::{Programme, TimedSession, TimedTalk, iso, session_path, talk_path};
+use super::timetable::{Programme, TimedSession, TimedTalk, session_path, talk_path};
+use crate::clock::dates::iso;
 use crate::repo::content::Site;
 
 /// `<version>` before any version is published: the format needs one, and apps show it.

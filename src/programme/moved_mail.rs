@@ -14,7 +14,7 @@ use time::format_description::well_known::Rfc3339;
 
 use super::draft::Paper;
 use super::ical::TalkEntry;
-use super::timetable::{clock, day_label};
+use crate::clock::dates::{clock, day_label};
 use crate::clock::zone::{Zone, offset_label};
 use crate::config::Config;
 use crate::mail::{self, Attachment, MailSite, OutgoingMail};

@@ -8,7 +8,8 @@ use super::changes::change_line;
 use super::conflicts::{Conflict, minutes_left, talk_span};
 use super::draft::{PLACEABLE_KINDS, Paper};
 use super::publish::Workbench;
-use super::timetable::{clock, day_label, kind_label};
+use super::timetable::kind_label;
+use crate::clock::dates::{clock, day_label};
 use crate::db::Pool;
 use crate::repo::content::Session;
 use crate::repo::programme as store;
@@ -172,7 +173,7 @@ fn talk_row(bench: &Workbench, talk: &Talk, session: &Session, first: bool, last
         session: talk.session.clone(),
         first,
         last,
-        state: paper.map_or_else(String::new, |p| crate::decisions::state_label(&p.state).to_owned()),
+        state: paper.map_or_else(String::new, |p| crate::repo::submissions::state_label(&p.state).to_owned()),
         conflicts: conflicts_of(&bench.conflicts, &talk.title, &session.title, paper, false),
         warning: paper.filter(|p| p.poster_in_oral_session(&session.kind)).map(|_| POSTER_IN_ORAL),
     }
@@ -242,7 +243,7 @@ fn stray(bench: &Workbench) -> Vec<TalkRow> {
                 session: p.session.clone(),
                 first: true,
                 last: true,
-                state: crate::decisions::state_label(&paper.state).to_owned(),
+                state: crate::repo::submissions::state_label(&paper.state).to_owned(),
                 conflicts,
                 warning: None,
             })

@@ -13,9 +13,9 @@ use time::OffsetDateTime;
 
 use super::draft::PLACEABLE_KINDS;
 use super::timetable::kind_label;
+use crate::clock::stamp::timestamp;
 use crate::db::{Connection, Pool};
 use crate::error::{AppError, Outcome, Refused};
-use crate::mail::outbox::timestamp;
 use crate::repo::audit::{self, Actor};
 use crate::repo::content::Session;
 use crate::repo::programme::{self as store, Placement};
@@ -109,7 +109,7 @@ pub async fn place(
         return Err(form_refused(format!(
             "Submission {} is {}; only accepted papers can be placed.",
             paper.submitted.reference,
-            crate::decisions::state_label(&paper.state).to_lowercase()
+            crate::repo::submissions::state_label(&paper.state).to_lowercase()
         )));
     }
     let session = placeable_session(pool, session).await?;

@@ -13,9 +13,9 @@ use super::changes::{slot_label, talk_slot};
 use super::draft::Paper;
 use super::placing::{Placed, form_refused, record_on_submission, shown};
 use super::publish::Workbench;
+use crate::clock::stamp::timestamp;
 use crate::db::Pool;
 use crate::error::{Outcome, Refused};
-use crate::mail::outbox::timestamp;
 use crate::repo::audit::{self, Actor};
 use crate::repo::programme as store;
 use crate::repo::submissions as rows;
@@ -133,7 +133,7 @@ async fn programme_paper(pool: &Pool, reference: &str) -> Outcome<(Workbench, Pa
         return Err(form_refused(format!(
             "Submission {} is {}; only accepted papers have a public abstract and presenter.",
             submission.submitted.reference,
-            crate::decisions::state_label(&submission.state).to_lowercase()
+            crate::repo::submissions::state_label(&submission.state).to_lowercase()
         )));
     };
     Ok((bench, paper))

@@ -149,7 +149,7 @@ pub async fn publish(
     let mut version = bench.draft.clone();
     version.number = expected;
     version.name = name.to_owned();
-    version.published_at = crate::mail::outbox::timestamp(at);
+    version.published_at = crate::clock::stamp::timestamp(at);
     let changed = changes(bench.previous.as_ref(), &version);
     let mails: Vec<OutgoingMail> = moved_papers(bench.previous.as_ref(), &version)
         .into_iter()

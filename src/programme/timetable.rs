@@ -3,9 +3,9 @@
 //! filters `day`, `track` and `mode` of `/schedule`. Before the first version is published,
 //! the seed's sessions without talks. Pure: built from the content snapshot.
 
-use time::macros::format_description;
 use time::{Date, OffsetDateTime};
 
+use crate::clock::dates::{clock, day_label, iso};
 use crate::clock::zone::{Zone, offset_label};
 use crate::content::Snapshot;
 use crate::content::block::{Block, BlockError};
@@ -61,6 +61,40 @@ pub struct TimedTalk {
     pub end: OffsetDateTime,
 }
 
+/// The times every timed item of the programme shows, from its `start` and `end` in the
+/// event's zone: one definition for sessions and talks, which templates call alike.
+macro_rules! time_labels {
+    ($timed:ty) => {
+        impl $timed {
+            /// `09:00`, the event's wall clock.
+            pub fn start_label(&self) -> String {
+                clock(self.start.time())
+            }
+
+            pub fn end_label(&self) -> String {
+                clock(self.end.time())
+            }
+
+            /// `2025-03-21T09:00:00+08:00`, for `<time datetime>` and JSON-LD.
+            pub fn start_iso(&self) -> String {
+                iso(self.start)
+            }
+
+            pub fn end_iso(&self) -> String {
+                iso(self.end)
+            }
+
+            /// The day as pages show it: `Friday, 21 March 2025`.
+            pub fn day_label(&self) -> String {
+                day_label(self.start.date())
+            }
+        }
+    };
+}
+
+time_labels!(TimedSession);
+time_labels!(TimedTalk);
+
 impl TimedTalk {
     pub fn slug(&self) -> &str {
         &self.talk.slug
@@ -69,26 +103,6 @@ impl TimedTalk {
     /// The page of this talk.
     pub fn path(&self) -> String {
         talk_path(&self.talk.slug)
-    }
-
-    pub fn start_label(&self) -> String {
-        clock(self.start.time())
-    }
-
-    pub fn end_label(&self) -> String {
-        clock(self.end.time())
-    }
-
-    pub fn start_iso(&self) -> String {
-        iso(self.start)
-    }
-
-    pub fn end_iso(&self) -> String {
-        iso(self.end)
-    }
-
-    pub fn day_label(&self) -> String {
-        day_label(self.start.date())
     }
 
     /// `Ana Cruz, Ben Uy`.
@@ -127,29 +141,6 @@ impl TimedSession {
         label(&KINDS, &self.session.kind)
     }
 
-    /// `09:00`, the event's wall clock.
-    pub fn start_label(&self) -> String {
-        clock(self.start.time())
-    }
-
-    pub fn end_label(&self) -> String {
-        clock(self.end.time())
-    }
-
-    /// `2025-03-21T09:00:00+08:00`, for `<time datetime>` and JSON-LD.
-    pub fn start_iso(&self) -> String {
-        iso(self.start)
-    }
-
-    pub fn end_iso(&self) -> String {
-        iso(self.end)
-    }
-
-    /// The day as pages show it: `Friday, 21 March 2025`.
-    pub fn day_label(&self) -> String {
-        day_label(self.date())
-    }
-
     /// Whether the session happens at the venue (in person or hybrid).
     pub fn at_venue(&self) -> bool {
         self.session.mode != "online"
@@ -172,24 +163,6 @@ pub const SESSION_PREFIX: &str = "/schedule/sessions/";
 /// The calendar of a visitor's starred talks (`?talks=a,b`; DESIGN.md section 14), which the
 /// `Agenda` island links to.
 pub const AGENDA_ICS: &str = "/schedule/agenda.ics";
-
-/// `09:05`: a wall-clock time as every programme page, mail and form shows it.
-pub fn clock(at: time::Time) -> String {
-    format!("{:02}:{:02}", at.hour(), at.minute())
-}
-
-/// RFC 3339 with the zone's offset and seconds, `2025-03-21T09:00:00+08:00`.
-pub fn iso(at: OffsetDateTime) -> String {
-    at.format(format_description!(
-        "[year]-[month]-[day]T[hour]:[minute]:[second][offset_hour sign:mandatory]:[offset_minute]"
-    ))
-    .unwrap_or_default()
-}
-
-/// `Friday, 21 March 2025`.
-pub fn day_label(date: Date) -> String {
-    format!("{}, {} {} {}", date.weekday(), date.day(), date.month(), date.year())
-}
 
 /// The sessions of one day, in time order.
 #[derive(Debug, Clone)]

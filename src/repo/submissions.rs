@@ -11,6 +11,15 @@ use super::dashboard::Counts;
 use super::filter::Where;
 use crate::db::{self, Connection, Pool};
 
+/// The states of a submission, in the order lists offer them.
+pub const STATES: [(&str, &str); 4] =
+    [("submitted", "Submitted"), ("accepted", "Accepted"), ("rejected", "Rejected"), ("withdrawn", "Withdrawn")];
+
+/// A state for people (`Submitted`, ...); an unknown value as it is.
+pub fn state_label(state: &str) -> &str {
+    STATES.iter().find(|(value, _)| *value == state).map_or(state, |(_, label)| label)
+}
+
 /// spec section 3, Paper submission: the validated fields plus the stored file.
 #[derive(Debug, Clone, FromRow, Serialize)]
 pub struct NewSubmission {

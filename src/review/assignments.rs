@@ -18,11 +18,11 @@ use time::OffsetDateTime;
 use super::assign::{self, Problem, paper_topics, topic_key};
 use super::assigned_mail::{self, AssignedPaper};
 use super::conflicts::{self, Conflict};
+use crate::clock::stamp::timestamp;
 use crate::clock::zone::Zone;
 use crate::config::Config;
 use crate::db::{Connection, Pool};
 use crate::error::{AppError, Outcome, Refused};
-use crate::mail::outbox::timestamp;
 use crate::mail::{self, Context};
 use crate::repo::assignments::{self as store, Assignment, Listed};
 use crate::repo::audit::{self, Actor, NewEntry};
@@ -588,7 +588,7 @@ async fn target(conn: &mut Connection, paper: store::Paper, sent: &str) -> Outco
         return Err(Refused::NotAllowed(format!(
             "Submission {} is {} now; only submitted papers get reviewers. Nothing was changed.",
             paper.reference,
-            crate::decisions::state_label(&state).to_lowercase()
+            crate::repo::submissions::state_label(&state).to_lowercase()
         )));
     }
     let live = store::live_of(conn, paper.id).await?;

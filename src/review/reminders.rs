@@ -17,12 +17,12 @@
 use askama::Template;
 use time::{Duration, OffsetDateTime};
 
+use crate::clock::dates::{clock, day_label};
 use crate::clock::zone::{Zone, offset_label};
 use crate::config::Config;
 use crate::db::Pool;
 use crate::error::{AppError, Outcome, Refused};
 use crate::mail::{self, MailSite, OutgoingMail};
-use crate::programme::timetable::{clock, day_label};
 use crate::repo::audit::{self, Actor, NewEntry};
 use crate::repo::content::{self, Site};
 use crate::repo::review_records::{self, Unsubmitted};
@@ -277,7 +277,7 @@ pub async fn send_due(pool: &Pool, config: &Config, now: OffsetDateTime) -> Resu
         return Ok(0);
     }
     let ctx = mail::Context::load(pool, config).await?;
-    let at = mail::outbox::timestamp(now);
+    let at = crate::clock::stamp::timestamp(now);
     let mut queued = 0;
     for reviewer in &pending {
         let key = scheduled_key(reminder, reviewer.reviewer_id, &deadline.text);
@@ -351,7 +351,7 @@ pub async fn remind_now(
     let deadline = deadline(pool).await?;
     let ctx = mail::Context::load(pool, config).await?;
     let mail = compose(&ctx, &pending, deadline.as_ref(), now, now_key(id, now)).map_err(ReminderError::from)?;
-    let at = mail::outbox::timestamp(now);
+    let at = crate::clock::stamp::timestamp(now);
     let id_text = id.to_string();
     let mut tx = crate::db::begin_write(pool).await?;
     let queued = mail::enqueue(&mut tx, &mail).await?;

@@ -22,11 +22,11 @@ use time::OffsetDateTime;
 
 use super::invitation_mail::{self, Links};
 use super::roster::{self, ImportError, Invitee, RowError};
+use crate::clock::stamp::timestamp;
 use crate::config::Config;
 use crate::db::{Connection, Pool};
 use crate::error::{Outcome, Refused};
 use crate::mail::Context;
-use crate::mail::outbox::timestamp;
 use crate::repo::audit::{self, Actor, NewEntry};
 use crate::repo::content::lines;
 use crate::repo::dashboard::Counts;

@@ -21,11 +21,11 @@ use time::{OffsetDateTime, PrimitiveDateTime};
 
 use super::form::{self, Checked, Form, Sent};
 use crate::calendar::deadline::When;
+use crate::clock::stamp::timestamp;
 use crate::clock::zone::Zone;
 use crate::db::{Connection, Pool};
 use crate::error::{AppError, Outcome, Refused};
 use crate::forms::validate::is_allowed_char;
-use crate::mail::outbox::timestamp;
 use crate::repo::audit::{self, Actor, NewEntry};
 use crate::repo::reviewers;
 use crate::repo::reviews::{self, AssignedPaper, Review, ReviewValues};

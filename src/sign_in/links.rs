@@ -13,11 +13,11 @@ use time::OffsetDateTime;
 
 use super::roles::{self, Role};
 use super::secrets::{self, Secret};
+use crate::clock::stamp::timestamp;
 use crate::config::Config;
 use crate::db::Pool;
 use crate::error::{AppError, Outcome, Refused};
 use crate::forms::validate;
-use crate::mail::outbox::timestamp;
 use crate::mail::{self, Context};
 use crate::repo::audit::{self, NewEntry};
 use crate::repo::organisers as store;

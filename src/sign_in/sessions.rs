@@ -4,9 +4,9 @@
 
 use time::OffsetDateTime;
 
+use crate::clock::stamp::timestamp;
 use crate::db::Pool;
 use crate::error::Outcome;
-use crate::mail::outbox::timestamp;
 use crate::repo::audit::{self, Actor};
 use crate::repo::organisers as store;
 

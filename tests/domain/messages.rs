@@ -75,7 +75,7 @@ async fn marking_answered_is_audited_before_and_after_and_keeps_the_first_answer
     assert_eq!(messages::open(&app.pool, later, &id).await.unwrap().read_at, opened.read_at, "first reading counts");
 
     let updated = messages::mark_answered(&app.pool, NOW, &chair(), &id, true, "Sent the student rate").await.unwrap();
-    let answered = Some(("chair@fixcon.example".to_owned(), conference::mail::outbox::timestamp(NOW)));
+    let answered = Some(("chair@fixcon.example".to_owned(), conference::clock::stamp::timestamp(NOW)));
     assert_eq!(
         updated,
         MessageUpdated { id: id.clone(), answered: answered.clone(), note: "Sent the student rate".into() }

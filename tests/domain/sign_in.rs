@@ -38,7 +38,7 @@ async fn stored_link(app: &TestApp, email: &str, role: Role) -> String {
 }
 
 fn stamp(at: OffsetDateTime) -> String {
-    conference::mail::outbox::timestamp(at)
+    conference::clock::stamp::timestamp(at)
 }
 
 #[tokio::test]

@@ -1,4 +1,4 @@
-//! `conference::papers::submit`: an author submitting a paper, kept with its row, its status
+//! `conference::submissions::submit`: an author submitting a paper, kept with its row, its status
 //! link and both mails, or refused once the paper deadline has passed with nothing kept.
 
 use std::io::Write;
@@ -6,7 +6,7 @@ use std::io::Write;
 use conference::error::Refused;
 use conference::papers::files::{UPLOAD_TEMP_PREFIX, UPLOAD_TEMP_SUFFIX};
 use conference::papers::filetype::PaperKind;
-use conference::papers::submit::{self, Details, Upload};
+use conference::submissions::submit::{self, Details, Upload};
 use time::OffsetDateTime;
 use time::macros::datetime;
 

@@ -386,7 +386,7 @@ pub async fn sign_out(State(state): State<AppState>, request: Request) -> Result
         Access::None => return Ok(Redirect::to(PATH).into_response()),
         Access::Refused => return Ok(session::not_found()),
     };
-    let stamp = crate::mail::outbox::timestamp(state.clock.now());
+    let stamp = crate::clock::stamp::timestamp(state.clock.now());
     let mut tx = crate::db::begin_write(&state.pool).await?;
     store::delete_session(&mut tx, account.session).await?;
     crate::repo::audit::record(&mut tx, &account.entry(&stamp, "auth.signed_out")).await?;

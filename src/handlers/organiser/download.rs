@@ -11,11 +11,11 @@ use tokio::io::{AsyncRead, AsyncReadExt};
 use tower::ServiceExt;
 
 use super::session::Organiser;
+use crate::clock::stamp::timestamp;
 use crate::db::Pool;
 use crate::error::AppError;
 use crate::export::SafeWriter;
 use crate::handlers::state::AppState;
-use crate::mail::outbox::timestamp;
 use crate::repo::audit::{self, NewEntry};
 
 /// Rows written before a chunk of CSV is handed to the connection.

@@ -11,10 +11,10 @@ use futures_util::TryStreamExt;
 
 use super::download::{self, attachment};
 use super::session::SignedInForFile;
+use crate::clock::stamp::timestamp;
 use crate::error::AppError;
 use crate::export::{SafeWriter, reviews};
 use crate::handlers::state::AppState;
-use crate::mail::outbox::timestamp;
 use crate::repo::audit::NewEntry;
 use crate::repo::review_records;
 

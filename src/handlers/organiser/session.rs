@@ -20,9 +20,9 @@ use axum::response::{IntoResponse, Redirect, Response};
 use cookie::{Cookie, SameSite};
 
 use crate::base::client_ip::ClientIp;
+use crate::clock::stamp::timestamp;
 use crate::error::AppError;
 use crate::handlers::state::AppState;
-use crate::mail::outbox::timestamp;
 use crate::repo::audit::{self, Actor, NewEntry};
 use crate::repo::organisers as store;
 use crate::repo::reviewers::{self, Reviewer};

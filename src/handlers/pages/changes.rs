@@ -10,12 +10,13 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use crate::cache::pages::ClockUse;
+use crate::clock::dates::{clock, day_label, iso};
 use crate::clock::zone::Zone;
 use crate::error::AppError;
 use crate::handlers::layout::{Block, BlockError, Layout, Meta, PageCtx};
 use crate::handlers::render::{cached, html};
 use crate::handlers::state::AppState;
-use crate::programme::{Change, Programme, Slot, VersionSummary, clock, day_label, iso, session_path, talk_path};
+use crate::programme::{Change, Programme, Slot, VersionSummary, session_path, talk_path};
 use crate::seed::session_rules::parse_local;
 
 /// The changelog's route, and its canonical path.

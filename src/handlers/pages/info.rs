@@ -9,7 +9,6 @@ use serde_json::{Value, json};
 
 use crate::base::money;
 use crate::cache::pages::ClockUse;
-use crate::calendar::settings::Calendar;
 use crate::clock::dates;
 use crate::error::AppError;
 use crate::handlers::layout::{Block, BlockError, Layout, Meta, PageCtx};
@@ -214,7 +213,7 @@ pub fn render_pricing(page: &PageCtx<'_>, query: Option<&str>) -> Result<String,
         }),
         custom,
         invalid_amount_message: money::INVALID_AMOUNT_MESSAGE,
-        registration_closed: Calendar::of_snapshot(page.content)
+        registration_closed: crate::handlers::layout::calendar_of(page.content)
             .map_or_else(|| Some(CALENDAR_UNREAD.to_owned()), |calendar| calendar.registration_closed(page.now)),
         layout,
     })
@@ -269,7 +268,7 @@ pub fn render_submission(page: &PageCtx<'_>) -> Result<String, AppError> {
         )
     })?;
     let paper_due = dates::long(&layout.site.paper_due_date);
-    let closed = Calendar::of_snapshot(page.content)
+    let closed = crate::handlers::layout::calendar_of(page.content)
         .map_or_else(|| Some(CALENDAR_UNREAD.to_owned()), |calendar| calendar.submissions_closed(page.now));
     html(&SubmissionPage { layout, paper_due, closed, upload_max_bytes: page.config.upload_max_bytes })
 }

@@ -10,12 +10,12 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
 
+use crate::clock::stamp::timestamp;
 use crate::error::AppError;
 use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::mail::consent::{self, LinkPurpose};
-use crate::mail::outbox::timestamp;
 use crate::repo::subscribers;
 
 /// Path of the confirmation link.

@@ -108,7 +108,7 @@ pub fn render_schedule(page: &PageCtx<'_>, filter: &Filter) -> Result<String, Ap
             let days = p
                 .dates()
                 .into_iter()
-                .map(|d| choice(d.to_string(), crate::programme::day_label(d), filter.day == Some(d)))
+                .map(|d| choice(d.to_string(), crate::clock::dates::day_label(d), filter.day == Some(d)))
                 .collect();
             let tracks = p
                 .used_tracks()
@@ -117,7 +117,7 @@ pub fn render_schedule(page: &PageCtx<'_>, filter: &Filter) -> Result<String, Ap
                 .collect();
             let mut words = Vec::new();
             if let Some(day) = filter.day {
-                words.push(crate::programme::day_label(day));
+                words.push(crate::clock::dates::day_label(day));
             }
             if let Some(track) = filter.track.as_deref().and_then(|t| p.track(t)) {
                 words.push(track.name.clone());

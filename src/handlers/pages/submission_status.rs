@@ -33,9 +33,9 @@ use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use serde_json::Value;
 
+use crate::clock::dates::{day_label, iso};
 use crate::content::Snapshot;
 use crate::decisions::authors::{self as domain, ReviewerComments, author, public_state};
-use crate::decisions::states::STATUS_PREFIX;
 use crate::error::{AppError, Refused};
 use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::{html, html_response, see_other};
@@ -44,9 +44,10 @@ use crate::programme::Programme;
 use crate::programme::abstracts;
 use crate::programme::authors::{self as public, PublicForm};
 use crate::programme::ical::TalkEntry;
-use crate::programme::timetable::{day_label, iso, session_path};
+use crate::programme::timetable::session_path;
 use crate::repo::submissions::Submission;
 use crate::review::for_authors;
+use crate::submissions::status_link::STATUS_PREFIX;
 
 use super::schedule::ProgrammeIslands;
 

@@ -22,6 +22,7 @@ use serde::Deserialize;
 
 use super::session::{Reviewing, SignedInReviewer, SignedInReviewerForFile};
 use super::view::{CommentView, ReviewForm, ReviewView, done_notice, paper_href, scores_of, state_label};
+use crate::clock::stamp::timestamp;
 use crate::error::{AppError, Outcome, Refused};
 use crate::handlers::layout::Layout;
 use crate::handlers::organiser::download;
@@ -30,7 +31,6 @@ use crate::handlers::organiser::session as organiser_session;
 use crate::handlers::organiser::sign_in::layout;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
-use crate::mail::outbox::timestamp;
 use crate::repo::audit::Actor;
 use crate::repo::reviews::{AssignedPaper, NumberedReview};
 use crate::review::anonymous::Shown;

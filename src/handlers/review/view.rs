@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
+use crate::clock::dates::{clock, day_label};
 use crate::clock::zone::Zone;
-use crate::programme::timetable::{clock, day_label};
 use crate::repo::reviews::{Comment, Review};
 use crate::review::form::{self, Answer, CONFIDENCE, FieldErrors, Form, Recommendation, Sent, score_field};
 

@@ -69,7 +69,7 @@ impl IntoResponse for Refusal {
 }
 
 /// A domain refusal as the submission answers it: 409 once closed, anything else as its
-/// [`AppError`] (`crate::papers::submit` refuses nothing else).
+/// [`AppError`] (`crate::submissions::submit` refuses nothing else).
 impl From<Refused> for Refusal {
     fn from(refused: Refused) -> Self {
         match refused {

@@ -11,8 +11,8 @@
 //! Papers are never served: no route reads `DATA_DIR`.
 //!
 //! Submodules and domain modules, in the order a paper goes through them: [`upload`] reads
-//! the request, `crate::papers::filetype` recognises the paper, `crate::papers::fields`
-//! checks the text fields, and `crate::papers::submit` keeps the paper, its row and its mails;
+//! the request, `crate::papers::filetype` recognises the paper, `crate::submissions::fields`
+//! checks the text fields, and `crate::submissions::submit` keeps the paper, its row and its mails;
 //! [`answer`] says how it went.
 
 pub mod answer;
@@ -25,7 +25,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 
 use crate::error::AppError;
 use crate::handlers::state::AppState;
-use crate::papers::{fields, submit};
+use crate::submissions::{fields, submit};
 
 pub use crate::forms::paper_form::human_size;
 pub use answer::{Created, MISSING_FILE};

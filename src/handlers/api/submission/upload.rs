@@ -16,9 +16,9 @@ use tower::{Layer, ServiceExt};
 use super::answer::{Refusal, internal, too_large};
 use crate::handlers::extract::HONEYPOT_FIELD;
 use crate::handlers::state::AppState;
-use crate::papers::fields::TextPart;
 use crate::papers::files::{UPLOAD_TEMP_PREFIX, UPLOAD_TEMP_SUFFIX};
-use crate::papers::submit::Upload;
+use crate::submissions::fields::TextPart;
+use crate::submissions::submit::Upload;
 
 /// Room for the text fields and the multipart framing on top of `UPLOAD_MAX_BYTES`, in
 /// bytes: the whole request may be this much larger than the largest paper.

@@ -50,7 +50,7 @@ pub struct NoticeHtml<'a> {
 }
 
 /// The two mails of a stored submission: (author's acknowledgement, organisers' notice).
-/// `status_link` is the author's private link (`crate::decisions::status_link`).
+/// `status_link` is the author's private link (`super::status_link::status_link`).
 pub fn compose_mails(
     ctx: &mail::Context,
     s: &NewSubmission,

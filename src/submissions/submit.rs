@@ -18,15 +18,14 @@ use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
 use time::OffsetDateTime;
 
-use super::files::{PAPERS_DIR, new_reference, upload_name};
-use super::filetype::PaperKind;
-use super::submission_mails::compose_mails;
+use super::mails::compose_mails;
+use crate::clock::stamp::timestamp;
 use crate::config::Config;
 use crate::db::{Engine, Pool};
-use crate::decisions;
 use crate::error::{AppError, Outcome, Refused};
 use crate::mail;
-use crate::mail::outbox::timestamp;
+use crate::papers::files::{PAPERS_DIR, new_reference, upload_name};
+use crate::papers::filetype::PaperKind;
 use crate::repo::decisions as submission_links;
 use crate::repo::papers;
 use crate::repo::submissions::{self, NewSubmission};
@@ -275,7 +274,7 @@ impl Store<'_> {
     ) -> Result<i64, Written> {
         // The author's private status link (issue 21): only its hash is stored.
         let link = Secret::generate();
-        let status_link = decisions::status_link(self.config, &link.token);
+        let status_link = super::status_link::status_link(self.config, &link.token);
         let (ack, notice) =
             compose_mails(ctx, new, status_link).map_err(|e| internal("rendering the submission mails", e))?;
         let db = |e| internal("storing the submission", e);
