@@ -21,7 +21,7 @@
 use std::error::Error;
 
 use conference::db::{self, Engine};
-use conference::mail::outbox::timestamp;
+use conference::clock::stamp::timestamp;
 use time::{Duration, OffsetDateTime};
 
 /// Words of titles, names and messages: few enough that a search word matches many rows.
@@ -99,7 +99,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let data_dir = std::path::PathBuf::from(std::env::var("DATA_DIR").map_err(|_| "DATA_DIR is not set")?);
     let pool = db::connect(&url).await?;
     db::migrate(&pool).await?;
-    db::seed_if_empty(&pool).await?;
+    conference::seed::apply::seed_if_empty(&pool).await?;
     let engine = Engine::of_pool(&pool);
     let now = OffsetDateTime::now_utc();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
