@@ -20,8 +20,8 @@
 
 use std::error::Error;
 
-use conference::db::{self, Engine};
 use conference::clock::stamp::timestamp;
+use conference::db::{self, Engine};
 use time::{Duration, OffsetDateTime};
 
 /// Words of titles, names and messages: few enough that a search word matches many rows.

@@ -458,3 +458,19 @@ async fn assignment_pages_answer_organisers_only() {
     let bad_query = get(&app, &cookie, &format!("{OVERVIEW}?done=exploded")).await;
     assert_eq!(bad_query.status, StatusCode::BAD_REQUEST);
 }
+
+/// After the review deadline a release or an "Assign" form is refused for the deadline (409,
+/// naming the settings page) before its fields are read: one that lacks them gets the same
+/// answer, as it did before the forms' work moved into `review::assignments`.
+#[tokio::test]
+async fn after_the_deadline_a_form_without_its_fields_is_refused_for_the_deadline() {
+    let app = assignment_app().await;
+    app.state.clock.set(time::macros::datetime!(2025-03-04 00:00 +08:00));
+    let cookie = sign_in(&app, CHAIR).await;
+    let reference = twelve_papers(&app).await.swap_remove(0);
+    for path in [format!("{OVERVIEW}/release"), format!("{}/assign", paper_path(&reference))] {
+        let answer = post(&app, &cookie, &path, "").await;
+        assert_eq!(answer.status, StatusCode::CONFLICT, "{path}: {}", answer.text());
+        assert!(answer.text().contains("/organiser/settings"), "{path}: {}", answer.text());
+    }
+}

@@ -463,7 +463,7 @@ fn revoked_already(code: &str) -> Refused {
 pub async fn revoke(pool: &Pool, code: &str, reason: &str, actor: &Actor, now: OffsetDateTime) -> Outcome<Revoked> {
     let at = timestamp(now);
     let mut tx = db::begin_write(pool).await?;
-    let Some(certificate) = store::by_code_on(&mut tx, code).await? else {
+    let Some(certificate) = store::by_code(&mut *tx, code).await? else {
         return Err(Refused::NotFound(UNKNOWN.into()));
     };
     if certificate.revoked_at.is_some() {
@@ -500,7 +500,7 @@ pub async fn reissue(
 ) -> Outcome<Reissued> {
     let at = timestamp(now);
     let mut tx = db::begin_write(pool).await?;
-    let Some(old) = store::by_code_on(&mut tx, code).await? else {
+    let Some(old) = store::by_code(&mut *tx, code).await? else {
         return Err(Refused::NotFound(UNKNOWN.into()));
     };
     let name = tickets::check_name(typed).map_err(|error| field("name", error))?;
@@ -526,7 +526,7 @@ pub async fn reissue(
             AppError::internal("certificate reissue", "the new certificate conflicts with a current one").into()
         );
     }
-    let Some(stored) = store::by_code_on(&mut tx, &new_code).await? else {
+    let Some(stored) = store::by_code(&mut *tx, &new_code).await? else {
         return Err(AppError::internal("certificate reissue", "the new certificate is not stored").into());
     };
     mail_to(&mut tx, ctx, event, &old.email, &[stored], true, format!("certificate-reissued:{new_code}")).await?;

@@ -42,7 +42,7 @@ pub fn lock_wanted(typed: &str) -> Outcome<bool> {
 pub async fn set_lock(pool: &Pool, now: OffsetDateTime, actor: &Actor, lock: bool) -> Outcome<Lock> {
     let at = timestamp(now);
     let mut tx = crate::db::begin_write(pool).await?;
-    let before = store::locked_on(&mut tx).await?;
+    let before = store::locked(&mut *tx).await?;
     if before.is_some() == lock {
         return Ok(Lock { locked: lock, changed: false });
     }
@@ -108,7 +108,7 @@ pub async fn edit_paper(
     };
     let at = timestamp(now);
     let mut tx = crate::db::begin_write(pool).await?;
-    let (abstract_before, presenter_before) = store::public_fields_on(&mut tx, paper.id).await?;
+    let (abstract_before, presenter_before) = store::public_fields(&mut *tx, paper.id).await?;
     if abstract_before == text && presenter_before == presenter {
         return Ok(Placed { reference: paper.reference, changed: false });
     }

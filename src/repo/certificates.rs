@@ -75,19 +75,18 @@ pub async fn insert(conn: &mut Connection, new: &NewCertificate) -> Result<bool,
     Ok(done.rows_affected() == 1)
 }
 
-/// The certificate of `code` (already normalised), if any.
-pub async fn by_code(pool: &Pool, code: &str) -> Result<Option<Certificate>, sqlx::Error> {
-    by_code_on(&mut *pool.acquire().await?, code).await
-}
-
-/// [`by_code`] on `conn` (a transaction).
-pub async fn by_code_on(conn: &mut Connection, code: &str) -> Result<Option<Certificate>, sqlx::Error> {
+/// The certificate of `code` (already normalised), if any: on the pool (a page) or inside a
+/// transaction (a change checked where it is made), like `check_ins::of_day`.
+pub async fn by_code<'e, E>(executor: E, code: &str) -> Result<Option<Certificate>, sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
     if !db::storable(code) {
         return Ok(None);
     }
     sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM certificates WHERE code = $1")))
         .bind(code)
-        .fetch_optional(conn)
+        .fetch_optional(executor)
         .await
 }
 

@@ -167,10 +167,14 @@ pub async fn shift(conn: &mut Connection, submission_id: i64, by: i64) -> Result
     Ok(true)
 }
 
-/// When the programme was locked and by whom; `None` while authors may still edit.
-pub async fn locked(pool: &Pool) -> Result<Option<(String, String)>, sqlx::Error> {
+/// When the programme was locked and by whom; `None` while authors may still edit. On the
+/// pool (a page) or inside the transaction that locks or unlocks it.
+pub async fn locked<'e, E>(executor: E) -> Result<Option<(String, String)>, sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
     let (at, by): (Option<String>, Option<String>) =
-        sqlx::query_as("SELECT locked_at, locked_by FROM programme_lock WHERE id = 1").fetch_one(pool).await?;
+        sqlx::query_as("SELECT locked_at, locked_by FROM programme_lock WHERE id = 1").fetch_one(executor).await?;
     Ok(at.zip(by))
 }
 
@@ -209,11 +213,15 @@ pub async fn version_of(conn: &mut Connection, submission_id: i64) -> Result<Opt
     sqlx::query_scalar("SELECT version FROM submissions WHERE id = $1").bind(submission_id).fetch_optional(conn).await
 }
 
-/// The public abstract and presenter of one submission (empty when not set).
-pub async fn public_fields(pool: &Pool, submission_id: i64) -> Result<(String, String), sqlx::Error> {
+/// The public abstract and presenter of one submission (empty when not set): on the pool,
+/// or inside the transaction that changes them (the audit entry's "before").
+pub async fn public_fields<'e, E>(executor: E, submission_id: i64) -> Result<(String, String), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
     sqlx::query_as("SELECT public_abstract, presenter FROM submissions WHERE id = $1")
         .bind(submission_id)
-        .fetch_one(pool)
+        .fetch_one(executor)
         .await
 }
 
@@ -251,21 +259,4 @@ pub async fn placement(conn: &mut Connection, submission_id: i64) -> Result<Opti
             .fetch_optional(conn)
             .await?;
     Ok(row.map(|(submission_id, session, position, minutes)| Placement { submission_id, session, position, minutes }))
-}
-
-/// The public abstract and presenter of one submission, read on `conn` (the transaction that
-/// changes them, for the audit entry's "before").
-pub async fn public_fields_on(conn: &mut Connection, submission_id: i64) -> Result<(String, String), sqlx::Error> {
-    sqlx::query_as("SELECT public_abstract, presenter FROM submissions WHERE id = $1")
-        .bind(submission_id)
-        .fetch_one(conn)
-        .await
-}
-
-/// When the programme was locked and by whom, read on `conn` (the transaction that locks or
-/// unlocks it).
-pub async fn locked_on(conn: &mut Connection) -> Result<Option<(String, String)>, sqlx::Error> {
-    let (at, by): (Option<String>, Option<String>) =
-        sqlx::query_as("SELECT locked_at, locked_by FROM programme_lock WHERE id = 1").fetch_one(conn).await?;
-    Ok(at.zip(by))
 }

@@ -12,8 +12,8 @@
 //!   and every accepted reviewer with "Assign" or the conflict that keeps them off it; its
 //!   forms [`ASSIGN`], [`UNASSIGN`] and [`CONFLICT`] send `reviewer` (an id).
 //!
-//! Every change answers 303 back with a notice, so a reload posts nothing; a refused form
-//! shows why, with the refusal's status (400, 404, 409 or 422).
+//! A change answers 303 with a notice (a reload posts nothing); a refusal shows why, with
+//! its status (400, 404, 409 or 422), the review deadline checked before the fields.
 
 use askama::Template;
 use axum::body::Bytes;
@@ -205,12 +205,12 @@ pub async fn staged(State(state): State<AppState>, SignedIn(_): SignedIn, RawQue
 /// ([`domain::release`]); 303 to the overview.
 pub async fn release(State(state): State<AppState>, SignedIn(organiser): SignedIn, body: Bytes) -> Answer {
     let result = async {
-        let fields = fields(&body);
-        let mark = one(&fields, "mark")?;
+        domain::before_the_deadline(&state.pool, state.clock.now()).await?;
+        let mark = one(&fields(&body), "mark")?.to_owned();
         let zone = state.content.snapshot().await.zone.clone();
         let review_url = format!("{}{}", state.config.base_url(), crate::handlers::review::session::REVIEWER_HOME);
         let (now, actor) = (state.clock.now(), organiser.actor());
-        let done = domain::release(&state.pool, now, &actor, &state.config, &zone, &review_url, mark).await?;
+        let done = domain::release(&state.pool, now, &actor, &state.config, &zone, &review_url, &mark).await?;
         Ok(see_other(&format!("{PATH}?done=released&count={}&mails={}", done.count, done.mails)))
     }
     .await;
@@ -330,11 +330,13 @@ enum ByHand {
     Conflict,
 }
 
-/// A paper page's form: `reviewer` (an id) to the domain's action; 303 back to the paper
-/// page with the notice of `done`, or the paper page again with the refusal's message
-/// and status (an unknown paper stays the site's 404).
+/// A paper page's form: `reviewer` (an id) to the domain's action; 303 back with the notice
+/// of `done`, or the paper page with the refusal (an unknown paper stays the site's 404).
 async fn by_hand(state: AppState, who: Organiser, reference: String, body: Bytes, what: ByHand, done: &str) -> Answer {
     let result = async {
+        if matches!(what, ByHand::Assign) {
+            domain::before_the_deadline(&state.pool, state.clock.now()).await?;
+        }
         let reviewer = one(&fields(&body), "reviewer")?.to_owned();
         let (pool, now, actor) = (&state.pool, state.clock.now(), who.actor());
         Ok(match what {
