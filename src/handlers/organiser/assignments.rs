@@ -23,10 +23,11 @@ use axum::response::Response;
 
 use super::dashboard;
 use super::form::{fields, one};
+use super::notice::or_notice_page;
 use super::query::Params;
 use super::session::{Organiser, SignedIn};
 use super::sign_in::layout;
-use super::view::{NoticePage, shown};
+use super::view::shown;
 use crate::error::AppError;
 use crate::handlers::layout::Layout;
 use crate::handlers::render::{render, see_other};
@@ -231,29 +232,10 @@ pub async fn discard(State(state): State<AppState>, SignedIn(organiser): SignedI
     in_notice_page(&state, result, vec![(STAGED.to_owned(), "Open the preview again".to_owned())]).await
 }
 
-/// `result`, with a refused form shown as an organiser page saying why (its status: 400,
-/// 404, 409 or 422) with `links` on from there. A 500 stays the site's.
+/// [`or_notice_page`] under the assignments, with a link back to them last.
 async fn in_notice_page(state: &AppState, result: Answer, mut links: Vec<(String, String)>) -> Answer {
-    let err = match result {
-        Ok(response) => return Ok(response),
-        Err(
-            err @ (AppError::BadRequest(_)
-            | AppError::NotFound(_)
-            | AppError::Conflict(_)
-            | AppError::Unprocessable { .. }),
-        ) => err,
-        Err(other) => return Err(other),
-    };
-    let heading = if matches!(err, AppError::NotFound(_)) { "Not found" } else { "Nothing was changed" };
     links.push((PATH.to_owned(), "The assignments".to_owned()));
-    let page = NoticePage {
-        layout: layout(state, heading, PATH).await?,
-        heading: heading.to_owned(),
-        message: err.public_message(),
-        role: "alert",
-        links,
-    };
-    render(err.status(), &page)
+    or_notice_page(state, PATH, result, links).await
 }
 
 #[derive(Template)]

@@ -24,6 +24,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::form::{fields, note, one};
+use super::notice::or_notice_page;
 use super::query::Params;
 use super::session::{self, SignedIn};
 use super::sign_in::layout;
@@ -94,31 +95,13 @@ fn to_conflict(reference: &str, why: Why) -> Response {
     see_other(&format!("{}/conflict?why={why}", href(&reference)))
 }
 
-/// `result`, with a refused form's error shown as an organiser page (the status it names,
-/// the message, and `back` to go on from) instead of the visitors' error page. A 500 stays
-/// the site's.
+/// [`or_notice_page`] under the submissions.
 async fn in_organiser_page(
     state: &AppState,
     result: Result<Response, AppError>,
     back: Vec<(String, String)>,
 ) -> Result<Response, AppError> {
-    let err = match result {
-        Ok(response) => return Ok(response),
-        Err(err @ (AppError::BadRequest(_) | AppError::NotFound(_) | AppError::Conflict(_))) => err,
-        Err(other) => return Err(other),
-    };
-    let heading = match err {
-        AppError::NotFound(_) => "Not found",
-        _ => "Nothing was changed",
-    };
-    let page = NoticePage {
-        layout: layout(state, heading, submissions::PATH).await?,
-        heading: heading.to_owned(),
-        message: err.public_message(),
-        role: "alert",
-        links: back,
-    };
-    render(err.status(), &page)
+    or_notice_page(state, submissions::PATH, result, back).await
 }
 
 /// The link back to the submissions' list.

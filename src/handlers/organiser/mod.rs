@@ -13,6 +13,7 @@ pub mod download;
 pub mod form;
 pub mod history;
 pub mod messages;
+pub mod notice;
 pub mod orders;
 pub mod programme;
 pub mod query;
