@@ -29,6 +29,7 @@ use crate::cache::assets;
 use crate::error::{ApiError, AppError};
 use crate::handlers::api::{collections, contact, files, health, newsletter, payments, submission};
 use crate::handlers::exports;
+use crate::handlers::organiser::submission as one_submission;
 use crate::handlers::organiser::{dashboard, decide, messages, orders, records, session, sign_in, submissions};
 // Review assignments (issue 32 item 4), not the `crate::review::assign` domain they run.
 use crate::handlers::organiser::assignments;
@@ -120,8 +121,8 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         // The back office (issue 20 item 4): lists, their CSV, detail pages, the paper.
         .route(submissions::PATH, get(submissions::list))
         .route("/organiser/submissions.csv", get(submissions::csv))
-        .route("/organiser/submissions/{reference}", get(submissions::detail))
-        .route("/organiser/submissions/{reference}/paper", get(submissions::paper))
+        .route("/organiser/submissions/{reference}", get(one_submission::detail))
+        .route("/organiser/submissions/{reference}/paper", get(one_submission::paper))
         // Decisions (issue 21): stage one or a reviewed selection, preview and apply.
         .route("/organiser/submissions/{reference}/decision", post(decide::decide_one))
         .route(decide::REVIEW, post(decide::review))

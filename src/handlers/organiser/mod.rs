@@ -25,5 +25,6 @@ pub mod session;
 pub mod settings;
 pub mod sign_in;
 pub mod streams;
+pub mod submission;
 pub mod submissions;
 pub mod view;
