@@ -8,6 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { test, expect } from './fixtures';
 import type { Page } from '@playwright/test';
 import { island, mounted, reach, withoutNotice } from './island-helpers';
+import { settled } from './axe';
 
 const PAGES = [
   '/',
@@ -56,6 +57,7 @@ async function mountAll(page: Page) {
 }
 
 async function seriousViolations(page: Page, include?: string) {
+  await settled(page);
   let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']);
   if (include) builder = builder.include(include);
   const results = await builder.analyze();
