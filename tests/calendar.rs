@@ -242,6 +242,39 @@ async fn the_command_line_lists_and_sets_deadlines_and_seed_check_names_them() {
     assert!(out.contains("settings.review_deadline: \"2099-06-01\" set by cli"), "{out}");
 }
 
+/// The settings page as an attacker meets it (OWASP Session Management and CSRF): no session,
+/// a made-up session cookie, a reviewer's or desk staff's session, each refused on GET and
+/// POST with nothing stored; only the organiser's own session from the site's origin saves.
+#[tokio::test]
+async fn the_settings_page_answers_organisers_only() {
+    let app = crate::check_in::app().await;
+    let chair = sign_in(&app, crate::organiser::CHAIR).await;
+    let body = "review_deadline=2030-01-01";
+    crate::organiser::assert_refused_anonymous_and_foreign(&app, SETTINGS, body, &chair).await;
+    let anonymous = app.request(SETTINGS, &[]).await;
+    assert_eq!((anonymous.status, anonymous.header("location")), (StatusCode::SEE_OTHER, Some("/organiser")));
+
+    let forged = format!("__Host-organiser_session={}", "A".repeat(43));
+    let guessed = app.request(SETTINGS, &[("cookie", &forged)]).await;
+    assert_eq!((guessed.status, guessed.header("location")), (StatusCode::SEE_OTHER, Some("/organiser")));
+    let guessed = save(&app, &forged, &[("review_deadline", "2030-01-01")]).await;
+    assert_eq!((guessed.status, guessed.header("location")), (StatusCode::SEE_OTHER, Some("/organiser")));
+
+    add_reviewer(&app, "ada@engines.example", "Ada Lovelace", "Analytical Engines Ltd", "Tidal Computing").await;
+    let reviewer = crate::common::review::reviewer_sign_in(&app, "ada@engines.example").await;
+    let desk = crate::check_in::desk_sign_in(&app, crate::check_in::DOOR).await;
+    for (who, cookie) in [("reviewer", &reviewer), ("desk staff", &desk)] {
+        assert_eq!(app.request(SETTINGS, &[("cookie", cookie)]).await.status, StatusCode::NOT_FOUND, "{who}");
+        let saved = save(&app, cookie, &[("review_deadline", "2030-01-01")]).await;
+        assert_eq!(saved.status, StatusCode::NOT_FOUND, "{who}");
+    }
+    assert_eq!(app.count("settings").await, 0, "nothing stored by any of them");
+
+    let saved = save(&app, &chair, &[("review_deadline", "2030-01-01")]).await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.text());
+    assert_eq!(app.count("settings").await, 1);
+}
+
 #[tokio::test]
 async fn assignments_are_refused_after_the_review_deadline_and_no_mail_names_a_passed_one() {
     // Five days before the fixture's deadline (3 March 2025, 18:00 Singapore time).

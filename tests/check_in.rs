@@ -21,7 +21,7 @@ use crate::common::{BASE, Reply, TestApp, app_with_clock};
 use crate::organiser::{CHAIR, sign_in};
 
 /// The desk staff of these tests (`CHECKIN_EMAIL`).
-const DOOR: &str = "door@fixcon.example";
+pub(crate) const DOOR: &str = "door@fixcon.example";
 
 /// The desk.
 const DESK: &str = "/organiser/check-in";
@@ -131,7 +131,7 @@ async fn audited(app: &TestApp) -> Vec<(String, String, Value)> {
 }
 
 /// Signs desk staff `email` in through the desk's mailed link; the cookie.
-async fn desk_sign_in(app: &TestApp, email: &str) -> String {
+pub(crate) async fn desk_sign_in(app: &TestApp, email: &str) -> String {
     let body = format!("email={}", email.replace('@', "%40"));
     let asked =
         app.post("/organiser/check-in/sign-in", "application/x-www-form-urlencoded", body, &[("origin", BASE)]).await;
