@@ -139,6 +139,31 @@ impl Kept {
 /// after it.
 const ANCHOR_EVERY: i64 = 10 * PAGE_SIZE;
 
+/// A list the organisers filter by its `status` column and by a text search (the outbox, the
+/// subscribers); `None` matches all.
+#[derive(Debug, Clone, Default)]
+pub struct StatusSearch {
+    /// One of the list's states (see the list's own `Filter`).
+    pub status: Option<String>,
+    /// Text in any of the list's searched columns.
+    pub search: Option<String>,
+}
+
+impl StatusSearch {
+    /// The filter's conditions; `index` is the full-text index of `columns`
+    /// ([`Where::contains`]).
+    pub fn sql(&self, index: &'static str, columns: &[&'static str]) -> Where {
+        let mut filter = Where::new();
+        if let Some(status) = &self.status {
+            filter.equals("status", status);
+        }
+        if let Some(text) = &self.search {
+            filter.contains(index, columns, text);
+        }
+        filter
+    }
+}
+
 /// Conditions joined by `AND`, with their values; placeholders are numbered when the clause is
 /// written for an engine, since a search binds a different number of values on each.
 #[derive(Debug, Clone, Default)]

@@ -5,7 +5,7 @@ use futures_util::stream::BoxStream;
 use sqlx::FromRow;
 
 use super::dashboard::Counts;
-use super::filter::Where;
+use super::filter::StatusSearch;
 use crate::db::Pool;
 
 /// One mail of the outbox.
@@ -23,27 +23,9 @@ pub struct Mail {
     pub sent_at: Option<String>,
 }
 
-/// The organisers' view of the outbox; `None` matches all.
-#[derive(Debug, Clone, Default)]
-pub struct Filter {
-    /// `pending`, `sent` or `failed`.
-    pub status: Option<String>,
-    /// Text in the recipient or the subject.
-    pub search: Option<String>,
-}
-
-impl Filter {
-    fn sql(&self) -> Where {
-        let mut filter = Where::new();
-        if let Some(status) = &self.status {
-            filter.equals("status", status);
-        }
-        if let Some(text) = &self.search {
-            filter.contains("outbox_search", &["to_address", "subject"], text);
-        }
-        filter
-    }
-}
+/// The organisers' view of the outbox: `status` is `pending`, `sent` or `failed`; the search
+/// looks in the recipient and the subject.
+pub type Filter = StatusSearch;
 
 const SELECT: &str = "SELECT id, to_address, subject, status, CAST(attempts AS BIGINT) AS attempts, last_error, \
                       created, sent_at FROM outbox";
@@ -52,10 +34,10 @@ const SELECT: &str = "SELECT id, to_address, subject, status, CAST(attempts AS B
 /// search the number comes from `counts`; a search is counted once per `count_version`.
 pub async fn list(pool: &Pool, filter: &Filter, page: i64, counts: &Counts) -> Result<(i64, Vec<Mail>), sqlx::Error> {
     let counted = filter.search.is_none().then(|| counts.mails_in(filter.status.as_deref()));
-    filter.sql().page(pool, SELECT, ("outbox", "id"), "id DESC", page, counts.matches(counted)).await
+    filter.sql("outbox_search", &["to_address", "subject"]).page(pool, SELECT, ("outbox", "id"), "id DESC", page, counts.matches(counted)).await
 }
 
 /// Every mail `filter` selects, newest first, one row at a time.
 pub fn stream<'a>(pool: &'a Pool, filter: &Filter) -> BoxStream<'a, Result<Mail, sqlx::Error>> {
-    filter.sql().stream(pool, SELECT, "id DESC")
+    filter.sql("outbox_search", &["to_address", "subject"]).stream(pool, SELECT, "id DESC")
 }

@@ -21,7 +21,7 @@ pub fn state_label(state: &str) -> &str {
 }
 
 /// spec section 3, Paper submission: the validated fields plus the stored file.
-#[derive(Debug, Clone, FromRow, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, FromRow, Serialize)]
 pub struct NewSubmission {
     pub reference: String,
     pub name: String,

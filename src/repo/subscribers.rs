@@ -8,7 +8,7 @@ use sqlx::FromRow;
 use futures_util::stream::BoxStream;
 
 use super::dashboard::Counts;
-use super::filter::Where;
+use super::filter::StatusSearch;
 use crate::db::{Connection, Pool};
 
 use super::messages::{created_now, record_id};
@@ -95,27 +95,9 @@ pub async fn all(pool: &Pool) -> Result<Vec<Subscriber>, sqlx::Error> {
         .await
 }
 
-/// The organisers' view of subscribers; `None` matches all.
-#[derive(Debug, Clone, Default)]
-pub struct Filter {
-    /// `pending`, `subscribed` or `unsubscribed`.
-    pub status: Option<String>,
-    /// Text in the address.
-    pub search: Option<String>,
-}
-
-impl Filter {
-    fn sql(&self) -> Where {
-        let mut filter = Where::new();
-        if let Some(status) = &self.status {
-            filter.equals("status", status);
-        }
-        if let Some(text) = &self.search {
-            filter.contains("subscribers_search", &["email"], text);
-        }
-        filter
-    }
-}
+/// The organisers' view of subscribers: `status` is `pending`, `subscribed` or `unsubscribed`;
+/// the search looks in the address.
+pub type Filter = StatusSearch;
 
 const SELECT: &str = "SELECT id, email, created, status, confirmed FROM subscribers";
 /// Newest first.
@@ -131,10 +113,10 @@ pub async fn list(
     counts: &Counts,
 ) -> Result<(i64, Vec<Subscriber>), sqlx::Error> {
     let counted = filter.search.is_none().then(|| counts.subscribers_in(filter.status.as_deref()));
-    filter.sql().page(pool, SELECT, ("subscribers", "id"), ORDER, page, counts.matches(counted)).await
+    filter.sql("subscribers_search", &["email"]).page(pool, SELECT, ("subscribers", "id"), ORDER, page, counts.matches(counted)).await
 }
 
 /// Every subscriber `filter` selects, newest first, one row at a time.
 pub fn stream<'a>(pool: &'a Pool, filter: &Filter) -> BoxStream<'a, Result<Subscriber, sqlx::Error>> {
-    filter.sql().stream(pool, SELECT, ORDER)
+    filter.sql("subscribers_search", &["email"]).stream(pool, SELECT, ORDER)
 }

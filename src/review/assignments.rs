@@ -576,6 +576,16 @@ impl Target {
     }
 }
 
+/// The write transaction of a change by hand to reviewer `reviewer`'s assignment of paper
+/// `reference`, with its [`Target`]; not found for an unknown paper, otherwise refused as
+/// [`target`] says.
+async fn begin_by_hand(pool: &Pool, reference: &str, reviewer: &str) -> Outcome<(crate::db::Transaction, Target)> {
+    let paper = known_paper(pool, reference).await?;
+    let mut tx = crate::db::begin_write(pool).await?;
+    let t = target(&mut tx, paper, reviewer).await?;
+    Ok((tx, t))
+}
+
 /// The form's `reviewer` (an id of a stored reviewer, else invalid) and `paper`, read on
 /// `conn`; not allowed once the paper is no longer submitted.
 async fn target(conn: &mut Connection, paper: store::Paper, sent: &str) -> Outcome<Target> {
@@ -626,11 +636,9 @@ pub async fn assign_one(
     reviewer: &str,
 ) -> Outcome<ByHand> {
     before_the_deadline(pool, now).await?;
-    let paper = known_paper(pool, reference).await?;
     let webmail = store::webmail_domains(pool).await?;
     let at = timestamp(now);
-    let mut tx = crate::db::begin_write(pool).await?;
-    let t = target(&mut tx, paper, reviewer).await?;
+    let (mut tx, t) = begin_by_hand(pool, reference, reviewer).await?;
     if t.reviewer.state != "accepted" {
         return Err(Refused::Conflicted(format!(
             "{} cannot be assigned: they are {} (only reviewers who accepted the invitation review).",
@@ -690,10 +698,8 @@ pub async fn unassign(
     reference: &str,
     reviewer: &str,
 ) -> Outcome<ByHand> {
-    let paper = known_paper(pool, reference).await?;
     let at = timestamp(now);
-    let mut tx = crate::db::begin_write(pool).await?;
-    let t = target(&mut tx, paper, reviewer).await?;
+    let (mut tx, t) = begin_by_hand(pool, reference, reviewer).await?;
     let Some(a) = t.assignment().cloned() else {
         return Err(Refused::Stale(format!(
             "{} does not review this paper (any more). Nothing was changed.",
@@ -726,10 +732,8 @@ pub async fn declare_conflict(
     reference: &str,
     reviewer: &str,
 ) -> Outcome<ByHand> {
-    let paper = known_paper(pool, reference).await?;
     let at = timestamp(now);
-    let mut tx = crate::db::begin_write(pool).await?;
-    let t = target(&mut tx, paper, reviewer).await?;
+    let (mut tx, t) = begin_by_hand(pool, reference, reviewer).await?;
     let assignment = t.assignment().cloned();
     if assignment.as_ref().is_some_and(|a| a.reviewed == 1) {
         return Err(review_keeps_assignment(&t.reviewer.name, "No conflict was recorded."));

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::submit::Details;
+use crate::repo::submissions::NewSubmission;
 use crate::forms::paper_form::CONFERENCE_SOURCES;
 use crate::forms::validate::{is_allowed_char, is_blank, is_valid_email, is_valid_phone};
 
@@ -107,8 +107,10 @@ pub const FIELD_NAMES: [&str; TEXT_FIELDS.len()] = {
     names
 };
 
-/// Checks every text field in the spec's order; the errors keep that order.
-pub fn check_fields(texts: &BTreeMap<String, TextPart>) -> Result<Details, Vec<(&'static str, String)>> {
+/// Checks every text field in the spec's order; the errors keep that order. The fields come
+/// back trimmed, within their limits and with valid options (spec section 5) in the row they
+/// will be stored as; its reference and file columns stay empty for `submit` to fill.
+pub fn check_fields(texts: &BTreeMap<String, TextPart>) -> Result<NewSubmission, Vec<(&'static str, String)>> {
     let mut errors: Vec<(&'static str, String)> = Vec::new();
     let mut values: BTreeMap<&'static str, String> = BTreeMap::new();
     for field in &TEXT_FIELDS {
@@ -142,7 +144,7 @@ pub fn check_fields(texts: &BTreeMap<String, TextPart>) -> Result<Details, Vec<(
         return Err(errors);
     }
     let mut take = |name: &str| values.remove(name).unwrap_or_default();
-    Ok(Details {
+    Ok(NewSubmission {
         name: take("name"),
         number: take("number"),
         email: take("email"),
@@ -156,6 +158,7 @@ pub fn check_fields(texts: &BTreeMap<String, TextPart>) -> Result<Details, Vec<(
         presentation_type: take("presentationType"),
         message: take("message"),
         conference_source: take("conferenceSource"),
+        ..NewSubmission::default()
     })
 }
 

@@ -31,25 +31,6 @@ use crate::repo::papers;
 use crate::repo::submissions::{self, NewSubmission};
 use crate::sign_in::secrets::Secret;
 
-/// The submission's fields once checked (spec section 5: trimmed, within their limits,
-/// options valid), by the names of the `submissions` table.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Details {
-    pub name: String,
-    pub number: String,
-    pub email: String,
-    pub country: String,
-    pub author_name: String,
-    pub co_author_name: String,
-    pub paper_title: String,
-    pub department: String,
-    pub university_organization: String,
-    pub paper_type: String,
-    pub presentation_type: String,
-    pub message: String,
-    pub conference_source: String,
-}
-
 /// A paper as received: in a temporary file in `DATA_DIR/papers`, removed when dropped.
 #[derive(Debug)]
 pub struct Upload {
@@ -81,7 +62,7 @@ pub async fn open(pool: &Pool, now: OffsetDateTime) -> Outcome<()> {
     }
 }
 
-/// Stores the paper `upload` of type `kind` with `details` at `now`: the file under a fresh
+/// Stores the paper `upload` of type `kind` with its checked `fields` at `now`: the file under a fresh
 /// reference (`DATA_DIR/papers`, or the database on PostgreSQL), the row, the author's status
 /// link (only its hash is stored) and both mails queued, the acknowledgement only while the
 /// address is within 3 a day (DESIGN.md section 5).
@@ -92,7 +73,7 @@ pub async fn submit(
     pool: &Pool,
     config: &Config,
     now: OffsetDateTime,
-    details: Details,
+    fields: NewSubmission,
     upload: Upload,
     kind: PaperKind,
 ) -> Outcome<Submitted> {
@@ -110,24 +91,9 @@ pub async fn submit(
     };
 
     let mut new = NewSubmission {
-        file_path: String::new(),
-        file_name: String::new(),
         file_type: kind.mime().to_owned(),
         file_size: i64::try_from(upload.size).unwrap_or(i64::MAX),
-        reference: String::new(),
-        name: details.name,
-        number: details.number,
-        email: details.email,
-        country: details.country,
-        author_name: details.author_name,
-        co_author_name: details.co_author_name,
-        paper_title: details.paper_title,
-        department: details.department,
-        university_organization: details.university_organization,
-        paper_type: details.paper_type,
-        presentation_type: details.presentation_type,
-        message: details.message,
-        conference_source: details.conference_source,
+        ..fields
     };
     name_by_reference(&mut new, &reference, &upload.file_name, kind);
     let written = match temp {

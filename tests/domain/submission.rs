@@ -6,7 +6,8 @@ use std::io::Write;
 use conference::error::Refused;
 use conference::papers::files::{UPLOAD_TEMP_PREFIX, UPLOAD_TEMP_SUFFIX};
 use conference::papers::filetype::PaperKind;
-use conference::submissions::submit::{self, Details, Upload};
+use conference::repo::submissions::NewSubmission;
+use conference::submissions::submit::{self, Upload};
 use time::OffsetDateTime;
 use time::macros::datetime;
 
@@ -18,8 +19,8 @@ const OPEN: OffsetDateTime = datetime!(2025-02-24 10:00 +08:00);
 /// The day after it.
 const CLOSED: OffsetDateTime = datetime!(2099-03-20 00:00 +08:00);
 
-fn details() -> Details {
-    Details {
+fn details() -> NewSubmission {
+    NewSubmission {
         name: "Ana Cruz".into(),
         number: "+639171234567".into(),
         email: "ana.cruz@example.org".into(),
@@ -33,6 +34,7 @@ fn details() -> Details {
         presentation_type: "Oral".into(),
         message: "Thank you.".into(),
         conference_source: "Website".into(),
+        ..NewSubmission::default()
     }
 }
 
