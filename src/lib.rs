@@ -8,7 +8,7 @@
 //!
 //! A page request: `server::accept` → `http::cache_hits` (a fresh page from `cache`) or
 //! `http::router`'s stack → a handler of `handlers::pages` → `handlers::render` with
-//! `handlers::layout` over the `content` snapshot → the answer kept in `cache::pages`.
+//! `views::layout` over the `content` snapshot → the answer kept in `cache::pages`.
 //! `docs/architecture.md` follows a page and a paper submission through the layers.
 
 // 1. process: the program and what runs beside the requests.
@@ -27,6 +27,9 @@ pub mod http;
 /// Pages, APIs, seo files; the page table, the layout, rendering helpers, extractors and the
 /// application state.
 pub mod handlers;
+/// What each page shows, free of HTTP: templates' structs, view models, shared labels and the
+/// layout.
+pub mod views;
 
 // 4. domain: the conference's rules, free of HTTP.
 /// Attendees: tickets and their codes, the attendee links, numbered receipts and credit

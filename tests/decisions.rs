@@ -306,7 +306,7 @@ async fn a_decision_from_a_stale_page_is_409_and_changes_nothing() {
     assert_eq!(text(back), format!("Open submission {reference} as it is now"));
     assert_eq!(
         select(&page, "nav[aria-label='Organiser area'] a").len(),
-        conference::handlers::organiser::view::area_links().count(),
+        conference::views::organiser::shared::area_links().count(),
         "the organiser area's header"
     );
     // The links come in named groups (a line each on a phone): every group's list is labelled

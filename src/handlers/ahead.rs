@@ -7,11 +7,11 @@ use std::time::Duration;
 use time::OffsetDateTime;
 
 use crate::cache::pages::ClockUse;
-use crate::handlers::layout::PageCtx;
 use crate::handlers::pages::home;
 use crate::handlers::render::MinutePage;
 use crate::handlers::seo;
 use crate::handlers::state::AppState;
+use crate::views::layout::PageCtx;
 
 /// Every page cached per minute.
 const MINUTE_PAGES: [&MinutePage; 2] = [&home::MINUTE_PAGE, &seo::CALENDAR_PAGE];

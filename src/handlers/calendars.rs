@@ -21,13 +21,13 @@ use crate::cache::pages::ClockUse;
 use crate::cache::prepared::Kind;
 use crate::config::Config;
 use crate::error::AppError;
-use crate::handlers::layout::PageCtx;
 use crate::handlers::render::cached_as;
 use crate::handlers::state::AppState;
 use crate::programme::ical::TalkEntry;
 pub use crate::programme::ical::{calendar as published, host_of, one_newline};
 use crate::programme::{Programme, TimedSession, TimedTalk};
 use crate::repo::content::Site;
+use crate::views::layout::PageCtx;
 
 /// Calendar apps may keep it an hour, like `/calendar.ics`.
 const CALENDAR_CACHE_CONTROL: &str = "public, max-age=3600";

@@ -14,11 +14,11 @@ use axum::response::Response;
 use crate::cache::pages::ClockUse;
 use crate::cache::prepared::Kind;
 use crate::error::AppError;
-use crate::handlers::layout::PageCtx;
 use crate::handlers::render::{PAGE_CACHE_CONTROL, cached_as};
 use crate::handlers::state::AppState;
 use crate::programme::Programme;
 use crate::programme::frab::{Frab, schedule};
+use crate::views::layout::PageCtx;
 
 /// Where the XML form is served.
 pub const SCHEDULE_XML: &str = "/schedule.xml";

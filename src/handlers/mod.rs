@@ -6,7 +6,6 @@ pub mod api;
 pub mod calendars;
 pub mod exports;
 pub mod extract;
-pub mod layout;
 pub mod organiser;
 pub mod page_table;
 pub mod pages;

@@ -11,8 +11,8 @@ use axum::response::{IntoResponse, Response};
 use crate::cache::pages::ClockUse;
 use crate::cache::prepared::{Kind, Prepared};
 use crate::error::AppError;
-use crate::handlers::layout::PageCtx;
 use crate::handlers::state::AppState;
+use crate::views::layout::PageCtx;
 
 /// `Content-Type` of every page.
 pub const HTML: &str = "text/html; charset=utf-8";

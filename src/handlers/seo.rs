@@ -8,10 +8,10 @@ use crate::cache::pages::ClockUse;
 use crate::cache::prepared::Kind;
 use crate::error::AppError;
 use crate::handlers::calendars::{host_of, one_newline, published};
-use crate::handlers::layout::PageCtx;
 use crate::handlers::page_table::{PAGES, addresses};
 use crate::handlers::render::{MinutePage, cached_as};
 use crate::handlers::state::AppState;
+use crate::views::layout::PageCtx;
 
 /// Crawlers and calendar apps may keep these an hour.
 const SEO_CACHE_CONTROL: &str = "public, max-age=3600";

@@ -11,9 +11,9 @@ use crate::clock::Clock;
 use crate::config::Config;
 use crate::content::{Content, Snapshot, store::POLL_INTERVAL};
 use crate::db::Pool;
-use crate::handlers::layout::PageCtx;
 use crate::payments::PaymentConfig;
 use crate::repo::dashboard::CountCache;
+use crate::views::layout::PageCtx;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -36,6 +36,12 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// The event's zone from the content in force, the zone of every time an organiser's page
+    /// shows ([`crate::views::organiser::shared::when`]).
+    pub async fn event_zone(&self) -> crate::clock::zone::Zone {
+        self.content.snapshot().await.zone.clone()
+    }
+
     /// State over `pool`. Inside a tokio runtime it also starts the content watcher, which
     /// stops when the last copy of this state is dropped.
     pub fn new(pool: Pool, config: Config) -> Self {

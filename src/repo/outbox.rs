@@ -34,7 +34,10 @@ const SELECT: &str = "SELECT id, to_address, subject, status, CAST(attempts AS B
 /// search the number comes from `counts`; a search is counted once per `count_version`.
 pub async fn list(pool: &Pool, filter: &Filter, page: i64, counts: &Counts) -> Result<(i64, Vec<Mail>), sqlx::Error> {
     let counted = filter.search.is_none().then(|| counts.mails_in(filter.status.as_deref()));
-    filter.sql("outbox_search", &["to_address", "subject"]).page(pool, SELECT, ("outbox", "id"), "id DESC", page, counts.matches(counted)).await
+    filter
+        .sql("outbox_search", &["to_address", "subject"])
+        .page(pool, SELECT, ("outbox", "id"), "id DESC", page, counts.matches(counted))
+        .await
 }
 
 /// Every mail `filter` selects, newest first, one row at a time.

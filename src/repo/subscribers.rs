@@ -113,7 +113,10 @@ pub async fn list(
     counts: &Counts,
 ) -> Result<(i64, Vec<Subscriber>), sqlx::Error> {
     let counted = filter.search.is_none().then(|| counts.subscribers_in(filter.status.as_deref()));
-    filter.sql("subscribers_search", &["email"]).page(pool, SELECT, ("subscribers", "id"), ORDER, page, counts.matches(counted)).await
+    filter
+        .sql("subscribers_search", &["email"])
+        .page(pool, SELECT, ("subscribers", "id"), ORDER, page, counts.matches(counted))
+        .await
 }
 
 /// Every subscriber `filter` selects, newest first, one row at a time.

@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::repo::submissions::NewSubmission;
 use crate::forms::paper_form::CONFERENCE_SOURCES;
 use crate::forms::validate::{is_allowed_char, is_blank, is_valid_email, is_valid_phone};
+use crate::repo::submissions::NewSubmission;
 
 /// A text field as the request carried it (read by `crate::handlers::api::submission::upload`).
 #[derive(Debug, Default, Clone)]

@@ -27,12 +27,12 @@ use super::notice::or_notice_page;
 use super::query::Params;
 use super::session::{Organiser, SignedIn};
 use super::sign_in::layout;
-use super::view::shown;
 use crate::error::AppError;
-use crate::handlers::layout::Layout;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::review::assignments::{self as domain, Candidate};
+use crate::views::layout::Layout;
+use crate::views::organiser::shared::shown;
 
 /// The overview.
 pub const PATH: &str = "/organiser/review/assignments";

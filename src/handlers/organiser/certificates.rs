@@ -15,16 +15,17 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::form::{fields, one};
-use super::query::{Pager, Params};
+use super::query::Params;
 use super::session::SignedIn;
 use super::sign_in::layout;
 use crate::attendance::certificates::{self, Event, Released, UNKNOWN};
 use crate::attendance::tickets;
 use crate::error::{AppError, Refused};
-use crate::handlers::layout::Layout;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::repo::certificates::{self as store, Certificate};
+use crate::views::layout::Layout;
+use crate::views::organiser::shared::Pager;
 
 /// The page's address.
 pub const PATH: &str = "/organiser/certificates";
@@ -48,7 +49,7 @@ struct Row {
     kind: &'static str,
     /// The paper's reference and title, for a presentation certificate.
     paper: Option<String>,
-    issued_at: super::view::Moment,
+    issued_at: crate::views::organiser::shared::Moment,
     /// "Valid", "Revoked" or "Replaced by <code>".
     status: String,
     revocable: bool,
@@ -67,7 +68,7 @@ struct CertificatesPage {
     notice: Option<String>,
     problem: Option<String>,
     /// How many releases, when the last was and by whom; `None` before the first.
-    released: Option<(i64, super::view::Moment, String)>,
+    released: Option<(i64, crate::views::organiser::shared::Moment, String)>,
     /// When releasing opens, before the conference's last day; `None` once it may.
     opens: Option<String>,
     /// (what, valid, revoked) per kind.
@@ -105,7 +106,7 @@ fn row(c: Certificate, base_url: &str, refused: Option<&NameRefused>, zone: &cra
         email: c.email,
         kind: certificates::kind_label(&c.kind),
         paper: c.reference.as_ref().map(|r| format!("{r} · {}", c.title.clone().unwrap_or_default())),
-        issued_at: super::view::when(&c.issued_at, zone),
+        issued_at: crate::views::organiser::shared::when(&c.issued_at, zone),
         revocable: c.revoked_at.is_none(),
         reissuable: c.replaced_by.is_none(),
         status,
@@ -138,13 +139,13 @@ async fn page(
         layout: layout(state, "Certificates", PATH).await?,
         notice,
         problem,
-        released: overview.released.map(|(n, at, by)| (n, super::view::when(&at, zone), by)),
+        released: overview.released.map(|(n, at, by)| (n, crate::views::organiser::shared::when(&at, zone), by)),
         opens: overview.opens,
         counts: overview.counts,
         waiting: overview.waiting,
         release_action: RELEASE,
         search: params.value("q"),
-        pager: Pager::new(PATH, params, page, total),
+        pager: Pager::new(PATH, &params.filters(), page, total),
         rows,
         name_max: tickets::NAME_MAX_CHARS,
     };
@@ -163,17 +164,20 @@ pub async fn show(
     let notice = if let Some(number) = params.get("released") {
         Some(format!(
             "Release {} is done: each person it issued a certificate to gets one mail listing theirs.",
-            super::view::shown(number)
+            crate::views::organiser::shared::shown(number)
         ))
     } else if params.get("nothing").is_some() {
         Some("Nothing new to issue: everyone who earned a certificate has one. No mail was sent.".to_owned())
     } else if let Some(code) = params.get("revoked") {
-        Some(format!("Certificate {} is revoked: its verify page says so.", super::view::shown(code)))
+        Some(format!(
+            "Certificate {} is revoked: its verify page says so.",
+            crate::views::organiser::shared::shown(code)
+        ))
     } else {
         params.get("reissued").map(|code| {
             format!(
                 "The certificate was reissued as {} and mailed to its holder; the old one is revoked.",
-                super::view::shown(code)
+                crate::views::organiser::shared::shown(code)
             )
         })
     };
@@ -224,7 +228,7 @@ struct RevokePage {
     email: String,
     kind: &'static str,
     paper: Option<String>,
-    issued_at: super::view::Moment,
+    issued_at: crate::views::organiser::shared::Moment,
     action: String,
     /// The reason as typed, and why it was refused.
     reason: String,
@@ -239,7 +243,7 @@ async fn revoke_page(
     reason: String,
     error: Option<String>,
 ) -> Result<Response, AppError> {
-    let zone = super::view::event_zone(state).await;
+    let zone = state.event_zone().await;
     let view = RevokePage {
         layout: layout(state, &format!("Revoke certificate {}", c.code), PATH).await?,
         action: REVOKE.replace("{code}", &c.code),
@@ -247,7 +251,7 @@ async fn revoke_page(
         email: c.email,
         kind: certificates::kind_label(&c.kind),
         paper: c.reference.as_ref().map(|r| format!("{r} · {}", c.title.clone().unwrap_or_default())),
-        issued_at: super::view::when(&c.issued_at, &zone),
+        issued_at: crate::views::organiser::shared::when(&c.issued_at, &zone),
         code: c.code,
         reason,
         error,

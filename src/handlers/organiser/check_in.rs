@@ -27,13 +27,13 @@ use crate::attendance::tickets;
 use crate::base::client_ip::ClientIp;
 use crate::error::{AppError, Refused};
 use crate::export::SafeWriter;
-use crate::handlers::layout::Layout;
 use crate::handlers::render::html;
 use crate::handlers::state::AppState;
 use crate::repo::attendees::Ticket;
 use crate::repo::check_ins::{self, Found};
 use crate::repo::organisers as store;
 use crate::sign_in::roles::Role;
+use crate::views::layout::Layout;
 
 /// The desk's address, desk staff's home
 /// ([`crate::sign_in::roles::CHECK_IN_HOME`], the same address).

@@ -13,17 +13,17 @@ use axum::response::Response;
 
 use super::session;
 use super::sign_in::{layout, sign_in_page};
-use super::view::{self, Cell};
 use crate::base::money;
 use crate::clock::stamp::timestamp;
 use crate::error::AppError;
-use crate::handlers::layout::Layout;
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::repo::audit::{self, Entry};
 use crate::repo::dashboard::Counts;
 use crate::repo::organisers::{self as store, Session};
 use crate::sign_in::roles::Role;
+use crate::views::layout::Layout;
+use crate::views::organiser::shared::{self as view, Cell};
 
 /// Audit entries the dashboard shows.
 const LATEST_ENTRIES: i64 = 10;
@@ -128,7 +128,7 @@ pub async fn home(State(state): State<AppState>, request: Request) -> Result<Res
         current_session: organiser.session,
         entries: audit::latest(pool, LATEST_ENTRIES).await?,
         check_ins: crate::repo::check_ins::counts(pool).await?,
-        zone: view::event_zone(&state).await,
+        zone: state.event_zone().await,
         email: organiser.email,
     };
     render(StatusCode::OK, &page)

@@ -29,15 +29,15 @@ use super::query::Params;
 use super::session::{self, SignedIn};
 use super::sign_in::layout;
 use super::submissions::{self, href};
-use super::view::NoticePage;
 use crate::decisions::apply::{self as applying, TOKEN_STAND_IN};
 use crate::decisions::stage::{self as staging, ITEMS_MAX, Why};
 use crate::decisions::states::{Decision, counted, shown};
 use crate::error::{AppError, Refused};
-use crate::handlers::layout::Layout;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::repo::submissions as rows;
+use crate::views::layout::Layout;
+use crate::views::organiser::shared::NoticePage;
 
 /// The review of a selection (where the list's selection form posts).
 pub use super::submissions::REVIEW;

@@ -4,8 +4,8 @@
 use askama::Template;
 
 use super::history::HistoryEntry;
-use super::view::Cell;
-use crate::handlers::layout::Layout;
+use crate::views::layout::Layout;
+use crate::views::organiser::shared::Cell;
 
 /// A field of an [`ActionForm`].
 #[derive(Debug, Clone)]

@@ -1,8 +1,8 @@
 //! An item's history on its page ([`super::detail::DetailPage`]): the audit log's entries
 //! about it, each as a line of what changed in the words organisers use.
 
-use super::view::{Moment, action_label, actor_label, event_zone, when, word};
 use crate::clock::zone::Zone;
+use crate::views::organiser::shared::{Moment, action_label, actor_label, when, word};
 
 /// An entry of an item's history (from the audit log), in the words organisers use.
 #[derive(Debug, Clone)]
@@ -149,6 +149,6 @@ pub async fn history(
     object_id: &str,
 ) -> Result<Vec<HistoryEntry>, crate::error::AppError> {
     let entries = crate::repo::audit::of_object(&state.pool, object_type, object_id).await?;
-    let zone = event_zone(state).await;
+    let zone = state.event_zone().await;
     Ok(entries.into_iter().map(|entry| HistoryEntry::of(entry, &zone)).collect())
 }

@@ -11,18 +11,19 @@ use super::detail::{ActionForm, DetailPage, Field, Group};
 use super::download::{self, CsvList};
 use super::form::{fields, note, one};
 use super::history::history;
-use super::query::{Pager, Params};
+use super::query::Params;
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{self, Cell, Control, ListPage};
 use crate::error::AppError;
 use crate::export::visitors;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::mail::messages as contact_messages;
 use crate::repo::messages::{self, Received};
+use crate::views::organiser::shared::Pager;
+use crate::views::organiser::shared::{Cell, Control, ListPage};
 
-use super::view::excerpt;
+use crate::views::organiser::shared::excerpt;
 
 /// The list's address.
 pub const MESSAGES: &str = "/organiser/messages";
@@ -45,7 +46,7 @@ pub async fn message_list(
     let page = params.page()?;
     let counts = dashboard::counts(&state).await?;
     let (total, rows) = messages::list(&state.pool, &filter, page, &counts).await?;
-    let zone = view::event_zone(&state).await;
+    let zone = state.event_zone().await;
     let rows = rows
         .into_iter()
         .map(|Received { message: m, read_at, answered_at, .. }| {
@@ -71,7 +72,7 @@ pub async fn message_list(
         ],
         columns: vec!["Received", "Name", "E-mail", "Country", "Message", "Read", "Answered"],
         rows,
-        pager: Pager::new(MESSAGES, &params, page, total),
+        pager: Pager::new(MESSAGES, &params.filters(), page, total),
         bulk: None,
     };
     render(StatusCode::OK, &page)

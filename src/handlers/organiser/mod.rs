@@ -27,4 +27,3 @@ pub mod sign_in;
 pub mod streams;
 pub mod submission;
 pub mod submissions;
-pub mod view;

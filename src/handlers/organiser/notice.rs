@@ -6,10 +6,10 @@
 use axum::response::Response;
 
 use super::sign_in::layout;
-use super::view::NoticePage;
 use crate::error::AppError;
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
+use crate::views::organiser::shared::NoticePage;
 
 /// `result`, with a refused form (400, 404, 409 or 422) shown as an organiser notice page
 /// under `area` (the navigation's current section) with `links` on from there, the first the

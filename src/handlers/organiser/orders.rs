@@ -11,10 +11,9 @@ use super::detail::{ActionForm, DetailPage, Field, Group};
 use super::download::{self, CsvList};
 use super::form::{fields, note, one};
 use super::history::history;
-use super::query::{Pager, Params};
+use super::query::Params;
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{self, Cell, Control, ListPage};
 use crate::base::money;
 use crate::error::AppError;
 use crate::export::registrations;
@@ -23,8 +22,10 @@ use crate::handlers::state::AppState;
 use crate::payments::by_hand;
 use crate::repo::orders::{self, ModeFilter, Order, OrderKind, Status};
 use crate::repo::receipts;
+use crate::views::organiser::shared::Pager;
+use crate::views::organiser::shared::{Cell, Control, ListPage};
 
-use super::view::shown;
+use crate::views::organiser::shared::shown;
 
 /// The list's address.
 pub const ORDERS: &str = "/organiser/orders";
@@ -62,7 +63,7 @@ pub async fn order_list(
     let page = params.page()?;
     let counts = dashboard::counts(&state).await?;
     let (total, rows) = orders::list(&state.pool, &filter, page, &counts).await?;
-    let zone = view::event_zone(&state).await;
+    let zone = state.event_zone().await;
     let rows = rows
         .into_iter()
         .map(|o| {
@@ -112,7 +113,7 @@ pub async fn order_list(
         ],
         columns: vec!["Order", "Created", "Name", "E-mail", "Item", "Amount", "State", "Mode"],
         rows,
-        pager: Pager::new(ORDERS, &params, page, total),
+        pager: Pager::new(ORDERS, &params.filters(), page, total),
         bulk: None,
     };
     render(StatusCode::OK, &page)
@@ -146,7 +147,7 @@ pub async fn order_detail(
         return Err(AppError::NotFound(format!("No order has the id {}.", shown(&order_id))));
     };
     let opt = |value: &Option<String>| Cell::text(value.clone().unwrap_or_default());
-    let zone = view::event_zone(&state).await;
+    let zone = state.event_zone().await;
     let mut changes = vec![("initiated", Cell::time(&o.created, &zone))];
     match &o.decided_at {
         Some(at) => changes.push(("decided", Cell::time(at, &zone).then(format!(": {}", o.status)))),

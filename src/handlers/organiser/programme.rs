@@ -20,9 +20,7 @@ use super::form::{fields, one};
 use super::query::Params;
 use super::session::SignedIn;
 use super::sign_in::layout;
-use super::view::{self, Moment, shown};
 use crate::error::AppError;
-use crate::handlers::layout::Layout;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::programme::abstracts;
@@ -33,6 +31,8 @@ use crate::programme::placing::{self, Direction, Minutes, Placed};
 use crate::programme::public_fields;
 use crate::programme::publish;
 use crate::programme::{Published, Talk};
+use crate::views::layout::Layout;
+use crate::views::organiser::shared::{self as view, Moment, shown};
 
 /// The organisers' programme page.
 pub const PATH: &str = "/organiser/programme";
@@ -160,7 +160,7 @@ async fn page(
 ) -> Result<Response, AppError> {
     let overview = overview::overview(&state.pool).await?;
     let notice = notice(state, notice_query, &overview).await?;
-    let zone = view::event_zone(state).await;
+    let zone = state.event_zone().await;
     let bench = &overview.bench;
     let page = ProgrammePage {
         layout: layout(state, "Programme", PATH).await?,
@@ -329,7 +329,7 @@ async fn paper_page(
     problem: Option<String>,
 ) -> Result<Response, AppError> {
     let found = public_fields::paper_view(&state.pool, reference).await?;
-    let zone = view::event_zone(state).await;
+    let zone = state.event_zone().await;
     let (public_abstract, presenter) = typed.unwrap_or((found.public_abstract, found.presenter));
     let paper = found.paper;
     let page = PaperPage {

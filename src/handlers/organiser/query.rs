@@ -124,38 +124,6 @@ fn shown(value: &str) -> String {
     value.chars().take(60).collect()
 }
 
-/// The pages of a list: where this one is and the links to its neighbours.
-#[derive(Debug, Clone)]
-pub struct Pager {
-    pub page: i64,
-    pub pages: i64,
-    pub total: i64,
-    pub previous: Option<String>,
-    pub next: Option<String>,
-    /// The CSV of this view (every page).
-    pub csv: String,
-}
-
-impl Pager {
-    /// Page `page` of `total` rows of the list at `path`, filtered by `params`.
-    pub fn new(path: &str, params: &Params, page: i64, total: i64) -> Pager {
-        let pages = ((total + crate::repo::filter::PAGE_SIZE - 1) / crate::repo::filter::PAGE_SIZE).max(1);
-        let filters = params.filters();
-        let link = |page: i64| {
-            if filters.is_empty() { format!("{path}?page={page}") } else { format!("{path}?{filters}&page={page}") }
-        };
-        let csv = if filters.is_empty() { format!("{path}.csv") } else { format!("{path}.csv?{filters}") };
-        Pager {
-            page,
-            pages,
-            total,
-            previous: (page > 1).then(|| link((page - 1).min(pages))),
-            next: (page < pages).then(|| link(page + 1)),
-            csv,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

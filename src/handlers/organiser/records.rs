@@ -6,10 +6,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::download::{self, CsvList};
-use super::query::{Pager, Params};
+use super::query::Params;
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{self, Cell, Control, ListPage};
 use crate::db::Pool;
 use crate::error::AppError;
 use crate::export::{audit as audit_csv, outbox as outbox_csv, visitors};
@@ -17,6 +16,8 @@ use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::repo::audit::{self, Entry};
 use crate::repo::{outbox, subscribers};
+use crate::views::organiser::shared::Pager;
+use crate::views::organiser::shared::{self as view, Cell, Control, ListPage};
 
 use super::dashboard;
 
@@ -49,7 +50,7 @@ pub async fn subscriber_list(
     let page = params.page()?;
     let counts = dashboard::counts(&state).await?;
     let (total, rows) = subscribers::list(&state.pool, &filter, page, &counts).await?;
-    let zone = view::event_zone(&state).await;
+    let zone = state.event_zone().await;
     let rows = rows
         .into_iter()
         .map(|s| {
@@ -73,7 +74,7 @@ pub async fn subscriber_list(
         ],
         columns: vec!["E-mail", "Status", "Signed up", "Confirmed"],
         rows,
-        pager: Pager::new(SUBSCRIBERS, &params, page, total),
+        pager: Pager::new(SUBSCRIBERS, &params.filters(), page, total),
         bulk: None,
     };
     render(StatusCode::OK, &page)
@@ -116,7 +117,7 @@ pub async fn outbox_list(
     let page = params.page()?;
     let counts = dashboard::counts(&state).await?;
     let (total, rows) = outbox::list(&state.pool, &filter, page, &counts).await?;
-    let zone = view::event_zone(&state).await;
+    let zone = state.event_zone().await;
     let rows = rows
         .into_iter()
         .map(|m| {
@@ -143,7 +144,7 @@ pub async fn outbox_list(
         ],
         columns: vec!["Queued", "To", "Subject", "Status", "Attempts", "Last error", "Sent"],
         rows,
-        pager: Pager::new(OUTBOX, &params, page, total),
+        pager: Pager::new(OUTBOX, &params.filters(), page, total),
         bulk: None,
     };
     render(StatusCode::OK, &page)
@@ -187,7 +188,7 @@ pub async fn audit_list(
     let search = params.search()?;
     let page = params.page()?;
     let (total, rows) = audit::list(&state.pool, search.as_deref(), page).await?;
-    let zone = view::event_zone(&state).await;
+    let zone = state.event_zone().await;
     let rows = rows
         .into_iter()
         .map(|e| {
@@ -214,7 +215,7 @@ pub async fn audit_list(
         controls: vec![Control::search("Search who, action, object", params.value("q"))],
         columns: vec!["Time", "Who", "Client address", "Action", "Object", "Details"],
         rows,
-        pager: Pager::new(AUDIT, &params, page, total),
+        pager: Pager::new(AUDIT, &params.filters(), page, total),
         bulk: None,
     };
     render(StatusCode::OK, &page)

@@ -22,11 +22,11 @@ use super::session::SignedIn;
 use super::sign_in::layout;
 use super::submissions;
 use crate::error::{AppError, Refused};
-use crate::handlers::layout::Layout;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::repo::review_records::Progress;
 use crate::review::{progress, reminders};
+use crate::views::layout::Layout;
 
 /// The page's address.
 pub const PATH: &str = "/organiser/review";

@@ -31,18 +31,19 @@ use axum::response::Response;
 
 use super::dashboard;
 use super::form::fields;
-use super::query::{Pager, Params};
+use super::query::Params;
 use super::session::SignedIn;
 use super::sign_in::layout;
-use super::view::word;
 use crate::error::{AppError, Refused};
-use crate::handlers::layout::Layout;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::review::invitation;
 use crate::handlers::state::AppState;
 use crate::repo::content::lines;
 use crate::review::reviewers::{self as domain, Typed};
 use crate::review::roster;
+use crate::views::layout::Layout;
+use crate::views::organiser::shared::Pager;
+use crate::views::organiser::shared::word;
 
 /// The reviewers' page.
 pub const PATH: &str = "/organiser/reviewers";
@@ -59,9 +60,9 @@ struct Row {
     affiliation: String,
     topics: String,
     state: String,
-    invited: super::view::Moment,
+    invited: crate::views::organiser::shared::Moment,
     /// When they accepted or declined; `None` before.
-    answered: Option<super::view::Moment>,
+    answered: Option<crate::views::organiser::shared::Moment>,
     papers: i64,
     handed_back: i64,
     /// Whether "Send again" is offered (an open invitation).
@@ -145,7 +146,10 @@ async fn notice(state: &AppState, raw: Option<&str>) -> Result<Option<String>, A
     let Some(done) = params.get("done") else { return Ok(None) };
     let number = |name: &str| -> Result<i64, AppError> {
         params.get(name).and_then(|v| v.parse::<i64>().ok()).ok_or_else(|| {
-            AppError::BadRequest(format!("\"done={}\" needs a number \"{name}\".", super::view::shown(done)))
+            AppError::BadRequest(format!(
+                "\"done={}\" needs a number \"{name}\".",
+                crate::views::organiser::shared::shown(done)
+            ))
         })
     };
     if done == "imported" {
@@ -171,7 +175,7 @@ async fn notice(state: &AppState, raw: Option<&str>) -> Result<Option<String>, A
         other => {
             return Err(AppError::BadRequest(format!(
                 "\"{}\" is not something this page did. It knows: invited, imported, resent, removed.",
-                super::view::shown(other)
+                crate::views::organiser::shared::shown(other)
             )));
         }
     }))
@@ -189,7 +193,7 @@ async fn page(
 ) -> Result<Response, AppError> {
     let counts = dashboard::counts(state).await?;
     let listing = domain::listing(&state.pool, &counts, page_number).await?;
-    let zone = super::view::event_zone(state).await;
+    let zone = state.event_zone().await;
     let rows = listing
         .rows
         .into_iter()
@@ -202,8 +206,8 @@ async fn page(
             affiliation: r.affiliation,
             topics: lines(&r.topics).join(", "),
             state: word(&r.state),
-            invited: super::view::when(&r.invited_at, &zone),
-            answered: r.answered_at.as_deref().map(|at| super::view::when(at, &zone)),
+            invited: crate::views::organiser::shared::when(&r.invited_at, &zone),
+            answered: r.answered_at.as_deref().map(|at| crate::views::organiser::shared::when(at, &zone)),
             papers: r.live_papers,
             handed_back: r.handed_back,
         })
@@ -215,7 +219,7 @@ async fn page(
         summary: listing.by_state.iter().map(|(s, count)| (word(s), *count)).collect(),
         rows,
         // Links with the page alone: a notice of the previous form is not carried along.
-        pager: Pager::new(PATH, &Params::default(), page_number, listing.total),
+        pager: Pager::new(PATH, "", page_number, listing.total),
         areas: focus_areas(state).await?,
         invite,
         import,
@@ -315,11 +319,9 @@ async fn refused(state: &AppState, refused: Refused) -> Result<Response, AppErro
 
 /// A reviewer's number from the address; 404 for anything else.
 fn reviewer_id(segment: &str) -> Result<i64, AppError> {
-    segment
-        .parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .ok_or_else(|| AppError::NotFound(format!("No reviewer has the number {}.", super::view::shown(segment))))
+    segment.parse::<i64>().ok().filter(|id| *id > 0).ok_or_else(|| {
+        AppError::NotFound(format!("No reviewer has the number {}.", crate::views::organiser::shared::shown(segment)))
+    })
 }
 
 /// POST `/organiser/reviewers/{id}/resend`: a new invitation for an invited reviewer

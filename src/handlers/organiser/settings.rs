@@ -15,9 +15,9 @@ use super::sign_in::layout;
 use crate::calendar::change::{self, Actor, ChangeError, Outcome};
 use crate::calendar::overview::{self, Line};
 use crate::error::AppError;
-use crate::handlers::layout::Layout;
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
+use crate::views::layout::Layout;
 
 /// The page's address (also where its form posts); the calendar's refusals name it
 /// (`crate::calendar::gates::SETTINGS_PATH`, the same address).

@@ -28,12 +28,12 @@ use serde::Deserialize;
 use super::session::{self, SignedIn};
 use crate::base::client_ip::ClientIp;
 use crate::error::{AppError, Refused};
-use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::html;
 use crate::handlers::state::AppState;
 use crate::sign_in::links::{self, LINK_NOT_VALID};
 use crate::sign_in::roles::Role;
 use crate::sign_in::sessions;
+use crate::views::layout::{Layout, Meta};
 
 /// The answer to every accepted request for a link (issue 20's wording).
 pub const LINK_ON_ITS_WAY: &str = "If this address belongs to an organiser, a sign-in link is on its way.";

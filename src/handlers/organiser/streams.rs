@@ -14,11 +14,11 @@ use super::session::SignedIn;
 use super::sign_in::layout;
 use crate::attendance::streams::{self, LABEL_MAX_CHARS, URL_MAX_CHARS};
 use crate::error::{self as domain, AppError};
-use crate::handlers::layout::Layout;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::programme::timetable::Programme;
 use crate::repo::streams as store;
+use crate::views::layout::Layout;
 
 /// The page's address.
 pub const PATH: &str = "/organiser/streams";
@@ -36,7 +36,7 @@ struct Row {
     url: String,
     label: String,
     /// Who set the link and when; `None` without a link.
-    set: Option<(super::view::Moment, String)>,
+    set: Option<(crate::views::organiser::shared::Moment, String)>,
     /// Why this session's form was refused (shown with what was typed).
     error: Option<String>,
 }
@@ -86,7 +86,8 @@ async fn page(
                 action: format!("{PATH}/{}", s.session.slug),
                 url: typed.map_or_else(|| link.map(|l| l.url.clone()).unwrap_or_default(), |r| r.url.clone()),
                 label: typed.map_or_else(|| link.map(|l| l.label.clone()).unwrap_or_default(), |r| r.label.clone()),
-                set: link.map(|l| (super::view::when(&l.updated, &snapshot.zone), l.updated_by.clone())),
+                set: link
+                    .map(|l| (crate::views::organiser::shared::when(&l.updated, &snapshot.zone), l.updated_by.clone())),
                 error: typed.map(|r| r.error.clone()),
             }
         })

@@ -12,7 +12,6 @@ use super::history::history;
 use super::query::Params;
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{self, Cell, Moment};
 use crate::clock::stamp::timestamp;
 use crate::decisions::reviews;
 use crate::decisions::stage;
@@ -22,6 +21,7 @@ use crate::forms::paper_form;
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::repo::submissions::{self, Submission};
+use crate::views::organiser::shared::{self as view, Cell, Moment};
 
 use super::submissions::{PATH, href};
 
@@ -43,7 +43,7 @@ pub async fn detail(
     };
     let saved = params.one_of(SAVED, &[("1", ())])?.is_some();
     let notice = saved.then(|| stage::saved(s.pending_decision.as_deref().and_then(Decision::parse)));
-    let zone = view::event_zone(&state).await;
+    let zone = state.event_zone().await;
     let n = &s.submitted;
     let text = |value: &str| Cell::text(value);
     let groups = vec![

@@ -11,10 +11,9 @@ use time::macros::format_description;
 
 use super::dashboard;
 use super::download::{self, CsvList};
-use super::query::{Pager, Params};
+use super::query::Params;
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use super::view::{self, Bulk, Cell, Control, ListPage};
 use crate::decisions::stage::{ITEMS_MAX, Staged};
 use crate::decisions::states::{self as decisions, Decision, shown};
 use crate::error::AppError;
@@ -24,6 +23,8 @@ use crate::handlers::state::AppState;
 use crate::repo::reviewers;
 use crate::repo::submissions::{self, Filter, Sort, Submission};
 use crate::review::figures;
+use crate::views::organiser::shared::Pager;
+use crate::views::organiser::shared::{self as view, Bulk, Cell, Control, ListPage};
 
 /// The list's address.
 pub const PATH: &str = "/organiser/submissions";
@@ -185,7 +186,7 @@ pub async fn list(
     let counts = dashboard::counts(&state).await?;
     let (total, rows) = submissions::list(&state.pool, &filter, page, &counts).await?;
     let needed = reviewers::settings(&state.pool).await?.reviewers_per_paper;
-    let zone = view::event_zone(&state).await;
+    let zone = state.event_zone().await;
     let rows = rows
         .into_iter()
         .map(|s| {
@@ -268,7 +269,7 @@ pub async fn list(
         ],
         columns,
         rows,
-        pager: Pager::new(PATH, &params, page, total),
+        pager: Pager::new(PATH, &params.filters(), page, total),
         bulk: Some(Bulk {
             action: REVIEW,
             choices: vec![("accepted", "Accept"), ("rejected", "Reject"), ("none", "Clear the pending decision")],

@@ -10,10 +10,10 @@ use serde_json::{Value, json};
 use crate::base::money;
 use crate::cache::pages::ClockUse;
 use crate::error::AppError;
-use crate::handlers::layout::{Block, Layout, Meta, PageCtx};
 use crate::handlers::render::{cached, html, html_response};
 use crate::handlers::state::AppState;
 use crate::repo::content::{self, Attraction, Item, Material, Partner, SponsorPackage, Statistic};
+use crate::views::layout::{Block, Layout, Meta, PageCtx};
 
 #[derive(Template)]
 #[template(path = "pages/about_us.html")]

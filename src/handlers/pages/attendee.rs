@@ -32,12 +32,12 @@ use crate::attendance::attendee::{self, Issued, NameChange, Stream};
 use crate::attendance::tickets;
 use crate::attendance::{links, resend};
 use crate::error::{AppError, Refused};
-use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::{html, html_response, see_other};
 use crate::handlers::state::AppState;
 use crate::repo::attendees::Ticket;
 use crate::repo::audit::{ATTENDEE, Actor};
 use crate::repo::receipts;
+use crate::views::layout::{Layout, Meta};
 
 /// The route of the attendee page and its name form.
 pub const PATH: &str = "/attendee/{token}";

@@ -22,11 +22,11 @@ use axum::response::Response;
 use crate::attendance::certificates::{self, Asked, Event};
 use crate::attendance::documents::certificate_pdf;
 use crate::error::AppError;
-use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::organiser::download::attachment;
 use crate::handlers::render::{html, html_response};
 use crate::handlers::state::AppState;
 use crate::repo::certificates as store;
+use crate::views::layout::{Layout, Meta};
 
 /// The route of the verify page and the PDF (`<code>` or `<code>.pdf`: the router matches
 /// whole segments only).

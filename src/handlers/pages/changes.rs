@@ -13,11 +13,11 @@ use crate::cache::pages::ClockUse;
 use crate::clock::dates::{clock, day_label, iso};
 use crate::clock::zone::Zone;
 use crate::error::AppError;
-use crate::handlers::layout::{Block, BlockError, Layout, Meta, PageCtx};
 use crate::handlers::render::{cached, html};
 use crate::handlers::state::AppState;
 use crate::programme::{Change, Programme, Slot, VersionSummary, session_path, talk_path};
 use crate::seed::session_rules::parse_local;
+use crate::views::layout::{Block, BlockError, Layout, Meta, PageCtx};
 
 /// The changelog's route, and its canonical path.
 pub const CHANGES: &str = "/schedule/changes";

@@ -7,9 +7,9 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::{AppError, PageErrorMarker};
-use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
+use crate::views::layout::{Layout, Meta};
 
 #[derive(Template)]
 #[template(path = "pages/not_found.html")]

@@ -8,12 +8,14 @@ use serde_json::{Value, json};
 use crate::base::money;
 use crate::clock::dates::{self, Remaining};
 use crate::error::AppError;
-use crate::handlers::layout::{Block, Layout, Meta, PageCtx};
 use crate::handlers::render::{MinutePage, PAGE, html};
 use crate::handlers::state::AppState;
 use crate::repo::content::{CoOrganizer, Highlight, Item, Material, Partner, Site, Speaker, Statistic, TicketPlan};
+use crate::views::layout::{Block, Layout, Meta, PageCtx};
 
-use super::shared::{SpeakerGroup, TimelineItem, on_base, script_json, speaker_groups, timeline, venue_place};
+use crate::views::pages::shared::{
+    SpeakerGroup, TimelineItem, on_base, script_json, speaker_groups, timeline, venue_place,
+};
 
 #[derive(Template)]
 #[template(path = "pages/home.html")]

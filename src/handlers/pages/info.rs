@@ -11,8 +11,8 @@ use crate::base::money;
 use crate::cache::pages::ClockUse;
 use crate::clock::dates;
 use crate::error::AppError;
-use crate::handlers::layout::{Block, BlockError, Layout, Meta, PageCtx};
 use crate::handlers::render::{cached, html, html_response};
+use crate::views::layout::{Block, BlockError, Layout, Meta, PageCtx};
 // The currency the server charges custom payments in.
 use crate::handlers::state::AppState;
 use crate::payments::config::CURRENCY as CUSTOM_CURRENCY;
@@ -213,7 +213,7 @@ pub fn render_pricing(page: &PageCtx<'_>, query: Option<&str>) -> Result<String,
         }),
         custom,
         invalid_amount_message: money::INVALID_AMOUNT_MESSAGE,
-        registration_closed: crate::handlers::layout::calendar_of(page.content)
+        registration_closed: crate::views::layout::calendar_of(page.content)
             .map_or_else(|| Some(CALENDAR_UNREAD.to_owned()), |calendar| calendar.registration_closed(page.now)),
         layout,
     })
@@ -268,7 +268,7 @@ pub fn render_submission(page: &PageCtx<'_>) -> Result<String, AppError> {
         )
     })?;
     let paper_due = dates::long(&layout.site.paper_due_date);
-    let closed = crate::handlers::layout::calendar_of(page.content)
+    let closed = crate::views::layout::calendar_of(page.content)
         .map_or_else(|| Some(CALENDAR_UNREAD.to_owned()), |calendar| calendar.submissions_closed(page.now));
     html(&SubmissionPage { layout, paper_due, closed, upload_max_bytes: page.config.upload_max_bytes })
 }

@@ -12,7 +12,6 @@ pub mod newsletter;
 pub mod payment_result;
 pub mod policies;
 pub mod schedule;
-pub mod shared;
 pub mod submission_status;
 pub mod talk;
 pub mod test_gateway;

@@ -12,11 +12,11 @@ use serde::Deserialize;
 
 use crate::clock::stamp::timestamp;
 use crate::error::AppError;
-use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::mail::consent::{self, LinkPurpose};
 use crate::repo::subscribers;
+use crate::views::layout::{Layout, Meta};
 
 /// Path of the confirmation link.
 pub const CONFIRM_PATH: &str = "/newsletter/confirm";

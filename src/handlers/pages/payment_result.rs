@@ -10,10 +10,10 @@ use axum::response::Response;
 use crate::base::money;
 use crate::ccavenue::order_id::is_valid_order_id;
 use crate::error::AppError;
-use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::{page, see_other};
 use crate::handlers::state::AppState;
 use crate::repo::orders::{self, Order, Status};
+use crate::views::layout::{Layout, Meta};
 
 /// What `/Success` shows of a paid order.
 pub struct Paid {

@@ -8,10 +8,10 @@ use axum::response::Response;
 use crate::cache::pages::ClockUse;
 use crate::clock::dates;
 use crate::error::AppError;
-use crate::handlers::layout::{Block, Layout, Meta, PageCtx};
 use crate::handlers::render::{cached, html};
 use crate::handlers::state::AppState;
 use crate::repo::content::{Policy, PolicySection, paragraphs};
+use crate::views::layout::{Block, Layout, Meta, PageCtx};
 
 #[derive(Template)]
 #[template(path = "pages/policy.html")]

@@ -12,13 +12,13 @@ use serde_json::{Value, json};
 
 use crate::cache::pages::ClockUse;
 use crate::error::AppError;
-use crate::handlers::layout::{Block, BlockError, Layout, Meta, PageCtx};
 use crate::handlers::render::{cached, html};
 use crate::handlers::state::AppState;
 use crate::programme::{AGENDA_ICS, Day, Filter, MODES, Programme, TimedSession};
 use crate::repo::content::Site;
+use crate::views::layout::{Block, BlockError, Layout, Meta, PageCtx};
 
-use super::shared::{on_base, script_json, venue_place};
+use crate::views::pages::shared::{on_base, script_json, venue_place};
 
 /// The schedule page's route, and its canonical path.
 pub const SCHEDULE: &str = "/schedule";

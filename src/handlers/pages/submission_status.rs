@@ -37,7 +37,6 @@ use crate::clock::dates::{day_label, iso};
 use crate::content::Snapshot;
 use crate::decisions::authors::{self as domain, ReviewerComments, author, public_state};
 use crate::error::{AppError, Refused};
-use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::{html, html_response, see_other};
 use crate::handlers::state::AppState;
 use crate::programme::Programme;
@@ -48,6 +47,7 @@ use crate::programme::timetable::session_path;
 use crate::repo::submissions::Submission;
 use crate::review::for_authors;
 use crate::submissions::status_link::STATUS_PREFIX;
+use crate::views::layout::{Layout, Meta};
 
 use super::schedule::ProgrammeIslands;
 

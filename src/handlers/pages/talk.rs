@@ -14,13 +14,13 @@ use crate::cache::pages::ClockUse;
 use crate::content::Snapshot;
 use crate::error::AppError;
 use crate::handlers::calendars;
-use crate::handlers::layout::{Layout, Meta, PageCtx};
 use crate::handlers::render::{cached, cached_as, html};
 use crate::handlers::state::AppState;
 use crate::programme::{Programme, TimedSession, TimedTalk, talk_path};
+use crate::views::layout::{Layout, Meta, PageCtx};
 
 use super::schedule::{ProgrammeIslands, attendance_mode, conference_event, locations};
-use super::shared::script_json;
+use crate::views::pages::shared::script_json;
 
 /// The heading of an unknown talk's 404 page.
 pub const TALK_NOT_FOUND: &str = "Talk not found";

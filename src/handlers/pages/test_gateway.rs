@@ -20,10 +20,10 @@ use crate::base::money;
 use crate::ccavenue::crypto;
 use crate::ccavenue::protocol::{OrderStatus, PaymentResponse};
 use crate::error::AppError;
-use crate::handlers::layout::{Layout, Meta};
 use crate::handlers::render::page;
 use crate::handlers::state::AppState;
 use crate::payments::config::TEST_GATEWAY_PATH;
+use crate::views::layout::{Layout, Meta};
 
 /// Largest form accepted, in bytes (an `encRequest` is about 1 KiB).
 pub const BODY_LIMIT_BYTES: usize = 16 * 1024;

@@ -8,10 +8,8 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::session::{self, Access, Reviewing, SignedInReviewer};
-use super::view::{done_notice, paper_href, state_label};
 use crate::base::client_ip::ClientIp;
 use crate::error::AppError;
-use crate::handlers::layout::Layout;
 use crate::handlers::organiser::sign_in::{self, SignInForm, client_of, layout};
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
@@ -20,6 +18,8 @@ use crate::repo::{reviewers, reviews};
 use crate::review::reviewing::Deadline;
 use crate::sign_in::roles::Role;
 use crate::sign_in::sessions;
+use crate::views::layout::Layout;
+use crate::views::review::shared::{done_notice, paper_href, state_label};
 
 #[derive(Template)]
 #[template(path = "review/home.html")]

@@ -25,7 +25,6 @@ use axum::response::Response;
 use crate::base::client_ip::ClientIp;
 use crate::config::Config;
 use crate::error::{AppError, Refused};
-use crate::handlers::layout::Layout;
 use crate::handlers::organiser::sign_in::{client_of, layout};
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
@@ -33,6 +32,7 @@ use crate::repo::content::lines;
 use crate::repo::reviewers::Reviewer;
 use crate::review::invitation_mail::Links;
 use crate::review::reviewers::{self as domain, Answer};
+use crate::views::layout::Layout;
 
 use super::session::REVIEWER_HOME;
 

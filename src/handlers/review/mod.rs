@@ -6,4 +6,3 @@ pub mod home;
 pub mod invitation;
 pub mod papers;
 pub mod session;
-pub mod view;

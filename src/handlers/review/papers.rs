@@ -21,10 +21,8 @@ use axum::response::Response;
 use serde::Deserialize;
 
 use super::session::{Reviewing, SignedInReviewer, SignedInReviewerForFile};
-use super::view::{CommentView, ReviewForm, ReviewView, done_notice, paper_href, scores_of, state_label};
 use crate::clock::stamp::timestamp;
 use crate::error::{AppError, Outcome, Refused};
-use crate::handlers::layout::Layout;
 use crate::handlers::organiser::download;
 use crate::handlers::organiser::form::{fields, one};
 use crate::handlers::organiser::session as organiser_session;
@@ -37,6 +35,10 @@ use crate::review::anonymous::Shown;
 use crate::review::form::{FieldErrors, Sent, sent_of};
 use crate::review::paper_view::paper_view;
 use crate::review::reviewing::{self, SaveAction, Saved};
+use crate::views::layout::Layout;
+use crate::views::review::shared::{
+    CommentView, ReviewForm, ReviewView, done_notice, paper_href, scores_of, state_label,
+};
 
 /// The routes of this module.
 pub const PAPER: &str = "/review/papers/{code}";

@@ -3,13 +3,12 @@
 //! stored names are shown in. One template each keeps the six lists alike for keyboard and
 //! screen-reader users: a labelled filter form (GET, works without JavaScript), a captioned
 //! table that scrolls sideways on a phone, and plain links. One item with all its fields is
-//! [`super::detail`], its history [`super::history`].
+//! the organisers' detail page, its history the history page.
 
 use askama::Template;
 
-use super::query::Pager;
 use crate::clock::zone::Zone;
-use crate::handlers::layout::Layout;
+use crate::views::layout::Layout;
 
 /// A filter of a list's form.
 #[derive(Debug, Clone)]
@@ -90,11 +89,6 @@ pub fn when(stamp: &str, zone: &Zone) -> Moment {
         }
         Err(_) => Moment { text: stamp.to_owned(), datetime: None },
     }
-}
-
-/// The event's zone, for [`when`].
-pub async fn event_zone(state: &crate::handlers::state::AppState) -> Zone {
-    state.content.snapshot().await.zone.clone()
 }
 
 /// A table cell or a field's value: text, a link when `href` is set.
@@ -352,4 +346,36 @@ pub fn excerpt(text: &str) -> String {
     let line = text.lines().next().unwrap_or("");
     let short: String = line.chars().take(80).collect();
     if short.len() < text.len() { format!("{short}…") } else { short }
+}
+
+/// The pages of a list: where this one is and the links to its neighbours.
+#[derive(Debug, Clone)]
+pub struct Pager {
+    pub page: i64,
+    pub pages: i64,
+    pub total: i64,
+    pub previous: Option<String>,
+    pub next: Option<String>,
+    /// The CSV of this view (every page).
+    pub csv: String,
+}
+
+impl Pager {
+    /// Page `page` of `total` rows of the list at `path`, filtered by `filters` (a query
+    /// string without `page`, as `Params::filters` writes it).
+    pub fn new(path: &str, filters: &str, page: i64, total: i64) -> Pager {
+        let pages = ((total + crate::repo::filter::PAGE_SIZE - 1) / crate::repo::filter::PAGE_SIZE).max(1);
+        let link = |page: i64| {
+            if filters.is_empty() { format!("{path}?page={page}") } else { format!("{path}?{filters}&page={page}") }
+        };
+        let csv = if filters.is_empty() { format!("{path}.csv") } else { format!("{path}.csv?{filters}") };
+        Pager {
+            page,
+            pages,
+            total,
+            previous: (page > 1).then(|| link((page - 1).min(pages))),
+            next: (page < pages).then(|| link(page + 1)),
+            csv,
+        }
+    }
 }

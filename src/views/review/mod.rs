@@ -1,0 +1,4 @@
+//! The reviewers' area.
+
+/// Reviews and comments as reviewers read them, the review form with what was sent, notices.
+pub mod shared;
