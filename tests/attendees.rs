@@ -174,7 +174,7 @@ async fn a_paid_registration_gets_a_ticket_a_numbered_receipt_and_the_attendee_l
     assert_eq!(token.len(), 43, "32 bytes in base64url: {token}");
     let (stored,): (String,) =
         sqlx::query_as("SELECT token_hash FROM attendee_links").fetch_one(&app.pool).await.unwrap();
-    assert_eq!(stored, conference::sign_in::secrets::hash(token), "only the token's SHA-256 is kept");
+    assert_eq!(stored, conference::base::secrets::hash(token), "only the token's SHA-256 is kept");
     assert!(!stored.contains(token));
 }
 

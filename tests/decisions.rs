@@ -473,7 +473,7 @@ async fn the_status_page_shows_one_submission_and_lets_its_author_withdraw_befor
     let stored: Vec<String> =
         sqlx::query_scalar("SELECT token_hash FROM submission_links").fetch_all(&app.pool).await.unwrap();
     assert!(!stored.iter().any(|h| h == token), "only the hash is stored");
-    assert!(stored.contains(&conference::sign_in::secrets::hash(token)));
+    assert!(stored.contains(&conference::base::secrets::hash(token)));
 
     let page = app.request(&link, &[]).await;
     assert_eq!(page.status, StatusCode::OK);

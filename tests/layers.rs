@@ -815,3 +815,61 @@ fn ts_loops(files: &BTreeMap<String, String>) -> Vec<String> {
     }
     loops(&graph)
 }
+
+/// Issue 41 item 4: no block of 10 or more lines stands twice in `src/`. Lines are compared
+/// trimmed; blank lines, comments, `use` lines and lines of closing punctuation alone
+/// (`}`, `});`, ...) are left out, so a block counts by what it says, not by its layout. Same
+/// shape with other names (structs with the same field types, say) is the `duplicates` tool's
+/// finding (README, Layout), not this test's.
+#[test]
+fn no_ten_line_block_stands_twice_in_src() {
+    const BLOCK: usize = 10;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut seen: BTreeMap<Vec<String>, (String, usize)> = BTreeMap::new();
+    let mut twice = Vec::new();
+    let mut stack = vec![root.clone()];
+    let mut files = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    for path in files {
+        let name = path.strip_prefix(&root).unwrap().display().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let kept: Vec<(usize, String)> = text
+            .lines()
+            .enumerate()
+            .map(|(n, line)| (n + 1, line.trim().to_owned()))
+            .filter(|(_, line)| {
+                !line.is_empty()
+                    && !line.starts_with("//")
+                    && !line.starts_with("use ")
+                    && !line.starts_with("pub use ")
+                    && line.chars().any(|c| c.is_alphanumeric())
+            })
+            .collect();
+        let mut last_reported = 0;
+        for window in kept.windows(BLOCK) {
+            let lines: Vec<String> = window.iter().map(|(_, l)| l.clone()).collect();
+            let at = window[0].0;
+            match seen.get(&lines) {
+                Some((first, first_at)) if at > last_reported => {
+                    twice.push(format!("src/{name}:{at} repeats src/{first}:{first_at}"));
+                    last_reported = window[BLOCK - 1].0;
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert(lines, (name.clone(), at));
+                }
+            }
+        }
+    }
+    assert!(twice.is_empty(), "blocks of {BLOCK} lines written twice: make one and call it:\n{}", twice.join("\n"));
+}

@@ -13,6 +13,7 @@ use super::qr;
 use super::receipts::Content;
 use super::streams::{self, When};
 use super::tickets::{self, NameChanges};
+use crate::base::secrets;
 use crate::clock::dates::clock;
 use crate::clock::stamp::timestamp;
 use crate::clock::zone::Zone;
@@ -25,7 +26,6 @@ use crate::repo::audit::{self, Actor};
 use crate::repo::content::Site;
 use crate::repo::receipts;
 use crate::seed::session_rules::parse_local;
-use crate::sign_in::secrets;
 
 /// The ticket a link's `token` opens; `None` for a malformed or unknown one (a token is 32
 /// random bytes, base64url, stored as SHA-256).

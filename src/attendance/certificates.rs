@@ -262,7 +262,7 @@ async fn mail_to(
 
 /// An address as certificates key people: trimmed, lower case.
 fn person(email: &str) -> String {
-    crate::sign_in::roles::normalise(email)
+    crate::forms::validate::normalise_email(email)
 }
 
 /// The certificates a release numbered `number` at `at` issues: one per ticket and per paper

@@ -1,12 +1,12 @@
 //! The attendee's private link `PUBLIC_URL/attendee/<token>` (DESIGN.md section 16): 32
 //! random bytes, base64url, of which only the SHA-256 is stored
-//! ([`crate::sign_in::secrets::Secret`]). A ticket gets one with its receipt mail and one more each
+//! ([`crate::base::secrets::Secret`]). A ticket gets one with its receipt mail and one more each
 //! time "send my link again" mails it; every one keeps working, so a stranger who knows an
 //! order's id and address can make the site mail its owner but cannot take a link away.
 
+use crate::base::secrets::Secret;
 use crate::db::Connection;
 use crate::repo::attendees;
-use crate::sign_in::secrets::Secret;
 
 /// Where attendee links live.
 pub const PREFIX: &str = "/attendee/";

@@ -12,6 +12,7 @@ use askama::Template;
 use time::{Duration, OffsetDateTime};
 
 use super::{issue, links, tickets};
+use crate::base::secrets;
 use crate::ccavenue::order_id::is_valid_order_id;
 use crate::clock::stamp::timestamp;
 use crate::db::{self, Pool};
@@ -21,7 +22,6 @@ use crate::repo::attendees;
 use crate::repo::audit::{self, NewEntry};
 use crate::repo::content;
 use crate::repo::orders::{self, Status};
-use crate::sign_in::{roles, secrets};
 
 /// Links one ticket may be given per hour, the receipt's included.
 pub const LINKS_PER_HOUR: i64 = 5;
@@ -100,7 +100,8 @@ pub async fn send_again(
     };
     let matches = order.status() == Status::Success
         && order.kind == "plan"
-        && roles::normalise(&order.billing_email) == roles::normalise(email);
+        && crate::forms::validate::normalise_email(&order.billing_email)
+            == crate::forms::validate::normalise_email(email);
     if !matches {
         return Ok(Err(NotSent::NoMatch));
     }

@@ -14,6 +14,7 @@ use time::OffsetDateTime;
 use super::mails::{self, reviews_for};
 use super::stage::Why;
 use super::states::{Decision, counted};
+use crate::base::secrets::Secret;
 use crate::clock::stamp::timestamp;
 use crate::config::Config;
 use crate::db::Pool;
@@ -22,7 +23,6 @@ use crate::mail::{self, Context};
 use crate::repo::audit::{self, Actor};
 use crate::repo::decisions as store;
 use crate::repo::submissions::Submission;
-use crate::sign_in::secrets::Secret;
 use crate::submissions::status_link::status_link;
 
 /// What stands for an author's private token in the preview's mails.

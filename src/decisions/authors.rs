@@ -7,6 +7,7 @@
 use serde_json::json;
 use time::OffsetDateTime;
 
+use crate::base::secrets;
 use crate::clock::stamp::timestamp;
 use crate::db::Pool;
 use crate::error::{Outcome, Refused};
@@ -15,7 +16,6 @@ use crate::repo::decisions as store;
 use crate::repo::review_records;
 use crate::repo::submissions::Submission;
 use crate::review::for_authors::AuthorComments;
-use crate::sign_in::secrets;
 
 /// The holder of a status link as the audit log names them.
 pub fn author() -> Actor {
@@ -23,7 +23,7 @@ pub fn author() -> Actor {
 }
 
 /// The submission `token` opens; `None` for a malformed or unknown token (the token is the
-/// only key: only its SHA-256 is stored, `crate::sign_in::secrets`).
+/// only key: only its SHA-256 is stored, `crate::base::secrets`).
 pub async fn by_token(pool: &Pool, token: &str) -> Outcome<Option<Submission>> {
     if !secrets::is_well_formed(token) {
         return Ok(None);

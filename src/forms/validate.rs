@@ -26,6 +26,12 @@ pub fn is_valid_email(address: &str) -> bool {
         && EmailAddress::parse_with_options(address, options).is_ok()
 }
 
+/// An address as it is compared and stored for sign-in and look-ups: trimmed, lower-cased
+/// (organisers, desk staff, reviewers, attendees resending their links).
+pub fn normalise_email(email: &str) -> String {
+    email.trim().to_ascii_lowercase()
+}
+
 /// Whether a character may stand in a text field: DESIGN.md section 5 refuses NUL and
 /// every other control character except tab and newline (line ends arrive as CR LF from
 /// forms and are normalised to `\n` before this check).

@@ -78,7 +78,7 @@ impl AppState {
             now: self.clock.now(),
             config: &self.config,
             islands: &self.islands,
-            payments: &self.payments,
+            payments_off: self.payments.mode == crate::payments::config::Mode::Off,
         }
     }
 }

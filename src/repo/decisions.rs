@@ -75,7 +75,7 @@ pub async fn is_pending(conn: &mut Connection, reference: &str) -> Result<bool, 
     Ok(pending.is_some())
 }
 
-/// Stores a status link of `submission` by its token's hash (`crate::sign_in::secrets::hash`).
+/// Stores a status link of `submission` by its token's hash (`crate::base::secrets::hash`).
 pub async fn add_link(conn: &mut Connection, submission: i64, token_hash: &str, at: &str) -> Result<(), sqlx::Error> {
     sqlx::query("INSERT INTO submission_links (token_hash, submission_id, created) VALUES ($1, $2, $3)")
         .bind(token_hash)

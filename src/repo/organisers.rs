@@ -136,6 +136,14 @@ pub async fn delete_sessions_of(conn: &mut Connection, email: &str) -> Result<u6
     Ok(sqlx::query("DELETE FROM organiser_sessions WHERE email = $1").bind(email).execute(conn).await?.rows_affected())
 }
 
+/// The role names stored in `organiser_links.role` and `organiser_sessions.role`
+/// (`crate::sign_in::roles::Role`).
+pub const ORGANISER: &str = "organiser";
+/// See [`ORGANISER`].
+pub const REVIEWER: &str = "reviewer";
+/// See [`ORGANISER`].
+pub const CHECKIN: &str = "checkin";
+
 /// Ends every `role` session of `email` (a reviewer removed keeps an organiser's sessions).
 pub async fn delete_role_sessions_of(conn: &mut Connection, email: &str, role: &str) -> Result<u64, sqlx::Error> {
     Ok(sqlx::query("DELETE FROM organiser_sessions WHERE email = $1 AND role = $2")

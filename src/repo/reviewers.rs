@@ -158,7 +158,7 @@ pub struct Invitation<'a> {
     pub affiliation: &'a str,
     /// Newline-separated focus areas.
     pub topics: &'a str,
-    /// SHA-256 of the invitation's token (`crate::sign_in::secrets::Secret`).
+    /// SHA-256 of the invitation's token (`crate::base::secrets::Secret`).
     pub hash: &'a str,
     /// RFC 3339 UTC.
     pub at: &'a str,

@@ -10,10 +10,10 @@ use askama::Template;
 use serde_json::json;
 
 use super::roster::Invitee;
+use crate::base::secrets::Secret;
 use crate::db::Connection;
 use crate::error::AppError;
 use crate::mail::{self, Context, MailSite};
-use crate::sign_in::secrets::Secret;
 
 /// Where the invitation's links lead, absolute (`PUBLIC_URL/...`): the handlers own the
 /// paths, the mail only appends the token.

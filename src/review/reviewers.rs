@@ -22,6 +22,7 @@ use time::OffsetDateTime;
 
 use super::invitation_mail::{self, Links};
 use super::roster::{self, ImportError, Invitee, RowError};
+use crate::base::secrets::{self, Secret};
 use crate::clock::stamp::timestamp;
 use crate::config::Config;
 use crate::db::{Connection, Pool};
@@ -32,8 +33,6 @@ use crate::repo::content::lines;
 use crate::repo::dashboard::Counts;
 use crate::repo::organisers as sessions;
 use crate::repo::reviewers::{self as store, Invitation, Listed, Reviewer};
-use crate::sign_in::roles::Role;
-use crate::sign_in::secrets::{self, Secret};
 
 /// The states in the order the organisers' summary counts them.
 pub const STATES: [&str; 4] = ["invited", "accepted", "declined", "removed"];
@@ -337,7 +336,7 @@ pub async fn remove(pool: &Pool, now: OffsetDateTime, actor: &Actor, id: i64) ->
         )));
     }
     let handed_back = store::hand_back_assignments(&mut tx, id).await?;
-    let ended = sessions::delete_role_sessions_of(&mut tx, &reviewer.email, Role::Reviewer.as_str()).await?;
+    let ended = sessions::delete_role_sessions_of(&mut tx, &reviewer.email, crate::repo::organisers::REVIEWER).await?;
     let id_text = id.to_string();
     let mut entry = actor.entry(&at, "reviewer.removed").about("reviewer", &id_text);
     entry.details = json!({

@@ -148,7 +148,7 @@ pub fn check(
     );
     Ok(Invitee {
         name: name.to_owned(),
-        email: crate::sign_in::roles::normalise(email),
+        email: crate::forms::validate::normalise_email(email),
         affiliation: affiliation.to_owned(),
         topics,
     })

@@ -12,7 +12,7 @@ use askama::Template;
 use time::OffsetDateTime;
 
 use super::roles::{self, Role};
-use super::secrets::{self, Secret};
+use crate::base::secrets::{self, Secret};
 use crate::clock::stamp::timestamp;
 use crate::config::Config;
 use crate::db::Pool;

@@ -6,7 +6,5 @@
 pub mod links;
 /// Who may sign in, and to which area: organisers, reviewers, desk staff.
 pub mod roles;
-/// Random link tokens and session ids, stored as their SHA-256.
-pub mod secrets;
 /// Signing out, here or everywhere.
 pub mod sessions;

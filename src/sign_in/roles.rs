@@ -7,6 +7,7 @@
 //! an administrator by default). Reviewers are the `reviewers` table's accepted invitations.
 
 use crate::config::Config;
+use crate::repo::organisers as store;
 
 /// Who a sign-in link and a session are for (DESIGN.md section 15): every role signs in by
 /// the same mailed link and holds the same kind of session, which carries its role. A
@@ -26,9 +27,9 @@ impl Role {
     /// The name stored in `organiser_links.role` and `organiser_sessions.role`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Role::Organiser => "organiser",
-            Role::Reviewer => "reviewer",
-            Role::CheckIn => "checkin",
+            Role::Organiser => store::ORGANISER,
+            Role::Reviewer => store::REVIEWER,
+            Role::CheckIn => store::CHECKIN,
         }
     }
 
@@ -62,9 +63,7 @@ impl Role {
 }
 
 /// An address as organisers are compared: trimmed, lower-cased.
-pub fn normalise(email: &str) -> String {
-    email.trim().to_ascii_lowercase()
-}
+pub use crate::forms::validate::normalise_email as normalise;
 
 /// Whether `email` is one of `ORGANISER_EMAIL`'s addresses.
 pub fn is_organiser(config: &Config, email: &str) -> bool {

@@ -1,6 +1,6 @@
 //! The author's private status link (DESIGN.md section 12 "Decisions"): where it points. It
 //! is handed out when a paper is submitted and again with each decision mail; the token is a
-//! `crate::sign_in::secrets::Secret`, stored only as its hash.
+//! `crate::base::secrets::Secret`, stored only as its hash.
 
 use crate::config::Config;
 

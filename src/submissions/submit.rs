@@ -19,6 +19,7 @@ use tempfile::NamedTempFile;
 use time::OffsetDateTime;
 
 use super::mails::compose_mails;
+use crate::base::secrets::Secret;
 use crate::clock::stamp::timestamp;
 use crate::config::Config;
 use crate::db::{Engine, Pool};
@@ -29,7 +30,6 @@ use crate::papers::filetype::PaperKind;
 use crate::repo::decisions as submission_links;
 use crate::repo::papers;
 use crate::repo::submissions::{self, NewSubmission};
-use crate::sign_in::secrets::Secret;
 
 /// A paper as received: in a temporary file in `DATA_DIR/papers`, removed when dropped.
 #[derive(Debug)]

@@ -21,7 +21,9 @@ pub struct PageCtx<'a> {
     pub now: OffsetDateTime,
     pub config: &'a Config,
     pub islands: &'a Arc<IslandTags>,
-    pub payments: &'a crate::payments::PaymentConfig,
+    /// Whether payments are switched off (`PAYMENTS_MODE=off`): every payment form gives way
+    /// to the notice that payments are closed.
+    pub payments_off: bool,
 }
 
 /// Per-page metadata: `<title>`, description, canonical and social tags (DESIGN.md section 4).
@@ -149,7 +151,7 @@ impl Layout {
             islands: page.islands.clone(),
             policies,
             year: page.now.year(),
-            payments_closed: page.payments.mode == crate::payments::config::Mode::Off,
+            payments_closed: page.payments_off,
         })
     }
 

@@ -1,11 +1,11 @@
 //! `conference::sign_in::links` and `conference::sign_in::sessions`: asking for a sign-in
 //! link, signing in with it, signing out here and everywhere.
 
+use conference::base::secrets::{self, Secret};
 use conference::error::Refused;
 use conference::repo::audit::Actor;
 use conference::sign_in::links::{self, LINK_NOT_VALID, LinkRequested, NOT_AN_ADDRESS, TOO_MANY_LINKS};
 use conference::sign_in::roles::Role;
-use conference::sign_in::secrets::{self, Secret};
 use conference::sign_in::sessions::{self, SignedOutEverywhere};
 use time::OffsetDateTime;
 use time::macros::datetime;

@@ -20,14 +20,15 @@ use axum::response::{IntoResponse, Redirect, Response};
 use cookie::{Cookie, SameSite};
 
 use crate::base::client_ip::ClientIp;
+use crate::base::secrets;
 use crate::clock::stamp::timestamp;
 use crate::error::AppError;
 use crate::handlers::state::AppState;
 use crate::repo::audit::{self, Actor, NewEntry};
 use crate::repo::organisers as store;
 use crate::repo::reviewers::{self, Reviewer};
+use crate::sign_in::roles;
 use crate::sign_in::roles::Role;
-use crate::sign_in::{roles, secrets};
 
 /// Where the organiser area starts: the sign-in page, or the dashboard once signed in.
 pub const HOME: &str = "/organiser";

@@ -7,7 +7,7 @@
 //! - `POST /organiser/sign-in`: the same answer, status and page for any address. A row is
 //!   written for every request and the mail goes through the outbox, so neither the answer nor
 //!   its timing tells an organiser's address from another; only `ORGANISER_EMAIL`'s addresses
-//!   get a mail. At most `crate::sign_in::secrets::LINKS_PER_HOUR` requests per address per hour (429).
+//!   get a mail. At most `crate::base::secrets::LINKS_PER_HOUR` requests per address per hour (429).
 //! - `GET /organiser/sign-in/{token}`: "Sign in as ..." with one button. Mail scanners open
 //!   links before people do, so only that button's POST uses the token up.
 //! - `POST /organiser/sign-in/{token}`: one atomic `UPDATE` uses the link; a new session id

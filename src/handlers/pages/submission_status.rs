@@ -4,7 +4,7 @@
 //! shows as `submitted`), and lets the author withdraw it before a decision is applied.
 //!
 //! The token is the only key: 32 random bytes, base64url, stored as SHA-256
-//! (`crate::sign_in::secrets::Secret`). An unknown or malformed token is 404 with nothing about any
+//! (`crate::base::secrets::Secret`). An unknown or malformed token is 404 with nothing about any
 //! submission. The answers are `noindex`, never cached (`crate::http::cache_control`, and
 //! never kept by the page cache, so never served by its fast path) and `Referrer-Policy:
 //! no-referrer`, so the link never leaves in a `Referer`. The withdrawal is a same-origin

@@ -2,7 +2,7 @@
 //! `/review/invitation/<token>`, and the answer to it.
 //!
 //! - The token is 32 random bytes, base64url, stored only as its SHA-256
-//!   (`reviewers.invitation_hash`, `crate::sign_in::secrets::Secret`); it opens the invitation while
+//!   (`reviewers.invitation_hash`, `crate::base::secrets::Secret`); it opens the invitation while
 //!   it is open (not answered, not replaced by a newer one, the reviewer not removed).
 //! - `GET` shows who invites, for which topics, and two buttons, "Accept" and "Decline", each a
 //!   same-origin POST form to the same address with `answer=accept|decline`. The mail's two
