@@ -88,7 +88,7 @@ pub async fn set(
     label: &str,
 ) -> Outcome<Saved> {
     let Some(timed) = programme.session(session) else {
-        let shown: String = session.chars().take(40).collect();
+        let shown = crate::forms::validate::shown(session);
         return Err(Refused::NotFound(format!("The programme has no session {shown}.")));
     };
     if !timed.streamed() {

@@ -59,10 +59,8 @@ pub fn authors(s: &Submission) -> String {
     }
 }
 
-/// At most 40 characters of what a request asked for, for a message (a reference is 14).
-pub fn shown(value: &str) -> String {
-    value.chars().take(40).collect()
-}
+/// At most 40 characters of what a request sent, for a message.
+pub use crate::forms::validate::shown;
 
 /// "1 decision" or "3 decisions": `n` with the noun (and verb) `one` or `many` fits.
 pub fn counted(n: usize, one: &str, many: &str) -> String {

@@ -26,6 +26,12 @@ pub fn is_valid_email(address: &str) -> bool {
         && EmailAddress::parse_with_options(address, options).is_ok()
 }
 
+/// At most 40 characters of what a request sent, as a refusal quotes it: enough to know it
+/// again (a paper's reference is 14), never a whole pasted text.
+pub fn shown(value: &str) -> String {
+    value.chars().take(40).collect()
+}
+
 /// An address as it is compared and stored for sign-in and look-ups: trimmed, lower-cased
 /// (organisers, desk staff, reviewers, attendees resending their links).
 pub fn normalise_email(email: &str) -> String {

@@ -16,6 +16,7 @@ use super::timetable::kind_label;
 use crate::clock::stamp::timestamp;
 use crate::db::{Connection, Pool};
 use crate::error::{AppError, Outcome, Refused};
+use crate::forms::validate::shown;
 use crate::repo::audit::{self, Actor};
 use crate::repo::content::Session;
 use crate::repo::programme::{self as store, Placement};
@@ -188,11 +189,6 @@ pub async fn remove(pool: &Pool, now: OffsetDateTime, actor: &Actor, reference: 
 /// message (its tests assert that status, older than [`Refused`]).
 pub(super) fn form_refused(message: String) -> Refused {
     Refused::Failed(AppError::BadRequest(message))
-}
-
-/// At most 40 characters of what was typed, for a message.
-pub(super) fn shown(value: &str) -> String {
-    value.chars().take(40).collect()
 }
 
 /// `actor`'s entry `action` about submission `reference`, with `details`, on `conn`.

@@ -23,6 +23,7 @@ use crate::clock::zone::Zone;
 use crate::config::Config;
 use crate::db::{Connection, Pool};
 use crate::error::{AppError, Outcome, Refused};
+use crate::forms::validate::shown;
 use crate::mail::{self, Context};
 use crate::repo::assignments::{self as store, Assignment, Listed};
 use crate::repo::audit::{self, Actor, NewEntry};
@@ -166,11 +167,6 @@ pub fn state_label(assignment: &Assignment) -> &'static str {
 /// The `mark` of the preview's forms: `<count>:<highest id>` of the staged rows.
 pub fn mark_text(mark: (i64, Option<i64>)) -> String {
     format!("{}:{}", mark.0, mark.1.unwrap_or(0))
-}
-
-/// At most 40 characters of what was sent, for a message.
-fn shown(value: &str) -> String {
-    value.chars().take(40).collect()
 }
 
 // ---------------------------------------------------------------------------------------

@@ -336,10 +336,8 @@ pub struct ListPage {
     pub bulk: Option<Bulk>,
 }
 
-/// At most 40 characters of what was asked for, for a message.
-pub fn shown(value: &str) -> String {
-    value.chars().take(40).collect()
-}
+/// At most 40 characters of what a request sent, for a message.
+pub use crate::forms::validate::shown;
 
 /// The first line of a text, at most 80 characters, for a table cell.
 pub fn excerpt(text: &str) -> String {
