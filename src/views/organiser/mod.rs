@@ -3,3 +3,7 @@
 /// What every organiser page shares: cells, controls, times, the area's navigation, labels
 /// of audit actions and actors, the list page and its pager.
 pub mod shared;
+/// The programme pages: the draft, its forms, a paper's public abstract and presenter.
+pub mod programme;
+/// The check-in desk: its page and the answers it shows.
+pub mod check_in;
