@@ -7,3 +7,7 @@ pub mod shared;
 pub mod programme;
 /// The check-in desk: its page and the answers it shows.
 pub mod check_in;
+/// The review assignment pages: the overview, the staged preview, one paper's reviewers.
+pub mod assignments;
+/// The decision pages: the review of a selection, the preview of applying.
+pub mod decide;
