@@ -11,3 +11,5 @@ pub mod check_in;
 pub mod assignments;
 /// The decision pages: the review of a selection, the preview of applying.
 pub mod decide;
+/// The certificates' pages: the list with its counts, the step before a revoke.
+pub mod certificates;
