@@ -13,3 +13,5 @@ pub mod assignments;
 pub mod decide;
 /// The certificates' pages: the list with its counts, the step before a revoke.
 pub mod certificates;
+/// The reviewers' page: the list, the counts, the invite forms.
+pub mod reviewers;
