@@ -15,3 +15,5 @@ pub mod decide;
 pub mod certificates;
 /// The reviewers' page: the list, the counts, the invite forms.
 pub mod reviewers;
+/// The dashboard: counts, mail, sessions and the latest audit entries.
+pub mod dashboard;
