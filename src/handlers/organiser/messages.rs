@@ -7,7 +7,6 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::dashboard;
-use super::detail::{ActionForm, DetailPage, Field, Group};
 use super::download::{self, CsvList};
 use super::form::{fields, note, one};
 use super::history::history;
@@ -20,6 +19,7 @@ use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::mail::messages as contact_messages;
 use crate::repo::messages::{self, Received};
+use crate::views::organiser::detail::{ActionForm, DetailPage, Field, Group};
 use crate::views::organiser::shared::Pager;
 use crate::views::organiser::shared::{Cell, Control, ListPage};
 

@@ -7,7 +7,6 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::dashboard;
-use super::detail::{ActionForm, DetailPage, Field, Group};
 use super::download::{self, CsvList};
 use super::form::{fields, note, one};
 use super::history::history;
@@ -22,6 +21,7 @@ use crate::handlers::state::AppState;
 use crate::payments::by_hand;
 use crate::repo::orders::{self, ModeFilter, Order, OrderKind, Status};
 use crate::repo::receipts;
+use crate::views::organiser::detail::{ActionForm, DetailPage, Field, Group};
 use crate::views::organiser::shared::Pager;
 use crate::views::organiser::shared::{Cell, Control, ListPage};
 

@@ -6,7 +6,6 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 
-use super::detail::{ActionForm, DetailPage, Field, Group};
 use super::download;
 use super::history::history;
 use super::query::Params;
@@ -21,6 +20,7 @@ use crate::forms::paper_form;
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::repo::submissions::{self, Submission};
+use crate::views::organiser::detail::{ActionForm, DetailPage, Field, Group};
 use crate::views::organiser::shared::{self as view, Cell, Moment};
 
 use super::submissions::{PATH, href};

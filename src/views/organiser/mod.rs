@@ -17,3 +17,7 @@ pub mod certificates;
 pub mod reviewers;
 /// The dashboard: counts, mail, sessions and the latest audit entries.
 pub mod dashboard;
+/// The detail page: one item with every field, the forms that change it, its history.
+pub mod detail;
+/// An item's history: the audit log's entries about it in the words organisers use.
+pub mod history;
