@@ -21,3 +21,5 @@ pub mod dashboard;
 pub mod detail;
 /// An item's history: the audit log's entries about it in the words organisers use.
 pub mod history;
+/// The submissions' list: rows, filters, the notice of what a selection staged.
+pub mod submissions;
