@@ -23,3 +23,5 @@ pub mod detail;
 pub mod history;
 /// The submissions' list: rows, filters, the notice of what a selection staged.
 pub mod submissions;
+/// One submission's page: its fields, reviews and discussion, its decision form.
+pub mod submission;
