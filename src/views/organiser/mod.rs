@@ -25,3 +25,5 @@ pub mod history;
 pub mod submissions;
 /// One submission's page: its fields, reviews and discussion, its decision form.
 pub mod submission;
+/// Orders: the list's rows and filters, an order's page.
+pub mod orders;
