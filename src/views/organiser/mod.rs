@@ -27,3 +27,5 @@ pub mod submissions;
 pub mod submission;
 /// Orders: the list's rows and filters, an order's page.
 pub mod orders;
+/// Contact messages: the list's rows and filters, a message's page.
+pub mod messages;
