@@ -29,3 +29,5 @@ pub mod submission;
 pub mod orders;
 /// Contact messages: the list's rows and filters, a message's page.
 pub mod messages;
+/// The other lists: subscribers, the mail outbox, the audit log.
+pub mod records;
