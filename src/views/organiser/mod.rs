@@ -31,3 +31,7 @@ pub mod orders;
 pub mod messages;
 /// The other lists: subscribers, the mail outbox, the audit log.
 pub mod records;
+/// The stream links' page: the streamed sessions and their forms.
+pub mod streams;
+/// The review progress page: figures, papers below their reviews, overdue reviewers.
+pub mod review_progress;
