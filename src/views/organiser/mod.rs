@@ -35,3 +35,5 @@ pub mod records;
 pub mod streams;
 /// The review progress page: figures, papers below their reviews, overdue reviewers.
 pub mod review_progress;
+/// The settings page: the operational deadlines and their form.
+pub mod settings;
