@@ -30,8 +30,8 @@ use crate::error::AppError;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::review::assignments::{self as domain, Candidate};
-use crate::views::organiser::assignments::{OverviewPage, PaperPage, StagedPage, counted, paper_href};
 pub use crate::views::organiser::assignments::PATH;
+use crate::views::organiser::assignments::{OverviewPage, PaperPage, StagedPage, counted, paper_href};
 use crate::views::organiser::shared::shown;
 
 /// Where the overview's "Stage automatic assignment" posts.

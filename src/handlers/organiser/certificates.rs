@@ -23,8 +23,8 @@ use crate::error::{AppError, Refused};
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::repo::certificates::{self as store, Certificate};
-pub use crate::views::organiser::certificates::{REISSUE, REVOKE};
 use crate::views::organiser::certificates::{CertificatesPage, NameRefused, RevokePage, Row, row};
+pub use crate::views::organiser::certificates::{REISSUE, REVOKE};
 use crate::views::organiser::shared::{Pager, shown, when};
 
 /// The page's address.
@@ -90,16 +90,10 @@ pub async fn show(
     } else if params.get("nothing").is_some() {
         Some("Nothing new to issue: everyone who earned a certificate has one. No mail was sent.".to_owned())
     } else if let Some(code) = params.get("revoked") {
-        Some(format!(
-            "Certificate {} is revoked: its verify page says so.",
-            shown(code)
-        ))
+        Some(format!("Certificate {} is revoked: its verify page says so.", shown(code)))
     } else {
         params.get("reissued").map(|code| {
-            format!(
-                "The certificate was reissued as {} and mailed to its holder; the old one is revoked.",
-                shown(code)
-            )
+            format!("The certificate was reissued as {} and mailed to its holder; the old one is revoked.", shown(code))
         })
     };
     page(&state, StatusCode::OK, &params, notice, None, None).await

@@ -30,8 +30,8 @@ use crate::programme::placing::{self, Direction, Minutes, Placed};
 use crate::programme::public_fields;
 use crate::programme::publish;
 use crate::programme::{Published, Talk};
-use crate::views::organiser::programme::{PaperPage, ProgrammePage, paper_href, url_segment};
 pub use crate::views::organiser::programme::{LOCK, MOVE, PATH, PLACE, PUBLISH, REMOVE};
+use crate::views::organiser::programme::{PaperPage, ProgrammePage, paper_href, url_segment};
 use crate::views::organiser::shared::{self as view, shown};
 
 /// A paper's public abstract and presenter (route pattern).

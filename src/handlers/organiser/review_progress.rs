@@ -23,8 +23,8 @@ use crate::error::{AppError, Refused};
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::review::{progress, reminders};
-pub use crate::views::organiser::review_progress::REMIND;
 use crate::views::organiser::review_progress::ProgressPage;
+pub use crate::views::organiser::review_progress::REMIND;
 
 /// The page's address.
 pub const PATH: &str = "/organiser/review";

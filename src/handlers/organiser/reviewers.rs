@@ -60,12 +60,10 @@ async fn notice(state: &AppState, raw: Option<&str>) -> Result<Option<String>, A
     let params = Params::parse(raw, &["done", "id", "count"])?;
     let Some(done) = params.get("done") else { return Ok(None) };
     let number = |name: &str| -> Result<i64, AppError> {
-        params.get(name).and_then(|v| v.parse::<i64>().ok()).ok_or_else(|| {
-            AppError::BadRequest(format!(
-                "\"done={}\" needs a number \"{name}\".",
-                shown(done)
-            ))
-        })
+        params
+            .get(name)
+            .and_then(|v| v.parse::<i64>().ok())
+            .ok_or_else(|| AppError::BadRequest(format!("\"done={}\" needs a number \"{name}\".", shown(done))))
     };
     if done == "imported" {
         let count = number("count")?;
@@ -217,9 +215,11 @@ async fn refused(state: &AppState, refused: Refused) -> Result<Response, AppErro
 
 /// A reviewer's number from the address; 404 for anything else.
 fn reviewer_id(segment: &str) -> Result<i64, AppError> {
-    segment.parse::<i64>().ok().filter(|id| *id > 0).ok_or_else(|| {
-        AppError::NotFound(format!("No reviewer has the number {}.", shown(segment)))
-    })
+    segment
+        .parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .ok_or_else(|| AppError::NotFound(format!("No reviewer has the number {}.", shown(segment))))
 }
 
 /// POST `/organiser/reviewers/{id}/resend`: a new invitation for an invited reviewer

@@ -23,11 +23,9 @@ use crate::handlers::state::AppState;
 use crate::repo::reviewers;
 use crate::repo::submissions::{self, Filter, Sort, Submission};
 use crate::review::figures;
-pub use crate::views::organiser::submissions::{PATH, href};
 use crate::views::organiser::shared::{self as view, Bulk, Cell, ListPage, Pager};
-use crate::views::organiser::submissions::{
-    COLUMNS, Notice, REVIEWS_BELOW_MAX, SubmissionsPage, controls, row,
-};
+use crate::views::organiser::submissions::{COLUMNS, Notice, REVIEWS_BELOW_MAX, SubmissionsPage, controls, row};
+pub use crate::views::organiser::submissions::{PATH, href};
 
 /// Where the list's selection goes to be reviewed (`super::decide::review`).
 pub const REVIEW: &str = "/organiser/submissions/decide";

@@ -45,7 +45,12 @@ pub fn controls(value: impl Fn(&str) -> String) -> Vec<Control> {
                 ("invalid", "invalid"),
             ],
         ),
-        Control::select("kind", "Kind", value("kind"), &[("plan", "plan"), ("custom", "custom"), ("sponsor", "sponsor")]),
+        Control::select(
+            "kind",
+            "Kind",
+            value("kind"),
+            &[("plan", "plan"), ("custom", "custom"), ("sponsor", "sponsor")],
+        ),
         Control::select(
             "payments_mode",
             "Payments mode",

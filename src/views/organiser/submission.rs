@@ -155,7 +155,8 @@ impl Reviewing {
                 ShownReview { review, state }
             })
             .collect();
-        let discussion = read.discussion.into_iter().map(|(who, at, body)| (who, view::when(&at, zone), body)).collect();
+        let discussion =
+            read.discussion.into_iter().map(|(who, at, body)| (who, view::when(&at, zone), body)).collect();
         Reviewing { summary: read.summary, below: read.below, reviews, discussion }
     }
 }
