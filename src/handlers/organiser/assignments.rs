@@ -15,7 +15,6 @@
 //! A change answers 303 with a notice (a reload posts nothing); a refusal shows why, with
 //! its status (400, 404, 409 or 422), the review deadline checked before the fields.
 
-use askama::Template;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
@@ -31,11 +30,10 @@ use crate::error::AppError;
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::review::assignments::{self as domain, Candidate};
-use crate::views::layout::Layout;
+pub use crate::views::organiser::assignments::PATH;
+use crate::views::organiser::assignments::{OverviewPage, PaperPage, StagedPage, counted, paper_href};
 use crate::views::organiser::shared::shown;
 
-/// The overview.
-pub const PATH: &str = "/organiser/review/assignments";
 /// Where the overview's "Stage automatic assignment" posts.
 pub const AUTOMATIC: &str = "/organiser/review/assignments/automatic";
 /// The preview of what is staged.
@@ -54,18 +52,6 @@ pub const CONFLICT: &str = "/organiser/review/assignments/{reference}/conflict";
 /// What a page or a form answers.
 type Answer = Result<Response, AppError>;
 
-/// The address of paper `reference`'s page.
-pub fn paper_href(reference: &str) -> String {
-    let segment = url::form_urlencoded::byte_serialize(reference.as_bytes()).collect::<String>();
-    format!("{PATH}/{}", segment.replace('+', "%20"))
-}
-
-/// "1 paper" or "3 papers".
-fn counted(n: impl Into<i64>, one: &str, many: &str) -> String {
-    let n = n.into();
-    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
-}
-
 /// A query's `done` that this page did not do: 400 naming what it knows.
 fn unknown_done(done: &str, known: &str) -> AppError {
     AppError::BadRequest(format!("\"{}\" is not something this page did. It knows: {known}.", shown(done)))
@@ -78,22 +64,6 @@ fn number(params: &Params, name: &str, missing: impl FnOnce() -> String) -> Resu
         .and_then(|v| v.parse::<i64>().ok())
         .filter(|n| *n >= 0)
         .ok_or_else(|| AppError::BadRequest(missing()))
-}
-
-#[derive(Template)]
-#[template(path = "organiser/assignments.html")]
-struct OverviewPage {
-    layout: Layout,
-    notice: Option<String>,
-    view: domain::Overview,
-    automatic_action: &'static str,
-    staged_href: &'static str,
-}
-
-impl OverviewPage {
-    fn paper_href(&self, reference: &str) -> String {
-        paper_href(reference)
-    }
 }
 
 /// What the overview says after a form: `done` with `count` (and `mails`).
@@ -152,23 +122,6 @@ pub async fn automatic(State(state): State<AppState>, SignedIn(organiser): Signe
 /// The notice page's link to the review deadline's setting.
 fn settings_link() -> (String, String) {
     (crate::calendar::gates::SETTINGS_PATH.to_owned(), "Move the review deadline in the settings".to_owned())
-}
-
-#[derive(Template)]
-#[template(path = "organiser/assignments_staged.html")]
-struct StagedPage {
-    layout: Layout,
-    notice: Option<String>,
-    preview: domain::Preview,
-    release_action: &'static str,
-    discard_action: &'static str,
-    overview: &'static str,
-}
-
-impl StagedPage {
-    fn paper_href(&self, reference: &str) -> String {
-        paper_href(reference)
-    }
 }
 
 /// GET [`STAGED`] ([`domain::preview`]).
@@ -236,22 +189,6 @@ pub async fn discard(State(state): State<AppState>, SignedIn(organiser): SignedI
 async fn in_notice_page(state: &AppState, result: Answer, mut links: Vec<(String, String)>) -> Answer {
     links.push((PATH.to_owned(), "The assignments".to_owned()));
     or_notice_page(state, PATH, result, links).await
-}
-
-#[derive(Template)]
-#[template(path = "organiser/assignments_paper.html")]
-struct PaperPage {
-    layout: Layout,
-    notice: Option<String>,
-    problem: Option<String>,
-    code: String,
-    /// `Submitted`, or what it is now.
-    state: String,
-    open: bool,
-    view: domain::PaperView,
-    /// The paper page's address; its forms post to `/assign`, `/unassign` and `/conflict`
-    /// below it.
-    href: String,
 }
 
 /// What the paper page says after a form: `done` to `reviewer`, named from `people`.
@@ -367,16 +304,4 @@ pub async fn declare_conflict(
     body: Bytes,
 ) -> Answer {
     by_hand(state, organiser, reference, body, ByHand::Conflict, "conflict").await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn labels_read_as_organisers_say_them() {
-        assert_eq!(paper_href("P-2025 1"), "/organiser/review/assignments/P-2025%201");
-        assert_eq!(counted(1, "mail", "mails"), "1 mail");
-        assert_eq!(counted(3, "mail", "mails"), "3 mails");
-    }
 }

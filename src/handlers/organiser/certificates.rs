@@ -9,7 +9,6 @@
 //! check-in, a paper published late) and mails only those people; with nothing missing it
 //! changes nothing and says so.
 
-use askama::Template;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -24,95 +23,17 @@ use crate::error::{AppError, Refused};
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::repo::certificates::{self as store, Certificate};
-use crate::views::layout::Layout;
-use crate::views::organiser::shared::Pager;
+use crate::views::organiser::certificates::{CertificatesPage, NameRefused, RevokePage, Row, row};
+pub use crate::views::organiser::certificates::{REISSUE, REVOKE};
+use crate::views::organiser::shared::{Pager, shown, when};
 
 /// The page's address.
 pub const PATH: &str = "/organiser/certificates";
 /// Where the Release button posts.
 pub const RELEASE: &str = "/organiser/certificates/release";
-/// A certificate's revoke: GET asks for the reason and a confirmation (the list's Revoke
-/// link), POST (`reason`) revokes.
-pub const REVOKE: &str = "/organiser/certificates/{code}/revoke";
-/// Where a certificate's Reissue form posts (`name`).
-pub const REISSUE: &str = "/organiser/certificates/{code}/reissue";
 
 /// The page's query parameters: the search, and what the last action did.
 const PARAMS: [&str; 5] = ["q", "released", "nothing", "revoked", "reissued"];
-
-/// One issued certificate of the list.
-struct Row {
-    code: String,
-    verify: String,
-    name: String,
-    email: String,
-    kind: &'static str,
-    /// The paper's reference and title, for a presentation certificate.
-    paper: Option<String>,
-    issued_at: crate::views::organiser::shared::Moment,
-    /// "Valid", "Revoked" or "Replaced by <code>".
-    status: String,
-    revocable: bool,
-    reissuable: bool,
-    revoke: String,
-    reissue: String,
-    /// The name in the reissue form: the holder's, or what was typed when refused.
-    typed: String,
-    error: Option<String>,
-}
-
-#[derive(Template)]
-#[template(path = "organiser/certificates.html")]
-struct CertificatesPage {
-    layout: Layout,
-    notice: Option<String>,
-    problem: Option<String>,
-    /// How many releases, when the last was and by whom; `None` before the first.
-    released: Option<(i64, crate::views::organiser::shared::Moment, String)>,
-    /// When releasing opens, before the conference's last day; `None` once it may.
-    opens: Option<String>,
-    /// (what, valid, revoked) per kind.
-    counts: Vec<(&'static str, i64, i64)>,
-    /// What a release would issue now: (attendance, presentation).
-    waiting: (usize, usize),
-    release_action: &'static str,
-    search: String,
-    rows: Vec<Row>,
-    pager: Pager,
-    name_max: usize,
-}
-
-/// A reissue refused for its name: the certificate, what was typed and why.
-struct NameRefused {
-    code: String,
-    typed: String,
-    error: String,
-}
-
-fn row(c: Certificate, base_url: &str, refused: Option<&NameRefused>, zone: &crate::clock::zone::Zone) -> Row {
-    let typed = refused.filter(|r| r.code == c.code);
-    let status = match (&c.revoked_at, &c.replaced_by) {
-        (None, _) => "Valid".to_owned(),
-        (Some(_), None) => "Revoked".to_owned(),
-        (Some(_), Some(by)) => format!("Replaced by {by}"),
-    };
-    Row {
-        verify: certificates::verify_url(base_url, &c.code),
-        revoke: REVOKE.replace("{code}", &c.code),
-        reissue: REISSUE.replace("{code}", &c.code),
-        name: c.holder_name.clone(),
-        typed: typed.map_or_else(|| c.holder_name.clone(), |r| r.typed.clone()),
-        error: typed.map(|r| r.error.clone()),
-        email: c.email,
-        kind: certificates::kind_label(&c.kind),
-        paper: c.reference.as_ref().map(|r| format!("{r} · {}", c.title.clone().unwrap_or_default())),
-        issued_at: crate::views::organiser::shared::when(&c.issued_at, zone),
-        revocable: c.revoked_at.is_none(),
-        reissuable: c.replaced_by.is_none(),
-        status,
-        code: c.code,
-    }
-}
 
 async fn page(
     state: &AppState,
@@ -139,7 +60,7 @@ async fn page(
         layout: layout(state, "Certificates", PATH).await?,
         notice,
         problem,
-        released: overview.released.map(|(n, at, by)| (n, crate::views::organiser::shared::when(&at, zone), by)),
+        released: overview.released.map(|(n, at, by)| (n, when(&at, zone), by)),
         opens: overview.opens,
         counts: overview.counts,
         waiting: overview.waiting,
@@ -164,21 +85,15 @@ pub async fn show(
     let notice = if let Some(number) = params.get("released") {
         Some(format!(
             "Release {} is done: each person it issued a certificate to gets one mail listing theirs.",
-            crate::views::organiser::shared::shown(number)
+            shown(number)
         ))
     } else if params.get("nothing").is_some() {
         Some("Nothing new to issue: everyone who earned a certificate has one. No mail was sent.".to_owned())
     } else if let Some(code) = params.get("revoked") {
-        Some(format!(
-            "Certificate {} is revoked: its verify page says so.",
-            crate::views::organiser::shared::shown(code)
-        ))
+        Some(format!("Certificate {} is revoked: its verify page says so.", shown(code)))
     } else {
         params.get("reissued").map(|code| {
-            format!(
-                "The certificate was reissued as {} and mailed to its holder; the old one is revoked.",
-                crate::views::organiser::shared::shown(code)
-            )
+            format!("The certificate was reissued as {} and mailed to its holder; the old one is revoked.", shown(code))
         })
     };
     page(&state, StatusCode::OK, &params, notice, None, None).await
@@ -218,24 +133,6 @@ fn code_of(typed: &str) -> Result<String, AppError> {
     tickets::normalise_code(typed).filter(|code| code == typed).ok_or_else(|| AppError::NotFound(UNKNOWN.into()))
 }
 
-/// The step before a revoke: the certificate, what revoking does, and the reason asked for.
-#[derive(Template)]
-#[template(path = "organiser/certificate_revoke.html")]
-struct RevokePage {
-    layout: Layout,
-    code: String,
-    name: String,
-    email: String,
-    kind: &'static str,
-    paper: Option<String>,
-    issued_at: crate::views::organiser::shared::Moment,
-    action: String,
-    /// The reason as typed, and why it was refused.
-    reason: String,
-    error: Option<String>,
-    reason_max: usize,
-}
-
 async fn revoke_page(
     state: &AppState,
     status: StatusCode,
@@ -244,19 +141,8 @@ async fn revoke_page(
     error: Option<String>,
 ) -> Result<Response, AppError> {
     let zone = state.event_zone().await;
-    let view = RevokePage {
-        layout: layout(state, &format!("Revoke certificate {}", c.code), PATH).await?,
-        action: REVOKE.replace("{code}", &c.code),
-        name: c.holder_name,
-        email: c.email,
-        kind: certificates::kind_label(&c.kind),
-        paper: c.reference.as_ref().map(|r| format!("{r} · {}", c.title.clone().unwrap_or_default())),
-        issued_at: crate::views::organiser::shared::when(&c.issued_at, &zone),
-        code: c.code,
-        reason,
-        error,
-        reason_max: certificates::REASON_MAX_CHARS,
-    };
+    let layout = layout(state, &format!("Revoke certificate {}", c.code), PATH).await?;
+    let view = RevokePage::new(layout, c, &zone, reason, error);
     render(status, &view)
 }
 

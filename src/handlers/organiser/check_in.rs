@@ -12,28 +12,25 @@
 //!   island) gets the answer as JSON. One handler for both, so they cannot drift apart.
 //! - `GET /organiser/check-in.csv`: every check-in, organisers only.
 
-use askama::Template;
 use axum::extract::{FromRequest, Path, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::{Form, Json};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use super::download::{self, CsvList};
 use super::session::{self, Account, SignedInForFile};
 use super::sign_in::{self, SignInForm, client_of, layout};
-use crate::attendance::check_in::{self as desk, Answer, FIELD_MAX_CHARS};
-use crate::attendance::tickets;
+use crate::attendance::check_in::{self as desk, FIELD_MAX_CHARS};
 use crate::base::client_ip::ClientIp;
 use crate::error::{AppError, Refused};
 use crate::export::SafeWriter;
 use crate::handlers::render::html;
 use crate::handlers::state::AppState;
-use crate::repo::attendees::Ticket;
-use crate::repo::check_ins::{self, Found};
+use crate::repo::check_ins;
 use crate::repo::organisers as store;
 use crate::sign_in::roles::Role;
-use crate::views::layout::Layout;
+use crate::views::organiser::check_in::{DeskPage, IslandProps, Shown, found_line, shown};
 
 /// The desk's address, desk staff's home
 /// ([`crate::sign_in::roles::CHECK_IN_HOME`], the same address).
@@ -64,110 +61,6 @@ async fn access(parts: &axum::http::request::Parts, state: &AppState) -> Result<
         Some(account) if matches!(account.role, Role::Organiser | Role::CheckIn) => Access::Desk(Box::new(account)),
         Some(_) => Access::Refused,
     })
-}
-
-/// The answer as the page and the island show it.
-#[derive(Debug, Clone, Serialize)]
-pub struct Shown {
-    /// `valid`, `already`, `refunded`, `unknown`, `not_today`.
-    pub result: &'static str,
-    /// The answer in a few words, e.g. "Valid: welcome".
-    pub title: String,
-    /// Further lines: name, ticket type, mode; when and by whom.
-    pub lines: Vec<String>,
-    pub name: Option<String>,
-    pub ticket_type: Option<String>,
-    /// `virtual` or `physical`.
-    pub mode: Option<String>,
-    pub order_id: Option<String>,
-    /// The earlier check-in (RFC 3339 UTC) and its desk, for `already`.
-    pub at: Option<String>,
-    pub by: Option<String>,
-}
-
-/// What the desk says of a virtual ticket: the desk is at the venue, the ticket is not.
-pub const VIRTUAL_LINE: &str = "Virtual ticket: it is for the online sessions and includes no seat at the venue.";
-
-fn ticket_lines(ticket: &Ticket) -> Vec<String> {
-    let mut lines = vec![
-        ticket.holder_name.clone(),
-        format!("{} · {}", ticket.ticket_type, tickets::mode_label(&ticket.mode)),
-        format!("Order {}", ticket.order_id),
-    ];
-    if ticket.mode != "physical" {
-        lines.insert(0, VIRTUAL_LINE.to_owned());
-    }
-    lines
-}
-
-fn shown(answer: &Answer, zone: &crate::clock::zone::Zone, days: &str) -> Shown {
-    let (title, mut lines, at, by) = match answer {
-        Answer::Valid(t) if t.mode != "physical" => ("Valid: virtual ticket".to_owned(), ticket_lines(t), None, None),
-        Answer::Valid(t) => ("Valid: welcome".to_owned(), ticket_lines(t), None, None),
-        Answer::Already { ticket, at, by } => {
-            let mut lines = ticket_lines(ticket);
-            lines.insert(0, format!("Checked in at {} by {by}.", desk::when_label(at, zone)));
-            ("Already checked in today".to_owned(), lines, Some(at.clone()), Some(by.clone()))
-        }
-        Answer::Refunded(t) => ("Refunded: this ticket no longer admits".to_owned(), ticket_lines(t), None, None),
-        Answer::Unknown => {
-            ("Unknown code: no ticket has it".to_owned(), vec!["Check the code, or search by name.".into()], None, None)
-        }
-        Answer::NotToday(t) => {
-            let mut lines = ticket_lines(t);
-            lines.insert(0, format!("Check-in is open on {days}."));
-            ("Not valid today".to_owned(), lines, None, None)
-        }
-    };
-    lines.retain(|l| !l.is_empty());
-    let ticket = answer.ticket();
-    Shown {
-        result: answer.kind(),
-        title,
-        lines,
-        name: ticket.map(|t| t.holder_name.clone()),
-        ticket_type: ticket.map(|t| t.ticket_type.clone()),
-        mode: ticket.map(|t| t.mode.clone()),
-        order_id: ticket.map(|t| t.order_id.clone()),
-        at,
-        by,
-    }
-}
-
-/// The island's props: where to post, and the answer the page shows (after a form POST).
-#[derive(Serialize)]
-struct IslandProps {
-    action: &'static str,
-    shown: Option<Shown>,
-}
-
-/// One ticket a search found.
-struct FoundLine {
-    code: String,
-    name: String,
-    detail: String,
-    state: Option<String>,
-    refunded: bool,
-}
-
-#[derive(Template)]
-#[template(path = "organiser/check_in.html")]
-struct DeskPage {
-    layout: Layout,
-    /// Desk staff see no other organiser page: no lists in the header.
-    organiser: bool,
-    email: String,
-    today: String,
-    open: bool,
-    days: String,
-    zone: String,
-    shown: Option<Shown>,
-    error: Option<String>,
-    code: String,
-    query: String,
-    found: Option<Vec<FoundLine>>,
-    props: IslandProps,
-    field_max: usize,
 }
 
 /// The page with `shown` or `error`, as `status`.
@@ -203,16 +96,6 @@ async fn desk_page(
     let mut response = crate::handlers::render::html_response(status, html(&page)?);
     response.headers_mut().insert("permissions-policy", HeaderValue::from_static(PERMISSIONS));
     Ok(response)
-}
-
-fn found_line(f: Found, zone: &crate::clock::zone::Zone) -> FoundLine {
-    FoundLine {
-        detail: format!("{} · {} · Order {}", f.ticket_type, tickets::mode_label(&f.mode), f.order_id),
-        state: f.checked_in_at.as_deref().map(|at| format!("Checked in today at {}", desk::when_label(at, zone))),
-        refunded: f.refunded_at.is_some(),
-        code: f.code,
-        name: f.holder_name,
-    }
 }
 
 /// The event's zone and the conference's first and last days (`YYYY-MM-DD`; empty without a

@@ -17,7 +17,6 @@
 //! applying do (the conditional `UPDATE`s, the mails, the audit) is the domain's:
 //! `crate::decisions::stage` and `crate::decisions::apply`.
 
-use askama::Template;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
@@ -36,7 +35,7 @@ use crate::error::{AppError, Refused};
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::repo::submissions as rows;
-use crate::views::layout::Layout;
+use crate::views::organiser::decide::{ApplyPage, PreviewRow, ReviewPage, review_words};
 use crate::views::organiser::shared::NoticePage;
 
 /// The review of a selection (where the list's selection form posts).
@@ -134,18 +133,6 @@ pub async fn decide_one(
     in_organiser_page(&state, result, back).await
 }
 
-#[derive(Template)]
-#[template(path = "organiser/decide.html")]
-struct ReviewPage {
-    layout: Layout,
-    heading: String,
-    summary: String,
-    decision: &'static str,
-    items: Vec<(String, i64)>,
-    action: &'static str,
-    button: String,
-}
-
 /// POST `/organiser/submissions/decide`: the selection's count and references, and a button
 /// that confirms it. Changes nothing.
 pub async fn review(State(state): State<AppState>, SignedIn(_): SignedIn, body: Bytes) -> Result<Response, AppError> {
@@ -153,20 +140,7 @@ pub async fn review(State(state): State<AppState>, SignedIn(_): SignedIn, body: 
         let fields = fields(&body);
         let decision = decision(&fields)?;
         let items = items(&fields)?;
-        let count = items.len();
-        let plural = if count == 1 { "submission" } else { "submissions" };
-        let (heading, summary, button) = match decision {
-            Some(d) => (
-                format!("{} {count} {plural}?", d.verb()),
-                format!("{count} {plural} will get the pending decision \"{}\":", d.verb()),
-                format!("Confirm: {} {count} {plural}", d.verb().to_lowercase()),
-            ),
-            None => (
-                format!("Clear the pending decision of {count} {plural}?"),
-                format!("{count} {plural} will have no pending decision:"),
-                format!("Confirm: clear {count} {plural}"),
-            ),
-        };
+        let (heading, summary, button) = review_words(decision, items.len());
         let page = ReviewPage {
             layout: layout(&state, &heading, submissions::PATH).await?,
             heading,
@@ -248,46 +222,11 @@ pub async fn conflict(
     in_organiser_page(&state, result, vec![to_list()]).await
 }
 
-/// A row of the preview: the reference and version the apply names, the decision's verb,
-/// the mail's address and subject.
-struct PreviewRow {
-    reference: String,
-    version: i64,
-    decision: &'static str,
-    to: String,
-    subject: String,
-}
-
-#[derive(Template)]
-#[template(path = "organiser/apply.html")]
-struct ApplyPage {
-    layout: Layout,
-    heading: &'static str,
-    accepted: usize,
-    rejected: usize,
-    rows: Vec<PreviewRow>,
-    /// The first mail in full: (to, subject, body).
-    sample: Option<(String, String, String)>,
-    /// What stands for the token in the sample's status link.
-    stand_in: &'static str,
-    action: &'static str,
-}
-
 /// GET `/organiser/decisions`: how many of each decision, every author's address and subject,
 /// and the first mail in full; the button applies exactly these.
 pub async fn preview(State(state): State<AppState>, SignedIn(_): SignedIn) -> Result<Response, AppError> {
     let preview = applying::preview(&state.pool, &state.config).await?;
-    let rows = preview
-        .rows
-        .into_iter()
-        .map(|row| PreviewRow {
-            reference: row.reference,
-            version: row.version,
-            decision: row.decision.verb(),
-            to: row.to,
-            subject: row.subject,
-        })
-        .collect();
+    let rows = preview.rows.into_iter().map(PreviewRow::from).collect();
     let page = ApplyPage {
         layout: layout(&state, "Apply decisions", PREVIEW).await?,
         heading: "Apply decisions",

@@ -7,7 +7,6 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::dashboard;
-use super::detail::{ActionForm, DetailPage, Field, Group};
 use super::download::{self, CsvList};
 use super::form::{fields, note, one};
 use super::history::history;
@@ -20,13 +19,10 @@ use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::mail::messages as contact_messages;
 use crate::repo::messages::{self, Received};
-use crate::views::organiser::shared::Pager;
-use crate::views::organiser::shared::{Cell, Control, ListPage};
-
-use crate::views::organiser::shared::excerpt;
-
-/// The list's address.
-pub const MESSAGES: &str = "/organiser/messages";
+use crate::views::organiser::detail::DetailPage;
+pub use crate::views::organiser::messages::MESSAGES;
+use crate::views::organiser::messages::{COLUMNS, answered_form, controls, groups, reply_href, row};
+use crate::views::organiser::shared::{Cell, ListPage, Pager};
 
 const MESSAGE_PARAMS: [&str; 2] = ["status", "q"];
 const READ: [(&str, bool); 2] = [("unread", false), ("read", true)];
@@ -47,30 +43,14 @@ pub async fn message_list(
     let counts = dashboard::counts(&state).await?;
     let (total, rows) = messages::list(&state.pool, &filter, page, &counts).await?;
     let zone = state.event_zone().await;
-    let rows = rows
-        .into_iter()
-        .map(|Received { message: m, read_at, answered_at, .. }| {
-            vec![
-                Cell::time(&m.created, &zone).linked(format!("{MESSAGES}/{}", m.id)),
-                Cell::text(m.name),
-                Cell::text(m.email),
-                Cell::text(m.country),
-                Cell::text(excerpt(&m.message)),
-                Cell::text(if read_at.is_some() { "read" } else { "unread" }),
-                Cell::text(if answered_at.is_some() { "answered" } else { "" }),
-            ]
-        })
-        .collect();
+    let rows = rows.into_iter().map(|r| row(r, &zone)).collect();
     let page = ListPage {
         layout: layout(&state, "Messages", MESSAGES).await?,
         heading: "Messages",
         path: MESSAGES,
         summary: vec![("Not yet read".into(), counts.unread)],
-        controls: vec![
-            Control::search("Search name, e-mail, country, message", params.value("q")),
-            Control::select("status", "Read", params.value("status"), &[("unread", "Not yet read"), ("read", "Read")]),
-        ],
-        columns: vec!["Received", "Name", "E-mail", "Country", "Message", "Read", "Answered"],
+        controls: controls(|name| params.value(name)),
+        columns: COLUMNS.to_vec(),
         rows,
         pager: Pager::new(MESSAGES, &params.filters(), page, total),
         bulk: None,
@@ -101,53 +81,18 @@ pub async fn message_detail(
     SignedIn(_): SignedIn,
     Path(id): Path<String>,
 ) -> Result<Response, AppError> {
-    let Received { message: m, read_at, answered_at, answered_by, note } =
-        contact_messages::open(&state.pool, state.clock.now(), &id).await?;
+    let received = contact_messages::open(&state.pool, state.clock.now(), &id).await?;
     let snapshot = state.content.snapshot().await;
     let zone = snapshot.zone.clone();
-    let subject = match &snapshot.site {
-        Ok(site) => format!("Re: your message to {}", site.short_name),
-        Err(_) => "Re: your message".to_owned(),
-    };
-    let reply = format!("mailto:{}?subject={}", m.email, percent_encoded(&subject));
+    let m = &received.message;
+    let reply = reply_href(&m.email, snapshot.site.as_ref().ok().map(|site| site.short_name.as_str()));
     let page = DetailPage {
         layout: layout(&state, &format!("Message from {}", m.name), MESSAGES).await?,
         heading: format!("Message from {}", m.name),
         back: (MESSAGES, "Messages"),
         actions: vec![Cell::link(format!("Reply to {}", m.email), reply)],
-        groups: vec![Group {
-            heading: "Message",
-            fields: vec![
-                ("Received", Cell::time(&m.created, &zone)),
-                ("First read", Cell::time(read_at.as_deref().unwrap_or_default(), &zone)),
-                (
-                    "Answered",
-                    match (&answered_at, &answered_by) {
-                        (Some(at), Some(by)) => Cell::time(at, &zone).then(format!(" by {by}")),
-                        _ => Cell::text("Not yet"),
-                    },
-                ),
-                ("Name", Cell::text(m.name)),
-                ("E-mail", Cell::text(m.email)),
-                ("Phone", Cell::text(m.number)),
-                ("Country", Cell::text(m.country)),
-                ("Message", Cell::text(m.message)),
-            ],
-        }],
-        forms: vec![ActionForm {
-            heading: "Answered",
-            action: format!("{MESSAGES}/{}/answered", m.id),
-            fields: vec![
-                Field::select(
-                    "answered",
-                    "Answered",
-                    if answered_at.is_some() { "yes" } else { "no" },
-                    &[("no", "Not answered"), ("yes", "Answered")],
-                ),
-                Field::textarea("note", "Internal note (organisers only)", note),
-            ],
-            button: "Save",
-        }],
+        groups: groups(&received, &zone),
+        forms: vec![answered_form(&received)],
         history: Some(history(&state, "message", &m.id).await?),
     };
     render(StatusCode::OK, &page)
@@ -172,17 +117,4 @@ pub async fn message_answered(
     let now = state.clock.now();
     let updated = contact_messages::mark_answered(&state.pool, now, &organiser.actor(), &id, answered, note).await?;
     Ok(see_other(&format!("{MESSAGES}/{}", updated.id)))
-}
-
-/// `text` for a `mailto:` query (RFC 6068): every byte but unreserved ones escaped.
-fn percent_encoded(text: &str) -> String {
-    text.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
 }

@@ -8,7 +8,6 @@ pub mod certificates;
 pub mod check_in;
 pub mod dashboard;
 pub mod decide;
-pub mod detail;
 pub mod download;
 pub mod form;
 pub mod history;

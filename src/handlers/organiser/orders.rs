@@ -7,14 +7,12 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::dashboard;
-use super::detail::{ActionForm, DetailPage, Field, Group};
 use super::download::{self, CsvList};
 use super::form::{fields, note, one};
 use super::history::history;
 use super::query::Params;
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
-use crate::base::money;
 use crate::error::AppError;
 use crate::export::registrations;
 use crate::handlers::render::{render, see_other};
@@ -22,13 +20,10 @@ use crate::handlers::state::AppState;
 use crate::payments::by_hand;
 use crate::repo::orders::{self, ModeFilter, Order, OrderKind, Status};
 use crate::repo::receipts;
-use crate::views::organiser::shared::Pager;
-use crate::views::organiser::shared::{Cell, Control, ListPage};
-
-use crate::views::organiser::shared::shown;
-
-/// The list's address.
-pub const ORDERS: &str = "/organiser/orders";
+use crate::views::organiser::detail::DetailPage;
+pub use crate::views::organiser::orders::ORDERS;
+use crate::views::organiser::orders::{COLUMNS, controls, forms, groups, row};
+use crate::views::organiser::shared::{ListPage, Pager, shown};
 
 const ORDER_PARAMS: [&str; 4] = ["status", "kind", "payments_mode", "q"];
 const STATES: [(&str, Status); 5] = [
@@ -64,54 +59,14 @@ pub async fn order_list(
     let counts = dashboard::counts(&state).await?;
     let (total, rows) = orders::list(&state.pool, &filter, page, &counts).await?;
     let zone = state.event_zone().await;
-    let rows = rows
-        .into_iter()
-        .map(|o| {
-            vec![
-                Cell::link(o.order_id.clone(), format!("{ORDERS}/{}", o.order_id)),
-                Cell::time(&o.created, &zone),
-                Cell::text(o.billing_name),
-                Cell::text(o.billing_email),
-                Cell::text(format!("{} ({})", o.item_title, o.kind)),
-                Cell::text(format!("{} {}", o.currency, money::format_cents(o.amount_cents))),
-                Cell::text(o.status),
-                Cell::text(o.payments_mode.unwrap_or_else(|| "not recorded".into())),
-            ]
-        })
-        .collect();
+    let rows = rows.into_iter().map(|o| row(o, &zone)).collect();
     let page = ListPage {
         layout: layout(&state, "Orders", ORDERS).await?,
         heading: "Orders",
         path: ORDERS,
         summary: Vec::new(),
-        controls: vec![
-            Control::search("Search order id, e-mail, name", params.value("q")),
-            Control::select(
-                "status",
-                "State",
-                params.value("status"),
-                &[
-                    ("initiated", "initiated"),
-                    ("success", "success"),
-                    ("failure", "failure"),
-                    ("aborted", "aborted"),
-                    ("invalid", "invalid"),
-                ],
-            ),
-            Control::select(
-                "kind",
-                "Kind",
-                params.value("kind"),
-                &[("plan", "plan"), ("custom", "custom"), ("sponsor", "sponsor")],
-            ),
-            Control::select(
-                "payments_mode",
-                "Payments mode",
-                params.value("payments_mode"),
-                &[("live", "live"), ("test", "TEST mode"), ("none", "before modes were recorded")],
-            ),
-        ],
-        columns: vec!["Order", "Created", "Name", "E-mail", "Item", "Amount", "State", "Mode"],
+        controls: controls(|name| params.value(name)),
+        columns: COLUMNS.to_vec(),
         rows,
         pager: Pager::new(ORDERS, &params.filters(), page, total),
         bulk: None,
@@ -146,79 +101,10 @@ pub async fn order_detail(
     let Some(o) = orders::get(&state.pool, &order_id).await? else {
         return Err(AppError::NotFound(format!("No order has the id {}.", shown(&order_id))));
     };
-    let opt = |value: &Option<String>| Cell::text(value.clone().unwrap_or_default());
     let zone = state.event_zone().await;
-    let mut changes = vec![("initiated", Cell::time(&o.created, &zone))];
-    match &o.decided_at {
-        Some(at) => changes.push(("decided", Cell::time(at, &zone).then(format!(": {}", o.status)))),
-        None => changes.push(("decided", Cell::text("not yet: no answer from the gateway"))),
-    }
-    if let (Some(at), Some(by)) = (&o.refunded_at, &o.refunded_by) {
-        changes.push(("refunded", Cell::time(at, &zone).then(format!(" by {by}, outside the site"))));
-    }
     // Its receipt and credit note as numbered (issue 33 item 4).
-    for document in receipts::for_order(&mut *state.pool.acquire().await?, &o.order_id).await? {
-        let label = if document.kind == "credit_note" { "credit note" } else { "receipt" };
-        changes.push((label, Cell::time(&document.issued_at, &zone).then(format!(": {}", document.number))));
-    }
-    let mut forms = vec![ActionForm {
-        heading: "Internal note",
-        action: format!("{ORDERS}/{}/note", o.order_id),
-        fields: vec![Field::textarea("note", "Internal note (organisers only)", o.note.clone())],
-        button: "Save the note",
-    }];
-    if o.status() == Status::Success && o.refunded_at.is_none() {
-        forms.push(ActionForm {
-            heading: "Refund",
-            action: format!("{ORDERS}/{}/refund", o.order_id),
-            fields: vec![Field::hidden("confirm", "refunded")],
-            button: "Mark refunded (the money was returned outside the site; nothing is sent to the gateway)",
-        });
-    }
-    let groups = vec![
-        Group {
-            heading: "Order",
-            fields: vec![
-                ("Order id", Cell::text(o.order_id.clone())),
-                ("State", Cell::text(o.status.clone())),
-                ("Amount", Cell::text(format!("{} {}", o.currency, money::format_cents(o.amount_cents)))),
-                ("Currency", Cell::text(o.currency.clone())),
-                ("Kind", Cell::text(o.kind.clone())),
-                ("Item", Cell::text(format!("{} ({})", o.item_title, o.item_id))),
-                ("Custom amount entered", opt(&o.custom_amount)),
-                ("Payments mode", Cell::text(o.payments_mode.clone().unwrap_or_else(|| "not recorded".into()))),
-                ("Gateway", opt(&o.gateway)),
-            ],
-        },
-        Group { heading: "State changes", fields: changes },
-        Group {
-            heading: "Payer",
-            fields: vec![
-                ("Name", Cell::text(o.billing_name.clone())),
-                ("E-mail", Cell::link(o.billing_email.clone(), format!("mailto:{}", o.billing_email))),
-                ("Phone", Cell::text(o.billing_tel.clone())),
-                ("Address", Cell::text(o.billing_address.clone())),
-                ("City", Cell::text(o.billing_city.clone())),
-                ("State", Cell::text(o.billing_state.clone())),
-                ("Postcode", Cell::text(o.billing_zip.clone())),
-                ("Country", Cell::text(o.billing_country.clone())),
-            ],
-        },
-        Group {
-            heading: "The gateway's answer",
-            fields: vec![
-                ("Order status", opt(&o.gateway_status)),
-                ("Tracking id", opt(&o.tracking_id)),
-                ("Bank reference", opt(&o.bank_ref_no)),
-                ("Status code", opt(&o.status_code)),
-                ("Status message", opt(&o.status_message)),
-                ("Failure message", opt(&o.failure_message)),
-                ("Payment mode", opt(&o.payment_mode)),
-                ("Card", opt(&o.card_name)),
-                ("Transaction date", opt(&o.trans_date)),
-            ],
-        },
-    ];
+    let documents = receipts::for_order(&mut *state.pool.acquire().await?, &o.order_id).await?;
+    let (groups, forms) = (groups(&o, &documents, &zone), forms(&o));
     let page = DetailPage {
         layout: layout(&state, &format!("Order {}", o.order_id), ORDERS).await?,
         heading: format!("Order {}", o.order_id),

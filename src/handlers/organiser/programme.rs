@@ -10,7 +10,6 @@
 //! form, 404, or 409 for publishing over conflicts or over a version someone else just
 //! published. Nothing is changed by a refused form.
 
-use askama::Template;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
@@ -26,77 +25,17 @@ use crate::handlers::state::AppState;
 use crate::programme::abstracts;
 use crate::programme::draft::Paper;
 use crate::programme::moved_mail::MovedTalkMail;
-use crate::programme::overview::{self, DayRow, Overview, POSTER_IN_ORAL, TalkRow};
+use crate::programme::overview::{self, Overview, POSTER_IN_ORAL};
 use crate::programme::placing::{self, Direction, Minutes, Placed};
 use crate::programme::public_fields;
 use crate::programme::publish;
 use crate::programme::{Published, Talk};
-use crate::views::layout::Layout;
-use crate::views::organiser::shared::{self as view, Moment, shown};
+pub use crate::views::organiser::programme::{LOCK, MOVE, PATH, PLACE, PUBLISH, REMOVE};
+use crate::views::organiser::programme::{PaperPage, ProgrammePage, paper_href, url_segment};
+use crate::views::organiser::shared::{self as view, shown};
 
-/// The organisers' programme page.
-pub const PATH: &str = "/organiser/programme";
-/// Where "Place a paper" and a talk's "Save minutes" post.
-pub const PLACE: &str = "/organiser/programme/place";
-/// Where a talk's "Earlier" and "Later" post.
-pub const MOVE: &str = "/organiser/programme/move";
-/// Where a talk's "Remove" posts.
-pub const REMOVE: &str = "/organiser/programme/remove";
-/// Where "Lock authors' edits" and "Unlock" post.
-pub const LOCK: &str = "/organiser/programme/lock";
-/// Where "Publish" posts.
-pub const PUBLISH: &str = "/organiser/programme/publish";
 /// A paper's public abstract and presenter (route pattern).
 pub const PAPER: &str = "/organiser/programme/papers/{reference}";
-
-/// The address of a paper's public abstract and presenter.
-pub fn paper_href(reference: &str) -> String {
-    format!("{PATH}/papers/{}", url_segment(reference))
-}
-
-fn url_segment(value: &str) -> String {
-    url::form_urlencoded::byte_serialize(value.as_bytes()).collect::<String>().replace('+', "%20")
-}
-
-/// The programme page; its forms' addresses and limits are this module's and
-/// `crate::programme`'s constants, named in the template.
-#[derive(Template)]
-#[template(path = "organiser/programme.html")]
-struct ProgrammePage {
-    layout: Layout,
-    /// What the last form did (`role="status"`).
-    notice: Option<String>,
-    /// Why the last form changed nothing (`role="alert"`).
-    problem: Option<String>,
-    /// The event's zone, `Asia/Manila`.
-    zone: String,
-    conflicts: Vec<String>,
-    days: Vec<DayRow>,
-    /// Placements in a session that takes no papers or no longer exists.
-    stray: Vec<TalkRow>,
-    /// Accepted papers not placed yet: (reference, label).
-    waiting: Vec<(String, String)>,
-    /// Every accepted or placed paper, for the links to their abstract and presenter:
-    /// (reference, title).
-    papers: Vec<(String, String)>,
-    /// The latest version: its number, name and when it was published.
-    latest: Option<(i64, String, Moment)>,
-    next_number: i64,
-    changes: Vec<String>,
-    talk_count: usize,
-    session_count: usize,
-    /// What was typed in the version's name (shown again after a refusal).
-    name: String,
-    /// Locked: (when, by whom).
-    lock: Option<(Moment, String)>,
-}
-
-impl ProgrammePage {
-    /// A version is published and the draft changes nothing of it: nothing to publish.
-    fn unchanged(&self) -> bool {
-        self.latest.is_some() && self.changes.is_empty()
-    }
-}
 
 /// What the page says on top after a form: `done` (and `paper`, `version`) of the 303.
 async fn notice(state: &AppState, raw: Option<&str>, overview: &Overview) -> Result<Option<String>, AppError> {
@@ -302,23 +241,6 @@ pub async fn publish_version(
     or_page(&state, result, typed).await
 }
 
-/// A paper's public abstract and presenter.
-#[derive(Template)]
-#[template(path = "organiser/programme_paper.html")]
-struct PaperPage {
-    layout: Layout,
-    paper: Paper,
-    state: String,
-    /// Where it is placed: "Fixture session A, 09:00–09:15", or `None`.
-    placed: Option<String>,
-    presenter: String,
-    public_abstract: String,
-    problem: Option<String>,
-    lock: Option<(Moment, String)>,
-    action: String,
-    words: usize,
-}
-
 /// The page of paper `reference` ([`public_fields::paper_view`]), with the fields `typed`
 /// (abstract, presenter) in place of the stored ones after a refusal.
 async fn paper_page(
@@ -382,15 +304,5 @@ pub async fn edit_paper(
             paper_page(&state, err.status(), &reference, Some((typed_abstract, typed_presenter)), Some(message)).await
         }
         Err(other) => Err(other),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_papers_address_escapes_its_reference() {
-        assert_eq!(paper_href("P-2025 1"), "/organiser/programme/papers/P-2025%201");
     }
 }

@@ -16,8 +16,10 @@ use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::repo::audit::{self, Entry};
 use crate::repo::{outbox, subscribers};
-use crate::views::organiser::shared::Pager;
-use crate::views::organiser::shared::{self as view, Cell, Control, ListPage};
+use crate::views::organiser::records::{
+    AUDIT_COLUMNS, OUTBOX_COLUMNS, SUBSCRIBER_COLUMNS, audit_row, outbox_row, subscriber_row,
+};
+use crate::views::organiser::shared::{Control, ListPage, Pager};
 
 use super::dashboard;
 
@@ -51,17 +53,7 @@ pub async fn subscriber_list(
     let counts = dashboard::counts(&state).await?;
     let (total, rows) = subscribers::list(&state.pool, &filter, page, &counts).await?;
     let zone = state.event_zone().await;
-    let rows = rows
-        .into_iter()
-        .map(|s| {
-            vec![
-                Cell::text(s.email),
-                Cell::text(s.status),
-                Cell::time(&s.created, &zone),
-                Cell::time_or(s.confirmed.as_deref(), &zone, ""),
-            ]
-        })
-        .collect();
+    let rows = rows.into_iter().map(|s| subscriber_row(s, &zone)).collect();
     let summary = counts.subscribers.iter().map(|row| (row.status.clone(), row.count)).collect();
     let page = ListPage {
         layout: layout(&state, "Subscribers", SUBSCRIBERS).await?,
@@ -72,7 +64,7 @@ pub async fn subscriber_list(
             Control::search("Search e-mail", params.value("q")),
             Control::select("status", "Status", params.value("status"), &SUBSCRIBER_STATES),
         ],
-        columns: vec!["E-mail", "Status", "Signed up", "Confirmed"],
+        columns: SUBSCRIBER_COLUMNS.to_vec(),
         rows,
         pager: Pager::new(SUBSCRIBERS, &params.filters(), page, total),
         bulk: None,
@@ -118,20 +110,7 @@ pub async fn outbox_list(
     let counts = dashboard::counts(&state).await?;
     let (total, rows) = outbox::list(&state.pool, &filter, page, &counts).await?;
     let zone = state.event_zone().await;
-    let rows = rows
-        .into_iter()
-        .map(|m| {
-            vec![
-                Cell::time(&m.created, &zone),
-                Cell::text(m.to_address),
-                Cell::text(m.subject),
-                Cell::text(m.status),
-                Cell::text(m.attempts.to_string()),
-                Cell::text(m.last_error.unwrap_or_default()),
-                Cell::time_or(m.sent_at.as_deref(), &zone, ""),
-            ]
-        })
-        .collect();
+    let rows = rows.into_iter().map(|m| outbox_row(m, &zone)).collect();
     let summary = counts.outbox.iter().map(|row| (row.status.clone(), row.count)).collect();
     let page = ListPage {
         layout: layout(&state, "Mail outbox", OUTBOX).await?,
@@ -142,7 +121,7 @@ pub async fn outbox_list(
             Control::search("Search recipient, subject", params.value("q")),
             Control::select("status", "Status", params.value("status"), &MAIL_STATES),
         ],
-        columns: vec!["Queued", "To", "Subject", "Status", "Attempts", "Last error", "Sent"],
+        columns: OUTBOX_COLUMNS.to_vec(),
         rows,
         pager: Pager::new(OUTBOX, &params.filters(), page, total),
         bulk: None,
@@ -189,31 +168,14 @@ pub async fn audit_list(
     let page = params.page()?;
     let (total, rows) = audit::list(&state.pool, search.as_deref(), page).await?;
     let zone = state.event_zone().await;
-    let rows = rows
-        .into_iter()
-        .map(|e| {
-            let object = format!("{} {}", e.object_type.unwrap_or_default(), e.object_id.unwrap_or_default());
-            vec![
-                Cell::time(&e.at, &zone),
-                Cell::text(view::actor_label(&e.actor)),
-                Cell::text(e.client.unwrap_or_default()),
-                // In words, with the stored name the search and the CSV use.
-                Cell::text(match view::action_label(&e.action) {
-                    label if label == e.action => e.action.clone(),
-                    label => format!("{label} ({})", e.action),
-                }),
-                Cell::text(object.trim()),
-                Cell::text(e.details),
-            ]
-        })
-        .collect();
+    let rows = rows.into_iter().map(|e| audit_row(e, &zone)).collect();
     let page = ListPage {
         layout: layout(&state, "Audit log", AUDIT).await?,
         heading: "Audit log",
         path: AUDIT,
         summary: Vec::new(),
         controls: vec![Control::search("Search who, action, object", params.value("q"))],
-        columns: vec!["Time", "Who", "Client address", "Action", "Object", "Details"],
+        columns: AUDIT_COLUMNS.to_vec(),
         rows,
         pager: Pager::new(AUDIT, &params.filters(), page, total),
         bulk: None,

@@ -11,7 +11,6 @@
 //! organiser's, mails nobody twice. An unknown reviewer is 404; one with nothing to review
 //! is the page again with 409 and nobody mailed.
 
-use askama::Template;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -20,54 +19,15 @@ use super::dashboard;
 use super::query::Params;
 use super::session::SignedIn;
 use super::sign_in::layout;
-use super::submissions;
 use crate::error::{AppError, Refused};
 use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
-use crate::repo::review_records::Progress;
 use crate::review::{progress, reminders};
-use crate::views::layout::Layout;
+use crate::views::organiser::review_progress::ProgressPage;
+pub use crate::views::organiser::review_progress::REMIND;
 
 /// The page's address.
 pub const PATH: &str = "/organiser/review";
-/// Where "Remind now" posts.
-pub const REMIND: &str = "/organiser/review/remind/{id}";
-
-/// A paper below its reviews, as the page lists it.
-struct Paper {
-    reference: String,
-    href: String,
-    title: String,
-    reviews: String,
-}
-
-/// A reviewer with overdue reviews.
-struct Overdue {
-    name: String,
-    email: String,
-    count: i64,
-    remind: String,
-}
-
-#[derive(Template)]
-#[template(path = "organiser/review_progress.html")]
-struct ProgressPage {
-    layout: Layout,
-    /// What "Remind now" did, or why it did nothing: (text, `status` or `alert`).
-    notice: Option<(String, &'static str)>,
-    progress: Progress,
-    needed: i64,
-    /// The deadline in words, and how far off it is; `None` without one.
-    deadline: Option<(String, String)>,
-    passed: bool,
-    under_count: i64,
-    under: Vec<Paper>,
-    /// Whether more papers are below their reviews than `under` lists.
-    under_more: bool,
-    /// The submissions list showing every paper below its reviews.
-    under_all: String,
-    overdue: Vec<Overdue>,
-}
 
 /// The page ([`progress::progress`]), with `notice`, answered with `status`.
 async fn page(
@@ -77,41 +37,8 @@ async fn page(
 ) -> Result<Response, AppError> {
     let kept = dashboard::counts(state).await?;
     let view = progress::progress(&state.pool, &kept, state.clock.now()).await?;
-    let needed = view.needed;
-    let under = view
-        .figures
-        .under
-        .iter()
-        .map(|p| Paper {
-            href: submissions::href(&p.reference),
-            reference: p.reference.clone(),
-            title: p.paper_title.clone(),
-            reviews: format!("{}/{needed}", p.reviews_submitted),
-        })
-        .collect();
-    let overdue = view
-        .overdue
-        .iter()
-        .map(|r| Overdue {
-            remind: REMIND.replace("{id}", &r.id.to_string()),
-            name: r.name.clone(),
-            email: r.email.clone(),
-            count: r.unsubmitted,
-        })
-        .collect();
-    let view = ProgressPage {
-        layout: layout(state, "Review progress", PATH).await?,
-        notice,
-        progress: view.figures.progress,
-        needed,
-        deadline: view.deadline,
-        passed: view.passed,
-        under_count: view.figures.under_count,
-        under,
-        under_more: view.under_more,
-        under_all: format!("{}?reviews_below={needed}&sort=reviews&dir=asc", submissions::PATH),
-        overdue,
-    };
+    let layout = layout(state, "Review progress", PATH).await?;
+    let view = ProgressPage::new(layout, notice, view);
     render(status, &view)
 }
 

@@ -23,7 +23,6 @@
 
 use std::collections::BTreeMap;
 
-use askama::Template;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
@@ -41,98 +40,14 @@ use crate::handlers::state::AppState;
 use crate::repo::content::lines;
 use crate::review::reviewers::{self as domain, Typed};
 use crate::review::roster;
-use crate::views::layout::Layout;
-use crate::views::organiser::shared::Pager;
-use crate::views::organiser::shared::word;
+pub use crate::views::organiser::reviewers::PATH;
+use crate::views::organiser::reviewers::{ImportForm, InviteForm, ReviewersPage, row};
+use crate::views::organiser::shared::{Pager, shown, word};
 
-/// The reviewers' page.
-pub const PATH: &str = "/organiser/reviewers";
 /// Where "Invite" posts.
 pub const INVITE: &str = "/organiser/reviewers/invite";
 /// Where "Invite everyone" (the CSV) posts.
 pub const IMPORT: &str = "/organiser/reviewers/import";
-
-/// A reviewer as the page lists them.
-struct Row {
-    id: i64,
-    name: String,
-    email: String,
-    affiliation: String,
-    topics: String,
-    state: String,
-    invited: crate::views::organiser::shared::Moment,
-    /// When they accepted or declined; `None` before.
-    answered: Option<crate::views::organiser::shared::Moment>,
-    papers: i64,
-    handed_back: i64,
-    /// Whether "Send again" is offered (an open invitation).
-    resend: bool,
-    /// Whether "Remove" is offered.
-    remove: bool,
-}
-
-/// The one-reviewer form as typed, with its field errors.
-#[derive(Default)]
-struct InviteForm {
-    name: String,
-    email: String,
-    affiliation: String,
-    /// The chosen focus areas, as sent.
-    topics: Vec<String>,
-    /// Field name → message.
-    errors: BTreeMap<String, String>,
-}
-
-impl InviteForm {
-    fn error(&self, field: &str) -> Option<&String> {
-        self.errors.get(field)
-    }
-
-    fn chose(&self, area: &str) -> bool {
-        self.topics.iter().any(|t| t.trim().eq_ignore_ascii_case(area))
-    }
-}
-
-/// The CSV form as pasted, with what is wrong with it.
-#[derive(Default)]
-struct ImportForm {
-    text: String,
-    /// Why nobody was invited.
-    problem: Option<String>,
-    /// Each bad row: `Line 3: ...`.
-    lines: Vec<String>,
-}
-
-#[derive(Template)]
-#[template(path = "organiser/reviewers.html")]
-struct ReviewersPage {
-    layout: Layout,
-    notice: Option<String>,
-    problem: Option<String>,
-    summary: Vec<(String, i64)>,
-    rows: Vec<Row>,
-    /// This page of the reviewers and the links to its neighbours.
-    pager: Pager,
-    /// The conference's focus areas (`site.focus_areas`).
-    areas: Vec<String>,
-    invite: InviteForm,
-    import: ImportForm,
-    invite_action: &'static str,
-    import_action: &'static str,
-    max_rows: usize,
-    name_max: usize,
-    affiliation_max: usize,
-}
-
-impl ReviewersPage {
-    fn resend_action(&self, id: &i64) -> String {
-        format!("{PATH}/{id}/resend")
-    }
-
-    fn remove_action(&self, id: &i64) -> String {
-        format!("{PATH}/{id}/remove")
-    }
-}
 
 /// The conference's focus areas, from the content snapshot.
 async fn focus_areas(state: &AppState) -> Result<Vec<String>, AppError> {
@@ -145,12 +60,10 @@ async fn notice(state: &AppState, raw: Option<&str>) -> Result<Option<String>, A
     let params = Params::parse(raw, &["done", "id", "count"])?;
     let Some(done) = params.get("done") else { return Ok(None) };
     let number = |name: &str| -> Result<i64, AppError> {
-        params.get(name).and_then(|v| v.parse::<i64>().ok()).ok_or_else(|| {
-            AppError::BadRequest(format!(
-                "\"done={}\" needs a number \"{name}\".",
-                crate::views::organiser::shared::shown(done)
-            ))
-        })
+        params
+            .get(name)
+            .and_then(|v| v.parse::<i64>().ok())
+            .ok_or_else(|| AppError::BadRequest(format!("\"done={}\" needs a number \"{name}\".", shown(done))))
     };
     if done == "imported" {
         let count = number("count")?;
@@ -175,7 +88,7 @@ async fn notice(state: &AppState, raw: Option<&str>) -> Result<Option<String>, A
         other => {
             return Err(AppError::BadRequest(format!(
                 "\"{}\" is not something this page did. It knows: invited, imported, resent, removed.",
-                crate::views::organiser::shared::shown(other)
+                shown(other)
             )));
         }
     }))
@@ -194,24 +107,7 @@ async fn page(
     let counts = dashboard::counts(state).await?;
     let listing = domain::listing(&state.pool, &counts, page_number).await?;
     let zone = state.event_zone().await;
-    let rows = listing
-        .rows
-        .into_iter()
-        .map(|r| Row {
-            resend: r.state == "invited",
-            remove: r.state != "removed",
-            id: r.id,
-            name: r.name,
-            email: r.email,
-            affiliation: r.affiliation,
-            topics: lines(&r.topics).join(", "),
-            state: word(&r.state),
-            invited: crate::views::organiser::shared::when(&r.invited_at, &zone),
-            answered: r.answered_at.as_deref().map(|at| crate::views::organiser::shared::when(at, &zone)),
-            papers: r.live_papers,
-            handed_back: r.handed_back,
-        })
-        .collect();
+    let rows = listing.rows.into_iter().map(|r| row(r, &zone)).collect();
     let page = ReviewersPage {
         layout: layout(state, "Reviewers", PATH).await?,
         notice,
@@ -319,9 +215,11 @@ async fn refused(state: &AppState, refused: Refused) -> Result<Response, AppErro
 
 /// A reviewer's number from the address; 404 for anything else.
 fn reviewer_id(segment: &str) -> Result<i64, AppError> {
-    segment.parse::<i64>().ok().filter(|id| *id > 0).ok_or_else(|| {
-        AppError::NotFound(format!("No reviewer has the number {}.", crate::views::organiser::shared::shown(segment)))
-    })
+    segment
+        .parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .ok_or_else(|| AppError::NotFound(format!("No reviewer has the number {}.", shown(segment))))
 }
 
 /// POST `/organiser/reviewers/{id}/resend`: a new invitation for an invited reviewer

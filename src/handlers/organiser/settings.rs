@@ -3,7 +3,6 @@
 //! value comes from, and one form that changes them (`crate::calendar::change`: audited with
 //! the old and new value, all or nothing, a refusal names each problem and stores nothing).
 
-use askama::Template;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -13,50 +12,15 @@ use super::form::fields;
 use super::session::SignedIn;
 use super::sign_in::layout;
 use crate::calendar::change::{self, Actor, ChangeError, Outcome};
-use crate::calendar::overview::{self, Line};
+use crate::calendar::overview;
 use crate::error::AppError;
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
-use crate::views::layout::Layout;
+use crate::views::organiser::settings::{Refused, SettingsPage};
 
 /// The page's address (also where its form posts); the calendar's refusals name it
 /// (`crate::calendar::gates::SETTINGS_PATH`, the same address).
 pub const PATH: &str = "/organiser/settings";
-
-/// One deadline as the page shows it: its line of the calendar, and the form's field.
-struct Row {
-    key: &'static str,
-    label: &'static str,
-    governs: &'static str,
-    line: Line,
-    /// What the field holds: the value as stored, or what was typed into a refused form.
-    typed: String,
-    /// Why this field was refused.
-    error: Option<String>,
-}
-
-#[derive(Template)]
-#[template(path = "organiser/settings.html")]
-struct SettingsPage {
-    layout: Layout,
-    zone: String,
-    rows: Vec<Row>,
-    notice: Option<String>,
-    warnings: Vec<String>,
-    /// Problems of a refused form that name no field of the page (an unknown key).
-    problems: Vec<String>,
-}
-
-/// A refused form: what was typed and what was wrong, per key as typed.
-struct Refused {
-    typed: Vec<(String, String)>,
-    problems: Vec<(String, String)>,
-}
-
-/// The value paired with `key` (as typed) in `pairs`.
-fn value_of(pairs: &[(String, String)], key: &str) -> Option<String> {
-    pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
-}
 
 /// The page (`crate::calendar::overview`), with what a change did or why it was refused.
 async fn page(
@@ -66,37 +30,8 @@ async fn page(
     refused: Option<Refused>,
 ) -> Result<Response, AppError> {
     let overview = overview::overview(&state.pool, state.clock.now()).await?;
-    let rows: Vec<Row> = overview
-        .lines
-        .into_iter()
-        .map(|line| {
-            let name = line.key.name();
-            Row {
-                key: name,
-                label: line.key.label(),
-                governs: line.key.governs(),
-                typed: refused.as_ref().and_then(|r| value_of(&r.typed, name)).unwrap_or_else(|| line.stored.clone()),
-                error: refused.as_ref().and_then(|r| value_of(&r.problems, name)),
-                line,
-            }
-        })
-        .collect();
-    let problems = refused
-        .as_ref()
-        .map(|r| {
-            let unknown = r.problems.iter().filter(|(k, _)| !rows.iter().any(|row| row.key == k));
-            unknown.map(|(k, m)| format!("{k}: {m}")).collect()
-        })
-        .unwrap_or_default();
-    let notice = outcome.as_ref().map(overview::changed_words);
-    let view = SettingsPage {
-        layout: layout(state, "Settings", PATH).await?,
-        zone: overview.zone,
-        rows,
-        notice,
-        warnings: outcome.map(|o| o.warnings).unwrap_or_default(),
-        problems,
-    };
+    let layout = layout(state, "Settings", PATH).await?;
+    let view = SettingsPage::new(layout, overview, outcome, refused);
     render(status, &view)
 }
 

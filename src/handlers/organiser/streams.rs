@@ -4,7 +4,6 @@
 //! `stream.set` or `stream.removed`). The links reach attendees only through
 //! the attendee page of a paid ticket (`crate::attendance::streams`).
 
-use askama::Template;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -18,49 +17,11 @@ use crate::handlers::render::{render, see_other};
 use crate::handlers::state::AppState;
 use crate::programme::timetable::Programme;
 use crate::repo::streams as store;
-use crate::views::layout::Layout;
+pub use crate::views::organiser::streams::PATH;
+use crate::views::organiser::streams::{Refused, StreamsPage, rows};
 
-/// The page's address.
-pub const PATH: &str = "/organiser/streams";
 /// Where a session's form posts.
 pub const SESSION: &str = "/organiser/streams/{session}";
-
-/// One streamed session of the page, with its form.
-struct Row {
-    slug: String,
-    title: String,
-    /// `Saturday, 22 March 2025, 09:00–12:00`.
-    when: String,
-    mode: String,
-    action: String,
-    url: String,
-    label: String,
-    /// Who set the link and when; `None` without a link.
-    set: Option<(crate::views::organiser::shared::Moment, String)>,
-    /// Why this session's form was refused (shown with what was typed).
-    error: Option<String>,
-}
-
-#[derive(Template)]
-#[template(path = "organiser/streams.html")]
-struct StreamsPage {
-    layout: Layout,
-    zone: String,
-    rows: Vec<Row>,
-    notice: Option<String>,
-    /// A refusal about a session the page does not list (an in-person one).
-    problem: Option<String>,
-    url_max: usize,
-    label_max: usize,
-}
-
-/// A form refused: the session, what was typed (address, label) and why.
-struct Refused {
-    slug: String,
-    url: String,
-    label: String,
-    error: String,
-}
 
 async fn page(
     state: &AppState,
@@ -71,27 +32,7 @@ async fn page(
     let snapshot = state.content.snapshot().await;
     let programme = Programme::of(&snapshot).map_err(|_| AppError::internal("stream links", "programme not loaded"))?;
     let links = store::all(&state.pool).await?;
-    let rows = programme
-        .sessions
-        .iter()
-        .filter(|s| s.streamed())
-        .map(|s| {
-            let link = links.iter().find(|l| l.session == s.session.slug);
-            let typed = refused.as_ref().filter(|r| r.slug == s.session.slug);
-            Row {
-                slug: s.session.slug.clone(),
-                title: s.session.title.clone(),
-                when: format!("{}, {}–{}", s.day_label(), s.start_label(), s.end_label()),
-                mode: s.mode_label(),
-                action: format!("{PATH}/{}", s.session.slug),
-                url: typed.map_or_else(|| link.map(|l| l.url.clone()).unwrap_or_default(), |r| r.url.clone()),
-                label: typed.map_or_else(|| link.map(|l| l.label.clone()).unwrap_or_default(), |r| r.label.clone()),
-                set: link
-                    .map(|l| (crate::views::organiser::shared::when(&l.updated, &snapshot.zone), l.updated_by.clone())),
-                error: typed.map(|r| r.error.clone()),
-            }
-        })
-        .collect::<Vec<Row>>();
+    let rows = rows(&programme, &links, refused.as_ref());
     let problem = refused.filter(|r| !rows.iter().any(|row| row.slug == r.slug)).map(|r| r.error);
     let view = StreamsPage {
         layout: layout(state, "Stream links", PATH).await?,

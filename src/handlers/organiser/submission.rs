@@ -6,7 +6,6 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 
-use super::detail::{ActionForm, DetailPage, Field, Group};
 use super::download;
 use super::history::history;
 use super::query::Params;
@@ -15,13 +14,14 @@ use super::sign_in::layout;
 use crate::clock::stamp::timestamp;
 use crate::decisions::reviews;
 use crate::decisions::stage;
-use crate::decisions::states::{self as decisions, Decision, shown};
+use crate::decisions::states::{Decision, shown};
 use crate::error::AppError;
-use crate::forms::paper_form;
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::repo::submissions::{self, Submission};
-use crate::views::organiser::shared::{self as view, Cell, Moment};
+use crate::views::organiser::detail::DetailPage;
+use crate::views::organiser::shared::Cell;
+use crate::views::organiser::submission::{Reviewing, SubmissionPage, decision_form, groups};
 
 use super::submissions::{PATH, href};
 
@@ -45,68 +45,7 @@ pub async fn detail(
     let notice = saved.then(|| stage::saved(s.pending_decision.as_deref().and_then(Decision::parse)));
     let zone = state.event_zone().await;
     let n = &s.submitted;
-    let text = |value: &str| Cell::text(value);
-    let groups = vec![
-        Group {
-            heading: "Paper",
-            fields: vec![
-                ("Reference", text(&n.reference)),
-                ("Title", text(&n.paper_title)),
-                ("Paper type", text(&n.paper_type)),
-                ("Presentation", text(&n.presentation_type)),
-                ("Received", Cell::time(&s.created, &zone)),
-                ("Message", text(&n.message)),
-                (
-                    "Heard of us through",
-                    text(
-                        paper_form::CONFERENCE_SOURCES
-                            .iter()
-                            .find(|(value, _)| *value == n.conference_source)
-                            .map_or(n.conference_source.as_str(), |(_, label)| label),
-                    ),
-                ),
-            ],
-        },
-        Group {
-            heading: "Authors",
-            fields: [
-                ("Author", text(&n.author_name)),
-                ("Co-authors", text(&n.co_author_name)),
-                // The spec's `name` has no input on the form: shown only when a paper has one.
-                ("Name", text(&n.name)),
-                ("E-mail", Cell::link(n.email.clone(), format!("mailto:{}", n.email))),
-                ("Phone", text(&n.number)),
-                ("Country", text(&n.country)),
-                ("Department", text(&n.department)),
-                ("University or organisation", text(&n.university_organization)),
-            ]
-            .into_iter()
-            .filter(|(label, value)| *label != "Name" || !value.text.trim().is_empty())
-            .collect(),
-        },
-        Group {
-            heading: "Decision",
-            fields: vec![
-                ("State", text(decisions::state_label(&s.state))),
-                (
-                    "Pending decision",
-                    text(s.pending_decision.as_deref().and_then(Decision::parse).map_or("None", Decision::verb)),
-                ),
-                ("Note for the author's mail", text(&s.decision_note)),
-                ("Decision applied", Cell::time_or(s.decided_at.as_deref(), &zone, "Not yet")),
-                ("Version", text(&s.version.to_string())),
-            ],
-        },
-        Group {
-            heading: "File",
-            fields: vec![
-                ("Uploaded as", text(&n.file_name)),
-                ("Type", text(&n.file_type)),
-                ("Size", text(&paper_form::human_size(n.file_size))),
-                ("Stored as", text(&n.file_path)),
-            ],
-        },
-    ];
+    let groups = groups(&s, &zone);
     let reviewing = reviewing(&state, &s, &zone).await?;
     let detail = DetailPage {
         layout: layout(&state, &format!("Submission {}", n.reference), PATH).await?,
@@ -123,84 +62,9 @@ pub async fn detail(
     render(StatusCode::OK, &SubmissionPage { detail, reviewing, notice })
 }
 
-/// One review as a submission's page shows it: the domain's, with its state in words.
-struct ShownReview {
-    review: reviews::Review,
-    /// `Submitted 21 Mar 2025, 09:00 PST` or `Draft, not submitted (last saved ...)`, as HTML
-    /// (its time in a `<time datetime>`).
-    state: String,
-}
-
-impl std::ops::Deref for ShownReview {
-    type Target = reviews::Review;
-
-    fn deref(&self) -> &reviews::Review {
-        &self.review
-    }
-}
-
-/// A submission's reviews and discussion (issue 32 item 8), times in the event's zone.
-struct Reviewing {
-    summary: String,
-    below: bool,
-    reviews: Vec<ShownReview>,
-    /// (who, when, what), oldest first.
-    discussion: Vec<(String, Moment, String)>,
-}
-
-/// A submission's page: its fields, then its reviews and discussion, then its forms.
-#[derive(askama::Template)]
-#[template(path = "organiser/submission.html")]
-struct SubmissionPage {
-    detail: DetailPage,
-    reviewing: Reviewing,
-    /// What was just saved, on top.
-    notice: Option<String>,
-}
-
-impl std::ops::Deref for SubmissionPage {
-    type Target = DetailPage;
-
-    fn deref(&self) -> &DetailPage {
-        &self.detail
-    }
-}
-
 /// `s`'s reviews and discussion ([`reviews::of`]) with their times in `zone`.
 async fn reviewing(state: &AppState, s: &Submission, zone: &crate::clock::zone::Zone) -> Result<Reviewing, AppError> {
-    let read = reviews::of(&state.pool, s).await?;
-    let reviews = read
-        .reviews
-        .into_iter()
-        .map(|review| {
-            let state = match &review.submitted_at {
-                Some(at) => format!("Submitted {}", view::when(at, zone)),
-                None => format!("Draft, not submitted (last saved {})", view::when(&review.updated, zone)),
-            };
-            ShownReview { review, state }
-        })
-        .collect();
-    let discussion = read.discussion.into_iter().map(|(who, at, body)| (who, view::when(&at, zone), body)).collect();
-    Ok(Reviewing { summary: read.summary, below: read.below, reviews, discussion })
-}
-
-/// The form that stages a decision on one submission, drawn from its current version.
-fn decision_form(s: &Submission) -> ActionForm {
-    ActionForm {
-        heading: "Pending decision",
-        action: format!("{}/decision", href(&s.submitted.reference)),
-        fields: vec![
-            Field::hidden("version", s.version.to_string()),
-            Field::select(
-                "decision",
-                "Decision",
-                s.pending_decision.clone().unwrap_or_else(|| "none".into()),
-                &[("none", "None"), ("accepted", "Accept"), ("rejected", "Reject")],
-            ),
-            Field::textarea("note", "Note for the author's mail (optional)", s.decision_note.clone()),
-        ],
-        button: "Save the pending decision",
-    }
+    Ok(Reviewing::of(reviews::of(&state.pool, s).await?, zone))
 }
 
 /// The stored paper's extension; only it is taken from the stored path, so no stored text

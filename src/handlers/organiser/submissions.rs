@@ -23,11 +23,10 @@ use crate::handlers::state::AppState;
 use crate::repo::reviewers;
 use crate::repo::submissions::{self, Filter, Sort, Submission};
 use crate::review::figures;
-use crate::views::organiser::shared::Pager;
-use crate::views::organiser::shared::{self as view, Bulk, Cell, Control, ListPage};
+use crate::views::organiser::shared::{self as view, Bulk, Cell, ListPage, Pager};
+use crate::views::organiser::submissions::{COLUMNS, Notice, REVIEWS_BELOW_MAX, SubmissionsPage, controls, row};
+pub use crate::views::organiser::submissions::{PATH, href};
 
-/// The list's address.
-pub const PATH: &str = "/organiser/submissions";
 /// Where the list's selection goes to be reviewed (`super::decide::review`).
 pub const REVIEW: &str = "/organiser/submissions/decide";
 /// The preview of applying the pending decisions (`super::decide::preview`).
@@ -53,8 +52,6 @@ const SORTS: [(&str, Sort); 5] = [
 ];
 /// The `disagreement` filter: reviews whose scores spread over 2 points or more.
 const DISAGREEMENT: [(&str, i64); 1] = [("yes", figures::DISAGREEMENT)];
-/// The most reviews `reviews_below` takes (the settings allow 10 per paper).
-const REVIEWS_BELOW_MAX: i64 = 10;
 const DIRECTIONS: [(&str, bool); 2] = [("asc", false), ("desc", true)];
 
 /// The filter a query string asks for.
@@ -97,45 +94,6 @@ fn reviews_below(params: &Params) -> Result<Option<i64>, AppError> {
             shown(value)
         ))
     })
-}
-
-/// The choices of `reviews_below`: fewer than 1 (none) up to the reviews a paper needs, and
-/// the value asked for when it is beyond them.
-fn reviews_below_control(value: String, needed: i64) -> Control {
-    let asked = value.parse::<i64>().unwrap_or(0);
-    let mut options = vec![(String::new(), "All".to_owned())];
-    for n in 1..=needed.max(asked).clamp(1, REVIEWS_BELOW_MAX) {
-        let label = if n == 1 { "None submitted".to_owned() } else { format!("Fewer than {n}") };
-        options.push((n.to_string(), label));
-    }
-    Control { name: "reviews_below", label: "Submitted reviews", kind: "select", value, options }
-}
-
-/// The address of one submission's page.
-pub fn href(reference: &str) -> String {
-    format!("{PATH}/{reference}")
-}
-
-/// What the list says on top after a selection was staged: the text and links on.
-pub struct Notice {
-    pub text: String,
-    pub links: Vec<(String, String)>,
-}
-
-/// The submissions' list: a [`ListPage`] with the notice of what was staged.
-#[derive(askama::Template)]
-#[template(path = "organiser/submissions.html")]
-struct SubmissionsPage {
-    list: ListPage,
-    notice: Option<Notice>,
-}
-
-impl std::ops::Deref for SubmissionsPage {
-    type Target = ListPage;
-
-    fn deref(&self) -> &ListPage {
-        &self.list
-    }
 }
 
 /// Takes [`STAGED`] and [`COUNT`] out of `raw`: the notice they ask for, and the rest of the
@@ -187,86 +145,15 @@ pub async fn list(
     let (total, rows) = submissions::list(&state.pool, &filter, page, &counts).await?;
     let needed = reviewers::settings(&state.pool).await?.reviewers_per_paper;
     let zone = state.event_zone().await;
-    let rows = rows
-        .into_iter()
-        .map(|s| {
-            let authors = if s.submitted.co_author_name.is_empty() {
-                s.submitted.author_name.clone()
-            } else {
-                format!("{}; {}", s.submitted.author_name, s.submitted.co_author_name)
-            };
-            let pending = s.pending_decision.as_deref().and_then(Decision::parse).map_or("", Decision::verb);
-            vec![
-                Cell::link(s.submitted.reference.clone(), href(&s.submitted.reference))
-                    .selectable(format!("{}:{}", s.submitted.reference, s.version)),
-                Cell::text(s.submitted.paper_title),
-                Cell::text(authors),
-                Cell::text(s.submitted.email),
-                Cell::text(s.submitted.paper_type),
-                Cell::time(&s.created, &zone),
-                Cell::text(decisions::state_label(&s.state)),
-                Cell::text(pending),
-                Cell::text(format!("{}/{needed}", s.review.reviews_submitted)),
-                Cell::text(figures::score(s.review.review_score)),
-                Cell::text(figures::spread(s.review.review_spread)),
-                Cell::text(figures::recommendation_counts(&s.review.recommendations)),
-            ]
-        })
-        .collect();
-    let mut columns = vec![
-        "Reference",
-        "Title",
-        "Authors",
-        "E-mail",
-        "Paper type",
-        "Received",
-        "State",
-        "Pending decision",
-        "Reviews",
-        "Score",
-        "Spread",
-        "Recommendations",
-    ];
-    let mut rows: Vec<Vec<Cell>> = rows;
+    let mut rows: Vec<Vec<Cell>> = rows.into_iter().map(|s| row(s, needed, &zone)).collect();
+    let mut columns = COLUMNS.to_vec();
     view::drop_empty_columns(&mut columns, &mut rows);
     let list = ListPage {
         layout: layout(&state, "Submissions", PATH).await?,
         heading: "Submissions",
         path: PATH,
         summary: Vec::new(),
-        controls: vec![
-            Control::search("Search title, author, e-mail, reference", params.value("q")),
-            Control::select("paper_type", "Paper type", params.value("paper_type"), &PAPER_TYPES),
-            Control::select("state", "State", params.value("state"), &decisions::STATES),
-            Control::select(
-                "pending",
-                "Pending decision",
-                params.value("pending"),
-                &[("any", "Any pending"), ("accepted", "Accept"), ("rejected", "Reject")],
-            ),
-            reviews_below_control(params.value("reviews_below"), needed),
-            Control::select(
-                "disagreement",
-                "Reviewers disagree",
-                params.value("disagreement"),
-                &[("yes", "Scores 2 points or more apart")],
-            ),
-            Control::date("from", "Received from", params.value("from")),
-            Control::date("to", "Received until", params.value("to")),
-            Control::select(
-                "sort",
-                "Sort by",
-                params.value("sort"),
-                &[
-                    ("received", "Received"),
-                    ("reference", "Reference"),
-                    ("title", "Title"),
-                    ("score", "Review score"),
-                    ("reviews", "Reviews submitted"),
-                ],
-            ),
-            Control::select("dir", "Order", params.value("dir"), &[("desc", "Descending"), ("asc", "Ascending")]),
-        ],
+        controls: controls(|name| params.value(name), &PAPER_TYPES, needed),
         columns,
         rows,
         pager: Pager::new(PATH, &params.filters(), page, total),

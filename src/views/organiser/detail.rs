@@ -1,10 +1,11 @@
 //! The second shape of a back-office page: one item with all its fields ([`DetailPage`]),
-//! the forms that change it, and its history ([`super::history`]).
+//! the forms that change it, and its history ([`super::history`]). The submissions', messages'
+//! and orders' handlers fill it.
 
 use askama::Template;
 
-use super::history::HistoryEntry;
 use crate::views::layout::Layout;
+use crate::views::organiser::history::HistoryEntry;
 use crate::views::organiser::shared::Cell;
 
 /// A field of an [`ActionForm`].
