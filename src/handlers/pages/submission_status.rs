@@ -42,7 +42,7 @@ use crate::handlers::state::AppState;
 use crate::programme::Programme;
 use crate::programme::abstracts;
 use crate::programme::authors::{self as public, PublicForm};
-use crate::programme::ical::TalkEntry;
+use crate::programme::ical::entry::TalkEntry;
 use crate::programme::timetable::session_path;
 use crate::repo::submissions::Submission;
 use crate::review::for_authors;
