@@ -49,7 +49,7 @@ use crate::review::for_authors;
 use crate::submissions::status_link::STATUS_PREFIX;
 use crate::views::layout::{Layout, Meta};
 
-use super::schedule::ProgrammeIslands;
+use crate::views::pages::schedule::ProgrammeIslands;
 
 /// The route of the page.
 pub const PATH: &str = "/submission/status/{token}";

@@ -2,3 +2,11 @@
 
 /// What several public pages show alike: dates, speakers, the venue's schema.org place.
 pub mod shared;
+/// The pages' schema.org JSON-LD: the conference, its sessions and talks, the venue.
+pub mod json_ld;
+/// What the programme's pages show: the schedule under its filters, a session, the islands' props.
+pub mod schedule;
+/// What the home page shows: countdown, blocks, speakers, timeline, islands' props.
+pub mod home;
+/// What a talk's own page shows.
+pub mod talk;
