@@ -10,3 +10,5 @@ pub mod schedule;
 pub mod home;
 /// What a talk's own page shows.
 pub mod talk;
+/// What the pages about the event show: about us, the conference, awards, sponsorship, venue.
+pub mod about;
