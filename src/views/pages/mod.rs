@@ -12,3 +12,5 @@ pub mod home;
 pub mod talk;
 /// What the pages about the event show: about us, the conference, awards, sponsorship, venue.
 pub mod about;
+/// What the participation pages show: committee, gallery, pricing, submission, highlights.
+pub mod info;
