@@ -14,3 +14,5 @@ pub mod talk;
 pub mod about;
 /// What the participation pages show: committee, gallery, pricing, submission, highlights.
 pub mod info;
+/// What the programme's changelog shows.
+pub mod changes;
