@@ -16,3 +16,5 @@ pub mod about;
 pub mod info;
 /// What the programme's changelog shows.
 pub mod changes;
+/// What the author's status page shows: the submission, its place in the programme, its public details.
+pub mod submission_status;
