@@ -18,3 +18,5 @@ pub mod info;
 pub mod changes;
 /// What the author's status page shows: the submission, its place in the programme, its public details.
 pub mod submission_status;
+/// What the attendee's pages show: the ticket, the name form, sending the link again, check-in.
+pub mod attendee;
