@@ -20,3 +20,5 @@ pub mod changes;
 pub mod submission_status;
 /// What the attendee's pages show: the ticket, the name form, sending the link again, check-in.
 pub mod attendee;
+/// What a certificate's verify page shows.
+pub mod certificate;
