@@ -4,3 +4,5 @@
 pub mod shared;
 /// What a reviewer's invitation page shows.
 pub mod invitation;
+/// What a paper's page shows its reviewer: the paper, the review form, the others' reviews, the discussion.
+pub mod papers;
