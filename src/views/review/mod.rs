@@ -6,3 +6,5 @@ pub mod shared;
 pub mod invitation;
 /// What a paper's page shows its reviewer: the paper, the review form, the others' reviews, the discussion.
 pub mod papers;
+/// What the reviewer's home shows: their papers and the deadline.
+pub mod home;
