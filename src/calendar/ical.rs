@@ -26,7 +26,7 @@ pub fn calendar(site: &Site, dates: &[DateItem], base_url: &str, now: OffsetDate
         &site.start_date,
         &site.end_date,
         &site.name,
-        &format!("{} {}", site.tagline, format!("{base_url}/")),
+        &format!("{} {base_url}/", site.tagline),
     );
     if let Some(mut conference) = conference {
         let place = format!("{}, {}, {}, {}", site.venue_name, site.street_address, site.city, site.country);

@@ -5,8 +5,8 @@ use axum::response::Response;
 
 use crate::cache::pages::ClockUse;
 use crate::cache::prepared::Kind;
-use crate::error::AppError;
 use crate::calendar::ical as dates;
+use crate::error::AppError;
 use crate::handlers::page_table::{PAGES, addresses};
 use crate::handlers::render::{MinutePage, cached_as};
 use crate::handlers::state::AppState;

@@ -40,11 +40,8 @@ async fn page(state: &AppState, reviewing: Reviewing, done: Option<&str>) -> Res
     let settings = reviewers::settings(&state.pool).await?;
     let zone = state.content.snapshot().await.zone.clone();
     let deadline = Deadline::of(settings.review_deadline.as_deref(), &zone);
-    let papers: Vec<PaperLine> = reviews::my_papers(&state.pool, reviewing.reviewer.id)
-        .await?
-        .into_iter()
-        .map(PaperLine::of)
-        .collect();
+    let papers: Vec<PaperLine> =
+        reviews::my_papers(&state.pool, reviewing.reviewer.id).await?.into_iter().map(PaperLine::of).collect();
     let page = HomePage {
         layout: layout(state, "Reviewing", session::REVIEWER_HOME).await?,
         name: reviewing.reviewer.name,

@@ -10,8 +10,8 @@
 use icalendar::{Calendar, Component, DatePerhapsTime, Event, EventLike, Property};
 use time::OffsetDateTime;
 
-use crate::programme::timetable::{MODES, TimedSession, TimedTalk, talk_path};
 use crate::clock::zone::Zone;
+use crate::programme::timetable::{MODES, TimedSession, TimedTalk, talk_path};
 use crate::repo::content::Site;
 use crate::repo::published::{Published, Talk};
 use crate::seed::session_rules::parse_local;

@@ -106,4 +106,3 @@ pub fn timeline_props(items: &[TimelineItem], utc_offset: &str) -> Value {
         .collect();
     json!({ "utcOffset": utc_offset, "items": items })
 }
-

@@ -207,4 +207,3 @@ pub fn webcal(url: &str) -> String {
         None => url.to_owned(),
     }
 }
-

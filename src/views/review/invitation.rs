@@ -14,16 +14,9 @@ pub const NOT_VALID: &str = "This invitation link does not work: it was answered
 /// What the page shows.
 pub enum Shown {
     /// The open invitation, with the button the mail's link chose first.
-    Open {
-        reviewer: Box<Reviewer>,
-        topics: Vec<String>,
-        chosen: Option<Answer>,
-        problem: Option<&'static str>,
-    },
+    Open { reviewer: Box<Reviewer>, topics: Vec<String>, chosen: Option<Answer>, problem: Option<&'static str> },
     /// Just accepted; `email` is the address to sign in with.
-    Accepted {
-        email: String,
-    },
+    Accepted { email: String },
     /// Just declined.
     Declined,
     /// A link that opens nothing.
