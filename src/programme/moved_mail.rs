@@ -13,7 +13,7 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use super::draft::Paper;
-use super::ical::TalkEntry;
+use super::ical::entry::TalkEntry;
 use crate::clock::dates::{clock, day_label};
 use crate::clock::zone::{Zone, offset_label};
 use crate::config::Config;

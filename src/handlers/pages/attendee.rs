@@ -22,13 +22,12 @@
 //! and `Referrer-Policy: no-referrer`, so the link never leaves in a `Referer`; their POSTs
 //! need proof of the same origin (`crate::http::guard`).
 
-use askama::Template;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
 
-use crate::attendance::attendee::{self, Issued, NameChange, Stream};
+use crate::attendance::attendee::{self, NameChange};
 use crate::attendance::tickets;
 use crate::attendance::{links, resend};
 use crate::error::{AppError, Refused};
@@ -38,6 +37,7 @@ use crate::repo::attendees::Ticket;
 use crate::repo::audit::{ATTENDEE, Actor};
 use crate::repo::receipts;
 use crate::views::layout::{Layout, Meta};
+use crate::views::pages::attendee::{AttendeePage, CheckInPage, NOT_FOUND, NameForm, ResendPage, Shown};
 
 /// The route of the attendee page and its name form.
 pub const PATH: &str = "/attendee/{token}";
@@ -46,58 +46,8 @@ pub const RESEND_PATH: &str = "/attendee";
 /// The route the ticket's QR code opens.
 pub const CHECK_IN_PATH: &str = "/check-in/{code}";
 
-/// What the 404 says about the link.
-const NOT_FOUND: &str = "This attendee link is not one we sent, or it was copied incompletely. Please use the link from your receipt mail, or ask for it again below.";
-
 /// What the page says after a name change (`?saved=1`, the POST's 303).
 const SAVED: &str = "The name on your ticket is changed.";
-
-/// The ticket as the page shows it.
-struct Shown {
-    ticket_type: String,
-    mode: &'static str,
-    name: String,
-    order_id: String,
-    /// The QR code (SVG drawn by [`qr::svg`] from the check-in address, nothing else).
-    qr: String,
-    check_in_url: String,
-    refunded: bool,
-}
-
-/// The name form: where it posts, the name shown in it, its error.
-struct NameForm {
-    action: String,
-    value: String,
-    error: Option<String>,
-    max_chars: usize,
-}
-
-#[derive(Template)]
-#[template(path = "pages/attendee.html")]
-struct AttendeePage {
-    layout: Layout,
-    heading: &'static str,
-    notice: Option<String>,
-    /// `/attendee/<token>`: its PDFs are under it (`ticket.pdf`, `receipt.pdf`,
-    /// `credit-note.pdf`).
-    path: String,
-    ticket: Option<Shown>,
-    /// Open: the form; closed: `None` and [`AttendeePage::changes`] says why.
-    name_form: Option<NameForm>,
-    /// Until when the name can be changed, or since when it cannot, in words.
-    changes: String,
-    documents: Vec<Issued>,
-    /// Today's streams, for a ticket that is not refunded (`None` for a refunded one).
-    streams: Option<Vec<Stream>>,
-    /// The event's zone in words, for the streams' times.
-    zone: String,
-    not_found: &'static str,
-    resend_action: &'static str,
-    /// The "send my link again" form's fields on the 404 page: empty.
-    email: String,
-    order: String,
-    error: Option<String>,
-}
 
 /// The answer headers of every private attendee page.
 fn private(mut response: Response) -> Response {
@@ -143,15 +93,7 @@ async fn page(
             if t.refunded_at.is_none() {
                 streams = Some(attendee::todays_streams(&state.pool, &snapshot, now).await?);
             }
-            Some(Shown {
-                ticket_type: t.ticket_type,
-                mode: tickets::mode_label(&t.mode),
-                name: t.holder_name,
-                order_id: t.order_id,
-                qr: shown.qr,
-                check_in_url: shown.check_in_url,
-                refunded: t.refunded_at.is_some(),
-            })
+            Some(Shown::of(t, shown.qr, shown.check_in_url))
         }
     };
     let heading = if ticket.is_some() { "Your ticket" } else { "Link not valid" };
@@ -243,19 +185,6 @@ pub async fn change_name(
     }
 }
 
-#[derive(Template)]
-#[template(path = "pages/attendee_resend.html")]
-struct ResendPage {
-    layout: Layout,
-    /// The answer after a request; `None` before one.
-    answer: Option<&'static str>,
-    /// Why the form was refused; it shows again with what was typed.
-    error: Option<String>,
-    email: String,
-    order: String,
-    resend_action: &'static str,
-}
-
 async fn resend_page(
     state: &AppState,
     status: StatusCode,
@@ -303,12 +232,6 @@ pub async fn resend(State(state): State<AppState>, body: Bytes) -> Result<Respon
         Err(refused) => return Err(refused.into()),
     }
     resend_page(&state, StatusCode::OK, Some(resend::ANSWER), None, (String::new(), String::new())).await
-}
-
-#[derive(Template)]
-#[template(path = "pages/check_in.html")]
-struct CheckInPage {
-    layout: Layout,
 }
 
 /// GET `/check-in/{code}`: what a phone's camera opens from a ticket's QR. For a code of the

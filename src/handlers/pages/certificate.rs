@@ -13,7 +13,6 @@
 //! up to a minute, or ten while revalidating; never in the sitemap, and no public page links
 //! them.
 
-use askama::Template;
 use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode};
@@ -27,23 +26,11 @@ use crate::handlers::render::{html, html_response};
 use crate::handlers::state::AppState;
 use crate::repo::certificates as store;
 use crate::views::layout::{Layout, Meta};
+use crate::views::pages::certificate::CertificatePage;
 
 /// The route of the verify page and the PDF (`<code>` or `<code>.pdf`: the router matches
 /// whole segments only).
 pub const PATH: &str = "/certificates/{code}";
-
-#[derive(Template)]
-#[template(path = "pages/certificate.html")]
-struct CertificatePage {
-    layout: Layout,
-    name: String,
-    kind: &'static str,
-    event: String,
-    dates: String,
-    valid: bool,
-    /// The PDF of a revoked certificate was asked for (410).
-    gone: bool,
-}
 
 fn noindex(mut response: Response) -> Response {
     response.headers_mut().insert(HeaderName::from_static("x-robots-tag"), HeaderValue::from_static("noindex"));

@@ -1,6 +1,5 @@
 //! The not-found page (spec section 2, route `*`) and the full-page rendering of page errors.
 
-use askama::Template;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::middleware::Next;
@@ -10,15 +9,7 @@ use crate::error::{AppError, PageErrorMarker};
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::views::layout::{Layout, Meta};
-
-#[derive(Template)]
-#[template(path = "pages/not_found.html")]
-pub struct NotFoundPage {
-    pub layout: Layout,
-    /// The spec's heading, or 'Highlight not found' for an unknown highlight slug.
-    pub heading: String,
-    pub status: u16,
-}
+use crate::views::pages::errors::NotFoundPage;
 
 /// Fallback for every unknown path: 404 with the spec's not-found page.
 pub async fn not_found(State(state): State<AppState>, request: Request) -> Response {

@@ -4,7 +4,6 @@
 //! `List-Unsubscribe=One-Click`, or that button) unsubscribes. Each takes `email` and `token`
 //! (HMAC of both, [`crate::mail::consent`]); a bad link is a 400 page and changes nothing.
 
-use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -17,6 +16,7 @@ use crate::handlers::state::AppState;
 use crate::mail::consent::{self, LinkPurpose};
 use crate::repo::subscribers;
 use crate::views::layout::{Layout, Meta};
+use crate::views::pages::newsletter::{INVALID, NewsletterPage};
 
 /// Path of the confirmation link.
 pub const CONFIRM_PATH: &str = "/newsletter/confirm";
@@ -31,18 +31,6 @@ pub struct Link {
     #[serde(default)]
     token: String,
 }
-
-#[derive(Template)]
-#[template(path = "pages/newsletter.html")]
-pub struct NewsletterPage {
-    pub layout: Layout,
-    pub heading: &'static str,
-    pub text: String,
-    /// The form's action on the unsubscribe page (same link, POST).
-    pub unsubscribe_action: Option<String>,
-}
-
-const INVALID: &str = "This link is not valid. Please use the link from our latest email, or sign up again.";
 
 async fn show(
     state: &AppState,

@@ -3,50 +3,16 @@
 //! name, and nothing else about the payer; any other order goes to `/Failed`, which shows
 //! the order's status and the way back to /pricing. Both are kept out of search engines.
 
-use askama::Template;
 use axum::extract::{RawQuery, State};
 use axum::response::Response;
 
-use crate::base::money;
 use crate::ccavenue::order_id::is_valid_order_id;
 use crate::error::AppError;
 use crate::handlers::render::{page, see_other};
 use crate::handlers::state::AppState;
 use crate::repo::orders::{self, Order, Status};
 use crate::views::layout::{Layout, Meta};
-
-/// What `/Success` shows of a paid order.
-pub struct Paid {
-    pub order_id: String,
-    /// What the item is: `Registration`, `Sponsorship` or `Payment` (a custom amount).
-    pub label: &'static str,
-    /// The plan, package or `Custom Payment`.
-    pub item_title: String,
-    /// e.g. `USD 219.00`.
-    pub amount: String,
-    /// The payer's first name only: the page's address can be shared or logged.
-    pub first_name: String,
-}
-
-/// What `/Failed` shows of an order that was not paid.
-pub struct Unpaid {
-    pub order_id: String,
-    /// The stored status: `initiated`, `failure`, `aborted` or `invalid`.
-    pub status: &'static str,
-    /// The status in words.
-    pub explanation: &'static str,
-}
-
-#[derive(Template)]
-#[template(path = "pages/payment_result.html")]
-pub struct PaymentResultPage {
-    pub layout: Layout,
-    pub success: bool,
-    /// `/Success`: the paid order.
-    pub paid: Option<Paid>,
-    /// `/Failed`: the order named by `?order=`, when it exists.
-    pub unpaid: Option<Unpaid>,
-}
+use crate::views::pages::payment_result::{Paid, PaymentResultPage, Unpaid};
 
 /// The `order` query parameter, as given (first one wins); `None` when absent.
 fn order_param(query: Option<&str>) -> Option<String> {
@@ -85,17 +51,7 @@ pub async fn success(State(state): State<AppState>, RawQuery(query): RawQuery) -
         )
         .noindex()
     })?;
-    let paid = Paid {
-        label: match order.kind.as_str() {
-            "sponsor" => "Sponsorship",
-            "custom" => "Payment",
-            _ => "Registration",
-        },
-        first_name: order.first_name().to_owned(),
-        amount: money::format_display(order.amount_cents, &order.currency),
-        item_title: order.item_title,
-        order_id: order.order_id,
-    };
+    let paid = Paid::of(order);
     page(&PaymentResultPage { layout, success: true, paid: Some(paid), unpaid: None })
 }
 
@@ -115,23 +71,6 @@ pub async fn failed(State(state): State<AppState>, RawQuery(query): RawQuery) ->
         Meta::new(format!("Payment failed | {}", site.short_name), "Your payment did not go through.", "/Failed")
             .noindex()
     })?;
-    let unpaid = order.map(|order| {
-        let (status, explanation) = describe(order.status());
-        Unpaid { order_id: order.order_id, status, explanation }
-    });
+    let unpaid = order.map(Unpaid::of);
     page(&PaymentResultPage { layout, success: false, paid: None, unpaid })
-}
-
-/// A status in the payer's words.
-fn describe(status: Status) -> (&'static str, &'static str) {
-    let explanation = match status {
-        Status::Initiated => {
-            "The payment was not completed, or it is still being confirmed. You have not been sent a receipt."
-        }
-        Status::Failure => "The payment was declined.",
-        Status::Aborted => "The payment was cancelled.",
-        Status::Invalid => "The payment gateway could not accept the payment request.",
-        Status::Success => "The payment was received.",
-    };
-    (status.as_str(), explanation)
 }

@@ -1,34 +1,15 @@
 //! Policy pages: `/cancellation-policy`, `/Terms-&-Conditions`, `/Privacy-Policy`,
 //! `/cookie-policy`. Terms and privacy show their sections as an accordion (spec section 2).
 
-use askama::Template;
 use axum::extract::{Request, State};
 use axum::response::Response;
 
 use crate::cache::pages::ClockUse;
-use crate::clock::dates;
 use crate::error::AppError;
 use crate::handlers::render::{cached, html};
 use crate::handlers::state::AppState;
-use crate::repo::content::{Policy, PolicySection, paragraphs};
-use crate::views::layout::{Block, Layout, Meta, PageCtx};
-
-#[derive(Template)]
-#[template(path = "pages/policy.html")]
-pub struct PolicyPage {
-    pub layout: Layout,
-    pub policy: Policy,
-    pub updated: String,
-    pub sections: Block<Vec<PolicySection>>,
-    /// Sections as an accordion (terms, privacy) rather than one long text.
-    pub accordion: bool,
-}
-
-impl PolicyPage {
-    pub fn paragraphs(&self, body: &str) -> Vec<String> {
-        paragraphs(body)
-    }
-}
+use crate::views::layout::PageCtx;
+use crate::views::pages::policies as policy;
 
 /// A policy page; an unknown policy (not in the content) is the site's 404.
 /// Cached under the page's canonical `route`, so both spellings of the terms' path share one
@@ -49,18 +30,7 @@ async fn policy_page(
 }
 
 pub fn render_policy(page: &PageCtx<'_>, slug: &str, accordion: bool) -> Result<String, AppError> {
-    let (policy, sections) = page.content.policy(slug).ok_or_else(|| AppError::NotFound(String::new()))?;
-    let layout = Layout::new(page, |site| {
-        Meta::new(format!("{} | {}", policy.name, site.short_name), policy.summary.clone(), policy.link.clone())
-            .article()
-    })?;
-    html(&PolicyPage {
-        layout,
-        updated: dates::long(&policy.updated),
-        policy: policy.clone(),
-        sections: sections.map(<[PolicySection]>::to_vec),
-        accordion,
-    })
+    html(&policy::policy_page(page, slug, accordion)?)
 }
 
 pub async fn cancellation(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {

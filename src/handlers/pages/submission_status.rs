@@ -26,30 +26,24 @@
 //! version (a page drawn before another change is a 409 that stores nothing, as for
 //! decisions) and is in the audit log as `programme.paper_edited` by `author`.
 
-use askama::Template;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
-use serde_json::Value;
 
-use crate::clock::dates::{day_label, iso};
-use crate::content::Snapshot;
-use crate::decisions::authors::{self as domain, ReviewerComments, author, public_state};
+use crate::decisions::authors::{self as domain, author};
 use crate::error::{AppError, Refused};
 use crate::handlers::render::{html, html_response, see_other};
 use crate::handlers::state::AppState;
-use crate::programme::Programme;
 use crate::programme::abstracts;
 use crate::programme::authors::{self as public, PublicForm};
-use crate::programme::ical::TalkEntry;
-use crate::programme::timetable::session_path;
 use crate::repo::submissions::Submission;
 use crate::review::for_authors;
 use crate::submissions::status_link::STATUS_PREFIX;
 use crate::views::layout::{Layout, Meta};
-
-use super::schedule::ProgrammeIslands;
+use crate::views::pages::submission_status::{
+    NOT_FOUND, Posted, PublicDetails, Shown, StatusPage, heading, in_programme,
+};
 
 /// The route of the page.
 pub const PATH: &str = "/submission/status/{token}";
@@ -57,85 +51,6 @@ pub const PATH: &str = "/submission/status/{token}";
 pub const WITHDRAW_PATH: &str = "/submission/status/{token}/withdraw";
 /// The route of the public abstract and presenter form (issue 31 item 6).
 pub const PROGRAMME_PATH: &str = "/submission/status/{token}/programme";
-
-/// What the page shows of the submission: nothing else of it, nothing of any other.
-struct Shown {
-    reference: String,
-    title: String,
-    paper_type: String,
-    received: String,
-    state: &'static str,
-}
-
-/// Where the latest published programme put the paper, in the event's zone.
-struct InProgramme {
-    title: String,
-    talk_path: String,
-    ics_path: String,
-    session: String,
-    session_path: String,
-    /// `Saturday, 22 March 2025`.
-    day: String,
-    /// `09:20`.
-    start: String,
-    end: String,
-    /// `2025-03-22T09:20:00+08:00`.
-    start_iso: String,
-    end_iso: String,
-    /// `Singapore time (UTC+08:00)`.
-    zone: String,
-    room: String,
-    mode: String,
-    /// The props of the `ZoneSwitch` island in its line mode, which adds the talk's time in
-    /// the author's own zone under the event time (`islands/src/islands/ZoneSwitch.tsx`).
-    zone_local: Value,
-}
-
-/// The paper's public abstract and presenter: a form until the programme is locked, read-only
-/// after.
-struct PublicDetails {
-    /// Where the form posts; `None` once the programme is locked.
-    action: Option<String>,
-    /// The submission's version the form was drawn from.
-    version: i64,
-    text: String,
-    presenter: String,
-    authors: Vec<String>,
-}
-
-/// What the author posted, shown again with a 400 so nothing typed is lost.
-struct Posted {
-    text: String,
-    presenter: String,
-}
-
-#[derive(Template)]
-#[template(path = "pages/submission_status.html")]
-struct StatusPage {
-    layout: Layout,
-    heading: &'static str,
-    notice: Option<String>,
-    submission: Option<Shown>,
-    /// An accepted paper's place in the latest published programme.
-    programme: Option<InProgramme>,
-    /// An accepted paper's public abstract and presenter.
-    details: Option<PublicDetails>,
-    /// The reviewers' comments once a decision is applied (issue 32 item 8).
-    reviews: Option<Vec<ReviewerComments>>,
-    /// What the page says when the reviewers wrote nothing to the authors.
-    no_comments: &'static str,
-    max_words: usize,
-    max_chars: usize,
-    withdraw_action: Option<String>,
-    /// The withdrawal's question is asked: the page is the confirmation step.
-    asking: bool,
-    /// The status page's own address (the confirmation's way back).
-    path: String,
-    message: &'static str,
-}
-
-const NOT_FOUND: &str =
-    "This status link is not one we sent. Please use the link from the latest mail about your paper.";
 
 /// The page for `token`'s submission (or the 404 page), with the headers every answer of a
 /// private link carries.
@@ -177,19 +92,9 @@ async fn answer(
         None => None,
     };
     let withdraw_action = found.as_ref().filter(|s| s.state == "submitted").map(|_| format!("{path}/withdraw"));
-    let submission = found.map(|s| Shown {
-        state: public_state(&s),
-        reference: s.submitted.reference,
-        title: s.submitted.paper_title,
-        paper_type: s.submitted.paper_type,
-        received: s.created,
-    });
+    let submission = found.map(Shown::of);
     let asking = asking && withdraw_action.is_some();
-    let heading = match (&submission, asking) {
-        (Some(_), true) => "Withdraw this paper?",
-        (Some(_), false) => "Your submission",
-        (None, _) => "Link not valid",
-    };
+    let heading = heading(submission.is_some(), asking);
     let view = StatusPage {
         layout,
         heading,
@@ -213,39 +118,6 @@ async fn answer(
     Ok(response)
 }
 
-/// Where the latest published version put submission `id`; `None` before the first version,
-/// when it is not in the latest one, or when the programme is not loaded.
-fn in_programme(content: &Snapshot, id: i64) -> Option<InProgramme> {
-    let programme = Programme::of(content).ok()?;
-    programme.version.as_ref()?;
-    let (session, talk) = programme.talks().find(|(_, t)| t.talk.submission == Some(id))?;
-    let entry = TalkEntry::timed(session, talk);
-    Some(InProgramme {
-        title: talk.talk.title.clone(),
-        talk_path: talk.path(),
-        ics_path: format!("{}.ics", talk.path()),
-        session: entry.session.clone(),
-        session_path: session_path(session.slug()),
-        day: day_label(entry.start.date()),
-        start: talk.start_label(),
-        end: talk.end_label(),
-        start_iso: iso(entry.start),
-        end_iso: iso(entry.end),
-        zone: programme.zone_label(),
-        room: entry.room.clone(),
-        mode: entry.mode_label(),
-        zone_local: zone_local(&programme),
-    })
-}
-
-/// The programme pages' `ZoneSwitch` props with `line`: on this page the island offers no
-/// choice and rewrites nothing, it only restates the talk's time in the author's zone.
-fn zone_local(programme: &Programme) -> Value {
-    let mut props = ProgrammeIslands::of(programme).zone_switch;
-    props["line"] = Value::Bool(true);
-    props
-}
-
 /// An accepted paper's public abstract and presenter as stored (or as `posted`), with its
 /// authors to choose from and the form while the programme is not locked.
 async fn public_details(
@@ -255,17 +127,7 @@ async fn public_details(
     posted: Option<Posted>,
 ) -> Result<PublicDetails, AppError> {
     let stored = public::public_details(pool, s).await?;
-    let (text, presenter) = match posted {
-        Some(posted) if !stored.locked => (posted.text, posted.presenter),
-        _ => (stored.text, stored.presenter),
-    };
-    Ok(PublicDetails {
-        action: (!stored.locked).then(|| format!("{path}/programme")),
-        version: s.version,
-        text,
-        presenter,
-        authors: stored.authors,
-    })
+    Ok(PublicDetails::of(stored, s.version, path, posted))
 }
 
 /// The submission a token opens; `None` for a malformed or unknown one.

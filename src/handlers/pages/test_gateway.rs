@@ -8,7 +8,6 @@
 //! request's `redirect_url` (Cancel: `cancel_url`). The answers are computed when the page
 //! is rendered, so the page needs no JavaScript (and has none: CSP `script-src 'self'`).
 
-use askama::Template;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -24,40 +23,10 @@ use crate::handlers::render::page;
 use crate::handlers::state::AppState;
 use crate::payments::config::TEST_GATEWAY_PATH;
 use crate::views::layout::{Layout, Meta};
+use crate::views::pages::test_gateway::{Choice, GatewayOrder, TestGatewayPage};
 
 /// Largest form accepted, in bytes (an `encRequest` is about 1 KiB).
 pub const BODY_LIMIT_BYTES: usize = 16 * 1024;
-
-/// One of the three buttons: a form posting `enc_resp` to `url`.
-pub struct Choice {
-    /// The button's text: Approve, Decline or Cancel.
-    pub label: &'static str,
-    /// `redirect_url` (Approve, Decline) or `cancel_url` (Cancel) of the request.
-    pub url: String,
-    /// The encrypted answer.
-    pub enc_resp: String,
-    /// A modifier of the button's class.
-    pub style: &'static str,
-}
-
-/// The order as the test gateway read it from `encRequest`.
-pub struct GatewayOrder {
-    pub order_id: String,
-    /// `merchant_param1`: the plan, package or `custom-payment`.
-    pub item: String,
-    pub amount: String,
-    pub currency: String,
-    pub billing_name: String,
-    pub choices: Vec<Choice>,
-}
-
-#[derive(Template)]
-#[template(path = "pages/test_gateway.html")]
-pub struct TestGatewayPage {
-    pub layout: Layout,
-    /// `None` on GET: the page explains that it expects a POST.
-    pub order: Option<GatewayOrder>,
-}
 
 async fn layout(state: &AppState) -> Result<Layout, AppError> {
     Layout::new(&state.page_ctx(&*state.content.snapshot().await), |site| {

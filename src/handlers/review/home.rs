@@ -1,7 +1,6 @@
 //! `/review`: the reviewers' sign-in page without a session, the reviewer's papers with one;
 //! signing in and out by the shared mechanism (`crate::handlers::organiser::sign_in`).
 
-use askama::Template;
 use axum::Form;
 use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
@@ -18,34 +17,8 @@ use crate::repo::{reviewers, reviews};
 use crate::review::reviewing::Deadline;
 use crate::sign_in::roles::Role;
 use crate::sign_in::sessions;
-use crate::views::layout::Layout;
-use crate::views::review::shared::{done_notice, paper_href, state_label};
-
-#[derive(Template)]
-#[template(path = "review/home.html")]
-pub struct HomePage {
-    pub layout: Layout,
-    pub name: String,
-    pub email: String,
-    pub notice: Option<&'static str>,
-    /// The deadline's label and RFC 3339 time, `None` while none is set.
-    pub deadline: Option<(String, String)>,
-    pub deadline_passed: bool,
-    /// How far off the deadline is, in words (`in 5 days`), while it has not passed.
-    pub deadline_words: Option<String>,
-    pub hides_authors: bool,
-    pub papers: Vec<PaperLine>,
-    /// How many of `papers` have a submitted review.
-    pub submitted: usize,
-}
-
-/// One paper of the list.
-pub struct PaperLine {
-    pub code: String,
-    pub href: String,
-    pub title: String,
-    pub state: &'static str,
-}
+use crate::views::review::home::{HomePage, PaperLine};
+use crate::views::review::shared::done_notice;
 
 /// GET `/review`.
 pub async fn home(State(state): State<AppState>, request: Request) -> Result<Response, AppError> {
@@ -67,16 +40,8 @@ async fn page(state: &AppState, reviewing: Reviewing, done: Option<&str>) -> Res
     let settings = reviewers::settings(&state.pool).await?;
     let zone = state.content.snapshot().await.zone.clone();
     let deadline = Deadline::of(settings.review_deadline.as_deref(), &zone);
-    let papers: Vec<PaperLine> = reviews::my_papers(&state.pool, reviewing.reviewer.id)
-        .await?
-        .into_iter()
-        .map(|p| PaperLine {
-            href: paper_href(&p.review_code),
-            state: state_label(p.review_state.as_deref()),
-            code: p.review_code,
-            title: p.title,
-        })
-        .collect();
+    let papers: Vec<PaperLine> =
+        reviews::my_papers(&state.pool, reviewing.reviewer.id).await?.into_iter().map(PaperLine::of).collect();
     let page = HomePage {
         layout: layout(state, "Reviewing", session::REVIEWER_HOME).await?,
         name: reviewing.reviewer.name,

@@ -16,7 +16,6 @@
 //!   about anyone. Every answer is `Referrer-Policy: no-referrer` (the token never leaves in a
 //!   `Referer`), `noindex` and `no-store` (under `/review`, `crate::http::cache_control`).
 
-use askama::Template;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -28,11 +27,9 @@ use crate::error::{AppError, Refused};
 use crate::handlers::organiser::sign_in::{client_of, layout};
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
-use crate::repo::content::lines;
-use crate::repo::reviewers::Reviewer;
 use crate::review::invitation_mail::Links;
 use crate::review::reviewers::{self as domain, Answer};
-use crate::views::layout::Layout;
+use crate::views::review::invitation::{InvitationPage, Shown};
 
 use super::session::REVIEWER_HOME;
 
@@ -45,62 +42,11 @@ pub fn links(config: &Config) -> Links {
     Links { invitation: config.absolute("/review/invitation/"), sign_in: config.absolute(REVIEWER_HOME) }
 }
 
-/// What the page says of a link that opens nothing.
-pub const NOT_VALID: &str = "This invitation link does not work: it was answered already, a newer invitation replaced it, or it is not one we sent. If you were invited, please use the links of the latest invitation mail.";
-
-/// What the page shows.
-enum Shown {
-    /// The open invitation, with the button the mail's link chose first.
-    Open {
-        reviewer: Box<Reviewer>,
-        topics: Vec<String>,
-        chosen: Option<Answer>,
-        problem: Option<&'static str>,
-    },
-    /// Just answered.
-    Accepted {
-        email: String,
-    },
-    Declined,
-    /// A link that opens nothing.
-    NotValid,
-}
-
-#[derive(Template)]
-#[template(path = "review/invitation.html")]
-struct InvitationPage {
-    layout: Layout,
-    heading: String,
-    /// The conference's full name.
-    conference: String,
-    contact: String,
-    /// Where the buttons post (the link itself, without its query).
-    action: String,
-    sign_in: &'static str,
-    shown: Shown,
-}
-
-impl InvitationPage {
-    /// Whether the page puts "Decline" first (the mail's decline link).
-    fn decline_first(&self) -> bool {
-        matches!(self.shown, Shown::Open { chosen: Some(Answer::Decline), .. })
-    }
-
-    fn chosen_accept(&self) -> bool {
-        matches!(self.shown, Shown::Open { chosen: Some(Answer::Accept), .. })
-    }
-}
-
 async fn page(state: &AppState, status: StatusCode, token: &str, shown: Shown) -> Result<Response, AppError> {
     let snapshot = state.content.snapshot().await;
     let site = snapshot.site()?;
     let (conference, contact, short) = (site.name.clone(), site.contact_email.clone(), site.short_name.clone());
-    let heading = match &shown {
-        Shown::Open { .. } => format!("Invitation to review for {short}"),
-        Shown::Accepted { .. } => "Thank you: you are a reviewer".to_owned(),
-        Shown::Declined => "You declined the invitation".to_owned(),
-        Shown::NotValid => "This invitation link does not work".to_owned(),
-    };
+    let heading = shown.heading(&short);
     let view = InvitationPage {
         layout: layout(state, "Invitation to review", REVIEWER_HOME).await?,
         heading,
@@ -113,11 +59,6 @@ async fn page(state: &AppState, status: StatusCode, token: &str, shown: Shown) -
     let mut response = render(status, &view)?;
     response.headers_mut().insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     Ok(response)
-}
-
-fn open(reviewer: Reviewer, chosen: Option<Answer>, problem: Option<&'static str>) -> Shown {
-    let topics = lines(&reviewer.topics).into_iter().map(str::to_owned).collect();
-    Shown::Open { reviewer: Box::new(reviewer), topics, chosen, problem }
 }
 
 /// GET `/review/invitation/{token}` (`?answer=accept|decline` puts that button first; any
@@ -133,7 +74,7 @@ pub async fn show(
     let chosen = url::form_urlencoded::parse(query.unwrap_or_default().as_bytes())
         .find(|(name, _)| name == "answer")
         .and_then(|(_, value)| Answer::parse(&value));
-    page(&state, StatusCode::OK, &token, open(reviewer, chosen, None)).await
+    page(&state, StatusCode::OK, &token, Shown::open(reviewer, chosen, None)).await
 }
 
 /// POST `/review/invitation/{token}` with `answer=accept|decline`: answers the invitation
@@ -156,7 +97,7 @@ pub async fn answer(
     }) else {
         let problem =
             Some("Your answer was not understood, so nothing was changed. Please press “Accept” or “Decline”.");
-        return page(&state, StatusCode::BAD_REQUEST, &token, open(reviewer, None, problem)).await;
+        return page(&state, StatusCode::BAD_REQUEST, &token, Shown::open(reviewer, None, problem)).await;
     };
     let client = client_of(client);
     let answered = match domain::answer(&state.pool, state.clock.now(), client.as_deref(), &token, answer).await {

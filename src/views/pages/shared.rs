@@ -3,9 +3,9 @@
 use time::OffsetDateTime;
 
 use crate::clock::dates;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::repo::content::{DateItem, SPEAKER_CATEGORIES, Site, Speaker};
+use crate::repo::content::{DateItem, SPEAKER_CATEGORIES, Speaker};
 
 /// Speakers of one category with the spec's label (Guest of Honor, ...).
 pub struct SpeakerGroup {
@@ -59,22 +59,6 @@ pub fn on_base(base: &str, url: &str) -> String {
         None => "/",
     };
     format!("{base}{path}")
-}
-
-/// The venue as a schema.org `Place` named `name`, with the site's postal address.
-pub fn venue_place(site: &Site, name: &str) -> Value {
-    json!({
-        "@type": "Place",
-        "name": name,
-        "address": {
-            "@type": "PostalAddress",
-            "streetAddress": site.street_address,
-            "addressLocality": site.city,
-            "addressRegion": site.region,
-            "postalCode": site.postal_code,
-            "addressCountry": site.country_code,
-        }
-    })
 }
 
 /// JSON-LD as it may stand inside `<script>`: a `<` in a value can never close the element.

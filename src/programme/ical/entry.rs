@@ -5,13 +5,13 @@
 //! mail, made inside the publishing transaction) and pages can both make it.
 //!
 //! [`host_of`], [`one_newline`] and [`calendar`] are the rules every calendar of the site
-//! follows (`handlers::calendars` and `/calendar.ics` use them too).
+//! follows ([`super::feeds`] and `crate::calendar::ical` use them too).
 
 use icalendar::{Calendar, Component, DatePerhapsTime, Event, EventLike, Property};
 use time::OffsetDateTime;
 
-use super::timetable::{MODES, TimedSession, TimedTalk, talk_path};
 use crate::clock::zone::Zone;
+use crate::programme::timetable::{MODES, TimedSession, TimedTalk, talk_path};
 use crate::repo::content::Site;
 use crate::repo::published::{Published, Talk};
 use crate::seed::session_rules::parse_local;
@@ -50,7 +50,7 @@ impl TalkEntry {
         })
     }
 
-    /// A talk of the visitors' timetable (`super::Programme`) with its session.
+    /// A talk of the visitors' timetable (`crate::programme::Programme`) with its session.
     pub fn timed(session: &TimedSession, talk: &TimedTalk) -> TalkEntry {
         TalkEntry {
             talk: talk.talk.clone(),
