@@ -7,6 +7,9 @@
 //! up"). Rounding the amount to cents first and then adding tax would round twice and can
 //! be a cent off; [`custom_total_cents`] avoids that.
 
+/// Currency of every order and amount the site shows (spec section 9: currency USD).
+pub const CURRENCY: &str = "USD";
+
 /// The spec's message for any invalid amount (spec section 8).
 pub const INVALID_AMOUNT_MESSAGE: &str = "Please enter a valid amount";
 

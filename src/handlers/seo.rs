@@ -5,7 +5,7 @@ use axum::response::Response;
 
 use crate::cache::pages::ClockUse;
 use crate::cache::prepared::Kind;
-use crate::calendar::ical as dates;
+use crate::programme::ical::dates;
 use crate::error::AppError;
 use crate::handlers::page_table::{PAGES, addresses};
 use crate::handlers::render::{MinutePage, cached_as};

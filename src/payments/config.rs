@@ -26,7 +26,7 @@ pub const CCAVENUE_LIVE_GATEWAY_URL: &str =
 pub const HANDLE_PATH: &str = "/api/ccavenue-handle";
 
 /// Currency of every order (spec section 9: currency USD).
-pub const CURRENCY: &str = "USD";
+pub use crate::base::money::CURRENCY;
 
 /// The environment variables of the three CCAvenue credentials, in the order checked.
 pub const CREDENTIAL_VARIABLES: [&str; 3] = ["CCAVENUE_MERCHANT_ID", "CCAVENUE_ACCESS_CODE", "CCAVENUE_WORKING_KEY"];

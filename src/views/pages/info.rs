@@ -8,7 +8,7 @@ use crate::base::money;
 use crate::clock::dates;
 use crate::error::AppError;
 // The currency the server charges custom payments in.
-use crate::payments::config::CURRENCY as CUSTOM_CURRENCY;
+use crate::base::money::CURRENCY as CUSTOM_CURRENCY;
 use crate::repo::content::{self, COMMITTEE_GROUPS, CommitteeMember, GalleryImage, Highlight, Item, TicketPlan};
 use crate::views::layout::{Block, BlockError, Layout, Meta, PageCtx};
 

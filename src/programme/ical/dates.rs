@@ -6,7 +6,7 @@
 use icalendar::{Component, DatePerhapsTime, Event, EventLike, Property};
 use time::OffsetDateTime;
 
-use crate::programme::ical::entry::{calendar as published, host_of, one_newline};
+use super::entry::{calendar as published, host_of, one_newline};
 use crate::repo::content::{DateItem, Site};
 
 /// The body of `/calendar.ics` (RFC 5545): the conference and each important date as an
