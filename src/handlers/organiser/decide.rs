@@ -140,7 +140,7 @@ pub async fn review(State(state): State<AppState>, SignedIn(_): SignedIn, body: 
         let fields = fields(&body);
         let decision = decision(&fields)?;
         let items = items(&fields)?;
-        let (heading, summary, button) = review_words(decision, items.len());
+        let (heading, summary, button) = review_words(decision.map(Decision::verb), items.len());
         let page = ReviewPage {
             layout: layout(&state, &heading, submissions::PATH).await?,
             heading,
@@ -226,7 +226,17 @@ pub async fn conflict(
 /// and the first mail in full; the button applies exactly these.
 pub async fn preview(State(state): State<AppState>, SignedIn(_): SignedIn) -> Result<Response, AppError> {
     let preview = applying::preview(&state.pool, &state.config).await?;
-    let rows = preview.rows.into_iter().map(PreviewRow::from).collect();
+    let rows = preview
+        .rows
+        .into_iter()
+        .map(|row| PreviewRow {
+            reference: row.reference,
+            version: row.version,
+            decision: row.decision.verb(),
+            to: row.to,
+            subject: row.subject,
+        })
+        .collect();
     let page = ApplyPage {
         layout: layout(&state, "Apply decisions", PREVIEW).await?,
         heading: "Apply decisions",

@@ -20,8 +20,8 @@ use crate::handlers::render::render;
 use crate::handlers::state::AppState;
 use crate::repo::submissions::{self, Submission};
 use crate::views::organiser::detail::DetailPage;
-use crate::views::organiser::shared::Cell;
-use crate::views::organiser::submission::{Reviewing, SubmissionPage, decision_form, groups};
+use crate::views::organiser::shared::{self as view, Cell, Moment};
+use crate::views::organiser::submission::{decision_form, groups};
 
 use super::submissions::{PATH, href};
 
@@ -45,7 +45,8 @@ pub async fn detail(
     let notice = saved.then(|| stage::saved(s.pending_decision.as_deref().and_then(Decision::parse)));
     let zone = state.event_zone().await;
     let n = &s.submitted;
-    let groups = groups(&s, &zone);
+    let pending = s.pending_decision.as_deref().and_then(Decision::parse).map_or("None", Decision::verb);
+    let groups = groups(&s, pending, &zone);
     let reviewing = reviewing(&state, &s, &zone).await?;
     let detail = DetailPage {
         layout: layout(&state, &format!("Submission {}", n.reference), PATH).await?,
@@ -62,9 +63,65 @@ pub async fn detail(
     render(StatusCode::OK, &SubmissionPage { detail, reviewing, notice })
 }
 
+/// One review as a submission's page shows it: the domain's, with its state in words.
+struct ShownReview {
+    review: reviews::Review,
+    /// `Submitted 21 Mar 2025, 09:00 PST` or `Draft, not submitted (last saved ...)`, as HTML
+    /// (its time in a `<time datetime>`).
+    state: String,
+}
+
+impl std::ops::Deref for ShownReview {
+    type Target = reviews::Review;
+
+    fn deref(&self) -> &reviews::Review {
+        &self.review
+    }
+}
+
+/// A submission's reviews and discussion (issue 32 item 8), times in the event's zone.
+struct Reviewing {
+    summary: String,
+    below: bool,
+    reviews: Vec<ShownReview>,
+    /// (who, when, what), oldest first.
+    discussion: Vec<(String, Moment, String)>,
+}
+
+/// A submission's page: its fields, then its reviews and discussion, then its forms.
+#[derive(askama::Template)]
+#[template(path = "organiser/submission.html")]
+struct SubmissionPage {
+    detail: DetailPage,
+    reviewing: Reviewing,
+    /// What was just saved, on top.
+    notice: Option<String>,
+}
+
+impl std::ops::Deref for SubmissionPage {
+    type Target = DetailPage;
+
+    fn deref(&self) -> &DetailPage {
+        &self.detail
+    }
+}
+
 /// `s`'s reviews and discussion ([`reviews::of`]) with their times in `zone`.
 async fn reviewing(state: &AppState, s: &Submission, zone: &crate::clock::zone::Zone) -> Result<Reviewing, AppError> {
-    Ok(Reviewing::of(reviews::of(&state.pool, s).await?, zone))
+    let read = reviews::of(&state.pool, s).await?;
+    let reviews = read
+        .reviews
+        .into_iter()
+        .map(|review| {
+            let state = match &review.submitted_at {
+                Some(at) => format!("Submitted {}", view::when(at, zone)),
+                None => format!("Draft, not submitted (last saved {})", view::when(&review.updated, zone)),
+            };
+            ShownReview { review, state }
+        })
+        .collect();
+    let discussion = read.discussion.into_iter().map(|(who, at, body)| (who, view::when(&at, zone), body)).collect();
+    Ok(Reviewing { summary: read.summary, below: read.below, reviews, discussion })
 }
 
 /// The stored paper's extension; only it is taken from the stored path, so no stored text

@@ -145,7 +145,8 @@ pub async fn list(
     let (total, rows) = submissions::list(&state.pool, &filter, page, &counts).await?;
     let needed = reviewers::settings(&state.pool).await?.reviewers_per_paper;
     let zone = state.event_zone().await;
-    let mut rows: Vec<Vec<Cell>> = rows.into_iter().map(|s| row(s, needed, &zone)).collect();
+    let pending = |s: &Submission| s.pending_decision.as_deref().and_then(Decision::parse).map_or("", Decision::verb);
+    let mut rows: Vec<Vec<Cell>> = rows.into_iter().map(|s| row(pending(&s), s, needed, &zone)).collect();
     let mut columns = COLUMNS.to_vec();
     view::drop_empty_columns(&mut columns, &mut rows);
     let list = ListPage {

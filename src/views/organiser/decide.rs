@@ -4,8 +4,6 @@
 
 use askama::Template;
 
-use crate::decisions::apply;
-use crate::decisions::states::Decision;
 use crate::views::layout::Layout;
 
 /// The review of a selection: its count and references, and the button that stages the
@@ -49,32 +47,20 @@ pub struct ApplyPage {
     pub action: &'static str,
 }
 
-/// The review page's heading, summary and button for `count` submissions getting `decision`
-/// (`None`: the pending decision cleared).
-pub fn review_words(decision: Option<Decision>, count: usize) -> (String, String, String) {
+/// The review page's heading, summary and button for `count` submissions getting the decision
+/// whose verb is `verb` ("Accept"; `None`: the pending decision cleared).
+pub fn review_words(verb: Option<&str>, count: usize) -> (String, String, String) {
     let plural = if count == 1 { "submission" } else { "submissions" };
-    match decision {
-        Some(d) => (
-            format!("{} {count} {plural}?", d.verb()),
-            format!("{count} {plural} will get the pending decision \"{}\":", d.verb()),
-            format!("Confirm: {} {count} {plural}", d.verb().to_lowercase()),
+    match verb {
+        Some(verb) => (
+            format!("{verb} {count} {plural}?"),
+            format!("{count} {plural} will get the pending decision \"{verb}\":"),
+            format!("Confirm: {} {count} {plural}", verb.to_lowercase()),
         ),
         None => (
             format!("Clear the pending decision of {count} {plural}?"),
             format!("{count} {plural} will have no pending decision:"),
             format!("Confirm: clear {count} {plural}"),
         ),
-    }
-}
-
-impl From<apply::PreviewRow> for PreviewRow {
-    fn from(row: apply::PreviewRow) -> PreviewRow {
-        PreviewRow {
-            reference: row.reference,
-            version: row.version,
-            decision: row.decision.verb(),
-            to: row.to,
-            subject: row.subject,
-        }
     }
 }

@@ -56,7 +56,7 @@ fn value_label(field: &str, value: &serde_json::Value) -> Option<String> {
         Value::String(s) => Some(match (field, s.as_str()) {
             ("pending_decision", "accepted") => "Accept".to_owned(),
             ("pending_decision", "rejected") => "Reject".to_owned(),
-            ("state", state) => crate::decisions::state_label(state).to_owned(),
+            ("state", state) => crate::repo::submissions::state_label(state).to_owned(),
             ("recommendation", r) => crate::review::figures::recommendation(r).to_owned(),
             ("assignment", a) => word(a),
             _ => s.clone(),

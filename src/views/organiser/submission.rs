@@ -1,58 +1,13 @@
 //! One submission of the back office (`crate::handlers::organiser::submission`): its fields in
-//! groups, its reviews and discussion, and the form that stages its decision
-//! ([`SubmissionPage`]).
+//! groups ([`groups`]) and the form that stages its decision ([`decision_form`]). The page
+//! itself, which holds the domain's reviews, stays with its handler.
 
 use crate::clock::zone::Zone;
-use crate::decisions::reviews;
-use crate::decisions::states::{self as decisions, Decision};
 use crate::forms::paper_form;
-use crate::repo::submissions::Submission;
-use crate::views::organiser::detail::{ActionForm, DetailPage, Field, Group};
-use crate::views::organiser::shared::{self as view, Cell, Moment};
+use crate::repo::submissions::{Submission, state_label};
+use crate::views::organiser::detail::{ActionForm, Field, Group};
+use crate::views::organiser::shared::Cell;
 use crate::views::organiser::submissions::href;
-
-/// One review as a submission's page shows it: the domain's, with its state in words.
-pub struct ShownReview {
-    pub review: reviews::Review,
-    /// `Submitted 21 Mar 2025, 09:00 PST` or `Draft, not submitted (last saved ...)`, as HTML
-    /// (its time in a `<time datetime>`).
-    pub state: String,
-}
-
-impl std::ops::Deref for ShownReview {
-    type Target = reviews::Review;
-
-    fn deref(&self) -> &reviews::Review {
-        &self.review
-    }
-}
-
-/// A submission's reviews and discussion (issue 32 item 8), times in the event's zone.
-pub struct Reviewing {
-    pub summary: String,
-    pub below: bool,
-    pub reviews: Vec<ShownReview>,
-    /// (who, when, what), oldest first.
-    pub discussion: Vec<(String, Moment, String)>,
-}
-
-/// A submission's page: its fields, then its reviews and discussion, then its forms.
-#[derive(askama::Template)]
-#[template(path = "organiser/submission.html")]
-pub struct SubmissionPage {
-    pub detail: DetailPage,
-    pub reviewing: Reviewing,
-    /// What was just saved, on top.
-    pub notice: Option<String>,
-}
-
-impl std::ops::Deref for SubmissionPage {
-    type Target = DetailPage;
-
-    fn deref(&self) -> &DetailPage {
-        &self.detail
-    }
-}
 
 /// The form that stages a decision on one submission, drawn from its current version.
 pub fn decision_form(s: &Submission) -> ActionForm {
@@ -73,9 +28,10 @@ pub fn decision_form(s: &Submission) -> ActionForm {
     }
 }
 
-/// Submission `s`'s fields in groups (paper, authors, decision, file), times in `zone`; the
-/// spec's `name`, which the form never asks for, only when the paper has one.
-pub fn groups(s: &Submission, zone: &Zone) -> Vec<Group> {
+/// Submission `s`'s fields in groups (paper, authors, decision, file), `pending` its pending
+/// decision in words ("Accept", or "None"), times in `zone`; the spec's `name`, which the
+/// form never asks for, only when the paper has one.
+pub fn groups(s: &Submission, pending: &str, zone: &Zone) -> Vec<Group> {
     let n = &s.submitted;
     let text = |value: &str| Cell::text(value);
     vec![
@@ -119,11 +75,8 @@ pub fn groups(s: &Submission, zone: &Zone) -> Vec<Group> {
         Group {
             heading: "Decision",
             fields: vec![
-                ("State", text(decisions::state_label(&s.state))),
-                (
-                    "Pending decision",
-                    text(s.pending_decision.as_deref().and_then(Decision::parse).map_or("None", Decision::verb)),
-                ),
+                ("State", text(state_label(&s.state))),
+                ("Pending decision", text(pending)),
                 ("Note for the author's mail", text(&s.decision_note)),
                 ("Decision applied", Cell::time_or(s.decided_at.as_deref(), zone, "Not yet")),
                 ("Version", text(&s.version.to_string())),
@@ -139,24 +92,4 @@ pub fn groups(s: &Submission, zone: &Zone) -> Vec<Group> {
             ],
         },
     ]
-}
-
-impl Reviewing {
-    /// A submission's reviews and discussion as the domain `read` them, times in `zone`.
-    pub fn of(read: reviews::Reviewing, zone: &Zone) -> Reviewing {
-        let reviews = read
-            .reviews
-            .into_iter()
-            .map(|review| {
-                let state = match &review.submitted_at {
-                    Some(at) => format!("Submitted {}", view::when(at, zone)),
-                    None => format!("Draft, not submitted (last saved {})", view::when(&review.updated, zone)),
-                };
-                ShownReview { review, state }
-            })
-            .collect();
-        let discussion =
-            read.discussion.into_iter().map(|(who, at, body)| (who, view::when(&at, zone), body)).collect();
-        Reviewing { summary: read.summary, below: read.below, reviews, discussion }
-    }
 }

@@ -3,8 +3,7 @@
 //! ([`SubmissionsPage`]).
 
 use crate::clock::zone::Zone;
-use crate::decisions::states::{self as decisions, Decision};
-use crate::repo::submissions::Submission;
+use crate::repo::submissions::{STATES, Submission, state_label};
 use crate::review::figures;
 use crate::views::organiser::shared::{Cell, Control, ListPage};
 
@@ -71,14 +70,14 @@ impl std::ops::Deref for SubmissionsPage {
 }
 
 /// Submission `s` as the list shows it: its cells in the order of [`COLUMNS`], selectable by
-/// `<reference>:<version>`, `needed` the reviews a paper needs, times in `zone`.
-pub fn row(s: Submission, needed: i64, zone: &Zone) -> Vec<Cell> {
+/// `<reference>:<version>`; `pending` its pending decision in words ("Accept", or empty),
+/// `needed` the reviews a paper needs, times in `zone`.
+pub fn row(pending: &str, s: Submission, needed: i64, zone: &Zone) -> Vec<Cell> {
     let authors = if s.submitted.co_author_name.is_empty() {
         s.submitted.author_name.clone()
     } else {
         format!("{}; {}", s.submitted.author_name, s.submitted.co_author_name)
     };
-    let pending = s.pending_decision.as_deref().and_then(Decision::parse).map_or("", Decision::verb);
     vec![
         Cell::link(s.submitted.reference.clone(), href(&s.submitted.reference))
             .selectable(format!("{}:{}", s.submitted.reference, s.version)),
@@ -87,7 +86,7 @@ pub fn row(s: Submission, needed: i64, zone: &Zone) -> Vec<Cell> {
         Cell::text(s.submitted.email),
         Cell::text(s.submitted.paper_type),
         Cell::time(&s.created, zone),
-        Cell::text(decisions::state_label(&s.state)),
+        Cell::text(state_label(&s.state)),
         Cell::text(pending),
         Cell::text(format!("{}/{needed}", s.review.reviews_submitted)),
         Cell::text(figures::score(s.review.review_score)),
@@ -102,7 +101,7 @@ pub fn controls(value: impl Fn(&str) -> String, paper_types: &[(&str, &str)], ne
     vec![
         Control::search("Search title, author, e-mail, reference", value("q")),
         Control::select("paper_type", "Paper type", value("paper_type"), paper_types),
-        Control::select("state", "State", value("state"), &decisions::STATES),
+        Control::select("state", "State", value("state"), &STATES),
         Control::select(
             "pending",
             "Pending decision",
