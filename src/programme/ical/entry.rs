@@ -5,7 +5,7 @@
 //! mail, made inside the publishing transaction) and pages can both make it.
 //!
 //! [`host_of`], [`one_newline`] and [`calendar`] are the rules every calendar of the site
-//! follows ([`super::feeds`] and `crate::calendar::ical` use them too).
+//! follows ([`super::feeds`] and [`super::dates`] use them too).
 
 use icalendar::{Calendar, Component, DatePerhapsTime, Event, EventLike, Property};
 use time::OffsetDateTime;
