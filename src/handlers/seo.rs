@@ -5,11 +5,11 @@ use axum::response::Response;
 
 use crate::cache::pages::ClockUse;
 use crate::cache::prepared::Kind;
-use crate::programme::ical::dates;
 use crate::error::AppError;
 use crate::handlers::page_table::{PAGES, addresses};
 use crate::handlers::render::{MinutePage, cached_as};
 use crate::handlers::state::AppState;
+use crate::programme::ical::dates;
 use crate::views::layout::PageCtx;
 
 /// Crawlers and calendar apps may keep these an hour.

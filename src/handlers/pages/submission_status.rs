@@ -26,12 +26,13 @@
 //! version (a page drawn before another change is a 409 that stores nothing, as for
 //! decisions) and is in the audit log as `programme.paper_edited` by `author`.
 
+use askama::Template;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
 
-use crate::decisions::authors::{self as domain, author};
+use crate::decisions::authors::{self as domain, ReviewerComments, author, public_state};
 use crate::error::{AppError, Refused};
 use crate::handlers::render::{html, html_response, see_other};
 use crate::handlers::state::AppState;
@@ -42,7 +43,7 @@ use crate::review::for_authors;
 use crate::submissions::status_link::STATUS_PREFIX;
 use crate::views::layout::{Layout, Meta};
 use crate::views::pages::submission_status::{
-    NOT_FOUND, Posted, PublicDetails, Shown, StatusPage, heading, in_programme,
+    InProgramme, NOT_FOUND, Posted, PublicDetails, Shown, heading, in_programme,
 };
 
 /// The route of the page.
@@ -51,6 +52,34 @@ pub const PATH: &str = "/submission/status/{token}";
 pub const WITHDRAW_PATH: &str = "/submission/status/{token}/withdraw";
 /// The route of the public abstract and presenter form (issue 31 item 6).
 pub const PROGRAMME_PATH: &str = "/submission/status/{token}/programme";
+
+/// The author's status page as drawn (`templates/pages/submission_status.html`); here rather
+/// than in `crate::views`, which would otherwise name `crate::decisions` (the reviewers'
+/// comments) and stand a floor above it.
+#[derive(Template)]
+#[template(path = "pages/submission_status.html")]
+struct StatusPage {
+    layout: Layout,
+    heading: &'static str,
+    notice: Option<String>,
+    submission: Option<Shown>,
+    /// An accepted paper's place in the latest published programme.
+    programme: Option<InProgramme>,
+    /// An accepted paper's public abstract and presenter.
+    details: Option<PublicDetails>,
+    /// The reviewers' comments once a decision is applied (issue 32 item 8).
+    reviews: Option<Vec<ReviewerComments>>,
+    /// What the page says when the reviewers wrote nothing to the authors.
+    no_comments: &'static str,
+    max_words: usize,
+    max_chars: usize,
+    withdraw_action: Option<String>,
+    /// The withdrawal's question is asked: the page is the confirmation step.
+    asking: bool,
+    /// The status page's own address (the confirmation's way back).
+    path: String,
+    message: &'static str,
+}
 
 /// The page for `token`'s submission (or the 404 page), with the headers every answer of a
 /// private link carries.
@@ -92,7 +121,10 @@ async fn answer(
         None => None,
     };
     let withdraw_action = found.as_ref().filter(|s| s.state == "submitted").map(|_| format!("{path}/withdraw"));
-    let submission = found.map(Shown::of);
+    let submission = found.map(|s| {
+        let state = public_state(&s);
+        Shown::of(s, state)
+    });
     let asking = asking && withdraw_action.is_some();
     let heading = heading(submission.is_some(), asking);
     let view = StatusPage {

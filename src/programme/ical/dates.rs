@@ -1,7 +1,6 @@
 //! The conference's dates as iCalendar (RFC 5545), served as `/calendar.ics`: the
 //! conference itself and each important date of the content as all-day events, so visitors
-//! can subscribe or import them. Follows the site's calendar rules
-//! (`crate::programme::ical::entry`).
+//! can subscribe or import them. Follows the site's calendar rules ([`super::entry`]).
 
 use icalendar::{Component, DatePerhapsTime, Event, EventLike, Property};
 use time::OffsetDateTime;

@@ -3,18 +3,15 @@
 //! paper where the latest published programme put it and its public abstract and presenter
 //! (issue 31 item 6). Nothing else of the submission, nothing of any other.
 
-use askama::Template;
 use serde_json::Value;
 
 use crate::clock::dates::{day_label, iso};
 use crate::content::Snapshot;
-use crate::decisions::authors::{ReviewerComments, public_state};
 use crate::programme::Programme;
 use crate::programme::authors::PublicDetails as Stored;
 use crate::programme::ical::entry::TalkEntry;
 use crate::programme::timetable::session_path;
 use crate::repo::submissions::Submission;
-use crate::views::layout::Layout;
 use crate::views::pages::schedule::ProgrammeIslands;
 
 /// What the page shows of the submission: nothing else of it, nothing of any other.
@@ -29,10 +26,10 @@ pub struct Shown {
 }
 
 impl Shown {
-    /// What the page shows of `s`.
-    pub fn of(s: Submission) -> Shown {
+    /// What the page shows of `s`, whose state the author is told as `state`.
+    pub fn of(s: Submission, state: &'static str) -> Shown {
         Shown {
-            state: public_state(&s),
+            state,
             reference: s.submitted.reference,
             title: s.submitted.paper_title,
             paper_type: s.submitted.paper_type,
@@ -100,32 +97,6 @@ impl PublicDetails {
 pub struct Posted {
     pub text: String,
     pub presenter: String,
-}
-
-/// The author's status page as drawn (`templates/pages/submission_status.html`).
-#[derive(Template)]
-#[template(path = "pages/submission_status.html")]
-pub struct StatusPage {
-    pub layout: Layout,
-    pub heading: &'static str,
-    pub notice: Option<String>,
-    pub submission: Option<Shown>,
-    /// An accepted paper's place in the latest published programme.
-    pub programme: Option<InProgramme>,
-    /// An accepted paper's public abstract and presenter.
-    pub details: Option<PublicDetails>,
-    /// The reviewers' comments once a decision is applied (issue 32 item 8).
-    pub reviews: Option<Vec<ReviewerComments>>,
-    /// What the page says when the reviewers wrote nothing to the authors.
-    pub no_comments: &'static str,
-    pub max_words: usize,
-    pub max_chars: usize,
-    pub withdraw_action: Option<String>,
-    /// The withdrawal's question is asked: the page is the confirmation step.
-    pub asking: bool,
-    /// The status page's own address (the confirmation's way back).
-    pub path: String,
-    pub message: &'static str,
 }
 
 /// What the page says of a token that opens no submission.
