@@ -131,21 +131,13 @@ fn layout_figures() {
     let mut all = 0;
     let mut handlers = 0;
     let mut longest = (0, String::new());
-    let mut stack = vec![root.clone()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let n = lines(&path);
-                all += n;
-                if path.starts_with(root.join("handlers")) {
-                    handlers += n;
-                    let name = path.strip_prefix(&root).unwrap().display().to_string();
-                    longest = longest.max((n, name));
-                }
-            }
+    for path in rust_files(&root) {
+        let n = lines(&path);
+        all += n;
+        if path.starts_with(root.join("handlers")) {
+            handlers += n;
+            let name = path.strip_prefix(&root).unwrap().display().to_string();
+            longest = longest.max((n, name));
         }
     }
     let share = 100.0 * handlers as f64 / all as f64;
@@ -267,25 +259,17 @@ fn the_check_names_each_kind_of_breach() {
 
 fn read_tree(root: &Path) -> Tree {
     let mut tree = Tree::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            let relative = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
-            // The binary names the library by its crate name; it is above every layer.
-            if !relative.ends_with(".rs") || relative == "main.rs" {
-                continue;
-            }
-            let mut module: Vec<String> = relative.trim_end_matches(".rs").split('/').map(String::from).collect();
-            if matches!(module.last().map(String::as_str), Some("mod" | "lib")) {
-                module.pop();
-            }
-            tree.insert(module, std::fs::read_to_string(&path).unwrap());
+    for path in rust_files(root) {
+        let relative = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        // The binary names the library by its crate name; it is above every layer.
+        if relative == "main.rs" {
+            continue;
         }
+        let mut module: Vec<String> = relative.trim_end_matches(".rs").split('/').map(String::from).collect();
+        if matches!(module.last().map(String::as_str), Some("mod" | "lib")) {
+            module.pop();
+        }
+        tree.insert(module, std::fs::read_to_string(&path).unwrap());
     }
     tree
 }
@@ -827,20 +811,7 @@ fn no_ten_line_block_stands_twice_in_src() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut seen: BTreeMap<Vec<String>, (String, usize)> = BTreeMap::new();
     let mut twice = Vec::new();
-    let mut stack = vec![root.clone()];
-    let mut files = Vec::new();
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    for path in files {
+    for path in rust_files(&root) {
         let name = path.strip_prefix(&root).unwrap().display().to_string();
         let text = std::fs::read_to_string(&path).unwrap();
         let kept: Vec<(usize, String)> = text
@@ -872,4 +843,22 @@ fn no_ten_line_block_stands_twice_in_src() {
         }
     }
     assert!(twice.is_empty(), "blocks of {BLOCK} lines written twice: make one and call it:\n{}", twice.join("\n"));
+}
+
+/// Every `.rs` file under `root`, sorted by path.
+fn rust_files(root: &Path) -> Vec<std::path::PathBuf> {
+    let mut stack = vec![root.to_path_buf()];
+    let mut files = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
 }
