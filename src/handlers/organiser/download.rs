@@ -40,6 +40,14 @@ pub struct CsvList<F, T> {
     pub write: fn(&mut SafeWriter<Vec<u8>>, T) -> csv::Result<()>,
 }
 
+// By hand: a derive would ask `F: Copy, T: Copy`, though only references and fn pointers are held.
+impl<F, T> Clone for CsvList<F, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<F, T> Copy for CsvList<F, T> {}
+
 /// The CSV of `filter`'s rows, as an attachment; audited as `export.csv` with `details`
 /// (the filters).
 pub async fn csv<F, T>(

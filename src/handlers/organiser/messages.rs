@@ -7,10 +7,10 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::dashboard;
-use super::download::{self, CsvList};
+use super::download::CsvList;
 use super::form::{fields, note, one};
 use super::history::history;
-use super::query::Params;
+use super::lists::{List, Rows};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
 use crate::error::AppError;
@@ -22,14 +22,24 @@ use crate::repo::messages::{self, Received};
 use crate::views::organiser::detail::DetailPage;
 pub use crate::views::organiser::messages::MESSAGES;
 use crate::views::organiser::messages::{COLUMNS, answered_form, controls, groups, reply_href, row};
-use crate::views::organiser::shared::{Cell, ListPage, Pager};
+use crate::views::organiser::shared::Cell;
 
-const MESSAGE_PARAMS: [&str; 2] = ["status", "q"];
 const READ: [(&str, bool); 2] = [("unread", false), ("read", true)];
 
-fn message_filter(params: &Params) -> Result<messages::Filter, AppError> {
-    Ok(messages::Filter { read: params.one_of("status", &READ)?, search: params.search()? })
-}
+const MESSAGE_LIST: List<messages::Filter, Received> = List {
+    title: "Messages",
+    path: MESSAGES,
+    known: &["status", "q"],
+    filter: |params| Ok(messages::Filter { read: params.one_of("status", &READ)?, search: params.search()? }),
+    columns: &COLUMNS,
+    // The columns of `conference export messages`.
+    csv: CsvList {
+        list: "messages",
+        header: &visitors::MESSAGE_HEADER,
+        rows: messages::stream,
+        write: |out, r| visitors::write_message(out, &r.message),
+    },
+};
 
 /// GET `/organiser/messages`.
 pub async fn message_list(
@@ -37,42 +47,23 @@ pub async fn message_list(
     SignedIn(_): SignedIn,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, AppError> {
-    let params = Params::parse(raw.as_deref(), &MESSAGE_PARAMS)?;
-    let filter = message_filter(&params)?;
-    let page = params.page()?;
+    let query = MESSAGE_LIST.read(raw.as_deref())?;
     let counts = dashboard::counts(&state).await?;
-    let (total, rows) = messages::list(&state.pool, &filter, page, &counts).await?;
+    let (total, rows) = messages::list(&state.pool, &query.filter, query.page, &counts).await?;
     let zone = state.event_zone().await;
-    let rows = rows.into_iter().map(|r| row(r, &zone)).collect();
-    let page = ListPage {
-        layout: layout(&state, "Messages", MESSAGES).await?,
-        heading: "Messages",
-        path: MESSAGES,
-        summary: vec![("Not yet read".into(), counts.unread)],
-        controls: controls(|name| params.value(name)),
-        columns: COLUMNS.to_vec(),
-        rows,
-        pager: Pager::new(MESSAGES, &params.filters(), page, total),
-        bulk: None,
-    };
-    render(StatusCode::OK, &page)
+    let summary = vec![("Not yet read".into(), counts.unread)];
+    let controls = controls(|name| query.params.value(name));
+    let cells = rows.into_iter().map(|r| row(r, &zone)).collect();
+    MESSAGE_LIST.show(&state, &query, Rows { summary, controls, cells, total }).await
 }
 
-/// GET `/organiser/messages.csv`, with the columns of `conference export messages`.
+/// GET `/organiser/messages.csv`.
 pub async fn message_csv(
     State(state): State<AppState>,
     SignedInForFile(organiser): SignedInForFile,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, AppError> {
-    let params = Params::parse(raw.as_deref(), &MESSAGE_PARAMS)?;
-    let filter = message_filter(&params)?;
-    let list = CsvList {
-        list: "messages",
-        header: &visitors::MESSAGE_HEADER,
-        rows: messages::stream,
-        write: |out, r: Received| visitors::write_message(out, &r.message),
-    };
-    download::csv(&state, &organiser, list, filter, params.details()).await
+    MESSAGE_LIST.csv(&state, &organiser, raw.as_deref()).await
 }
 
 /// GET `/organiser/messages/{id}`: the message, a `mailto:` reply link; marks it read.

@@ -11,6 +11,7 @@ pub mod decide;
 pub mod download;
 pub mod form;
 pub mod history;
+pub mod lists;
 pub mod messages;
 pub mod notice;
 pub mod orders;

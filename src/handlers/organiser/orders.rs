@@ -7,10 +7,10 @@ use axum::http::StatusCode;
 use axum::response::Response;
 
 use super::dashboard;
-use super::download::{self, CsvList};
+use super::download::CsvList;
 use super::form::{fields, note, one};
 use super::history::history;
-use super::query::Params;
+use super::lists::{List, Rows};
 use super::session::{SignedIn, SignedInForFile};
 use super::sign_in::layout;
 use crate::error::AppError;
@@ -23,9 +23,8 @@ use crate::repo::receipts;
 use crate::views::organiser::detail::DetailPage;
 pub use crate::views::organiser::orders::ORDERS;
 use crate::views::organiser::orders::{COLUMNS, controls, forms, groups, row};
-use crate::views::organiser::shared::{ListPage, Pager, shown};
+use crate::views::organiser::shared::shown;
 
-const ORDER_PARAMS: [&str; 4] = ["status", "kind", "payments_mode", "q"];
 const STATES: [(&str, Status); 5] = [
     ("initiated", Status::Initiated),
     ("success", Status::Success),
@@ -38,14 +37,27 @@ const KINDS: [(&str, OrderKind); 3] =
 const MODES: [(&str, ModeFilter); 3] =
     [("live", ModeFilter::Live), ("test", ModeFilter::Test), ("none", ModeFilter::Unrecorded)];
 
-fn order_filter(params: &Params) -> Result<orders::Filter, AppError> {
-    Ok(orders::Filter {
-        status: params.one_of("status", &STATES)?,
-        kind: params.one_of("kind", &KINDS)?,
-        payments_mode: params.one_of("payments_mode", &MODES)?,
-        search: params.search()?,
-    })
-}
+const ORDER_LIST: List<orders::Filter, Order> = List {
+    title: "Orders",
+    path: ORDERS,
+    known: &["status", "kind", "payments_mode", "q"],
+    filter: |params| {
+        Ok(orders::Filter {
+            status: params.one_of("status", &STATES)?,
+            kind: params.one_of("kind", &KINDS)?,
+            payments_mode: params.one_of("payments_mode", &MODES)?,
+            search: params.search()?,
+        })
+    },
+    columns: &COLUMNS,
+    // The columns of `conference export registrations`.
+    csv: CsvList {
+        list: "orders",
+        header: &registrations::HEADER,
+        rows: orders::stream,
+        write: |out, o| registrations::write_row(out, &o),
+    },
+};
 
 /// GET `/organiser/orders`.
 pub async fn order_list(
@@ -53,42 +65,22 @@ pub async fn order_list(
     SignedIn(_): SignedIn,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, AppError> {
-    let params = Params::parse(raw.as_deref(), &ORDER_PARAMS)?;
-    let filter = order_filter(&params)?;
-    let page = params.page()?;
+    let query = ORDER_LIST.read(raw.as_deref())?;
     let counts = dashboard::counts(&state).await?;
-    let (total, rows) = orders::list(&state.pool, &filter, page, &counts).await?;
+    let (total, rows) = orders::list(&state.pool, &query.filter, query.page, &counts).await?;
     let zone = state.event_zone().await;
-    let rows = rows.into_iter().map(|o| row(o, &zone)).collect();
-    let page = ListPage {
-        layout: layout(&state, "Orders", ORDERS).await?,
-        heading: "Orders",
-        path: ORDERS,
-        summary: Vec::new(),
-        controls: controls(|name| params.value(name)),
-        columns: COLUMNS.to_vec(),
-        rows,
-        pager: Pager::new(ORDERS, &params.filters(), page, total),
-        bulk: None,
-    };
-    render(StatusCode::OK, &page)
+    let controls = controls(|name| query.params.value(name));
+    let cells = rows.into_iter().map(|o| row(o, &zone)).collect();
+    ORDER_LIST.show(&state, &query, Rows { summary: Vec::new(), controls, cells, total }).await
 }
 
-/// GET `/organiser/orders.csv`, with the columns of `conference export registrations`.
+/// GET `/organiser/orders.csv`.
 pub async fn order_csv(
     State(state): State<AppState>,
     SignedInForFile(organiser): SignedInForFile,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, AppError> {
-    let params = Params::parse(raw.as_deref(), &ORDER_PARAMS)?;
-    let filter = order_filter(&params)?;
-    let list = CsvList {
-        list: "orders",
-        header: &registrations::HEADER,
-        rows: orders::stream,
-        write: |out, o: Order| registrations::write_row(out, &o),
-    };
-    download::csv(&state, &organiser, list, filter, params.details()).await
+    ORDER_LIST.csv(&state, &organiser, raw.as_deref()).await
 }
 
 /// GET `/organiser/orders/{order_id}`: amount, payer, the gateway's answer and the state
