@@ -70,6 +70,11 @@ pub enum Command {
         #[command(subcommand)]
         action: Option<SettingsAction>,
     },
+    /// Editions (DESIGN.md section 17): moving the conference to its next year.
+    Edition {
+        #[command(subcommand)]
+        action: EditionAction,
+    },
     /// Restore an archive into an empty database and data folder, on either engine.
     Restore {
         /// The archive to restore.
@@ -93,6 +98,25 @@ pub enum SettingsAction {
         /// `KEY=VALUE`, e.g. `review_deadline=2026-03-01`.
         #[arg(required = true)]
         values: Vec<String>,
+    },
+}
+
+/// What `conference edition` does.
+#[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
+pub enum EditionAction {
+    /// Draft the next edition's content seed from the one in force: every date and time moved
+    /// by the same number of days, the edition's year changed in the site's names, each other
+    /// mention of the old year listed on stderr (table, row, field). Reads no database.
+    Seed {
+        /// The new edition's first day, `YYYY-MM-DD`, after the current edition's last day.
+        #[arg(long)]
+        start: String,
+        /// The file to write (whole or not at all); never the seed in force.
+        #[arg(long)]
+        out: PathBuf,
+        /// The seed to draft from; without it, the one `conference seed` applies.
+        #[arg(long)]
+        from: Option<PathBuf>,
     },
 }
 
@@ -218,7 +242,51 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 serde_json::json!({ "archive": from.display().to_string(), "moved_aside": restored.moved_aside });
             record_cli_action(&pool, "backup.restore", "backup", &restored.manifest.created, details).await?;
         }
+        Command::Edition { action: EditionAction::Seed { start, out, from } } => {
+            return draft_edition_seed(&start, &out, from);
+        }
         Command::Serve => return Err("`serve` is started by main (Cli::serves), not by cli::run".into()),
+    }
+    Ok(())
+}
+
+/// `edition seed`: drafts from `from` (or the seed `conference seed` applies) into `out`,
+/// prints what moved and lists the old year's remaining mentions on stderr.
+fn draft_edition_seed(
+    start: &str,
+    out: &std::path::Path,
+    from: Option<PathBuf>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use crate::editions::seed;
+    let start = seed::parse_start(start).map_err(|err| format!("{err}; nothing was written"))?;
+    let default = PathBuf::from(apply::CONTENT_SEED_PATH);
+    let (sql, name) = match &from {
+        Some(file) if !file.is_file() => {
+            return Err(format!("seed file {} does not exist; nothing was written", file.display()).into());
+        }
+        Some(file) => (std::fs::read_to_string(file)?, file.display().to_string()),
+        None if default.is_file() => (std::fs::read_to_string(&default)?, default.display().to_string()),
+        None => (apply::CONTENT_SEED.to_owned(), "the seed built into the binary".to_owned()),
+    };
+    let in_force: Vec<PathBuf> = from.into_iter().chain([default]).collect();
+    let draft = seed::write(&sql, start, out, &in_force).map_err(|err| format!("{err}; nothing was written"))?;
+    println!("wrote {} from {name}", out.display());
+    println!("{} dates and times moved by {} days ({} -> {})", draft.moved, draft.days, draft.from, draft.to);
+    for (old, new) in &draft.renamed {
+        println!("renamed {old:?} -> {new:?}");
+    }
+    let year = draft.from.year();
+    if draft.mentions.is_empty() {
+        println!("no other mention of {year} remains");
+    } else {
+        println!(
+            "{} mention(s) of {year} remain, listed on stderr: edit them, then `conference seed --check --file {}`",
+            draft.mentions.len(),
+            out.display()
+        );
+    }
+    for mention in &draft.mentions {
+        eprintln!("{year} remains in {mention}");
     }
     Ok(())
 }

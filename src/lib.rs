@@ -45,6 +45,8 @@ pub mod calendar;
 pub mod ccavenue;
 /// Decisions on submissions: states, status links, the decision mails.
 pub mod decisions;
+/// Editions (DESIGN.md section 17): the next edition's seed drafted from the one in force.
+pub mod editions;
 /// CSV exports of what visitors sent, and the paper files.
 pub mod export;
 /// Mail: composing, the outbox, transports and the worker.

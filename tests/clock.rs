@@ -5,8 +5,8 @@
 use time::macros::datetime;
 use time::{Duration, OffsetDateTime};
 
-use crate::common::html::{first, parse, text, texts};
-use crate::common::{TestApp, app_at};
+use crate::common::html::{by_id, first, links, parse, text, texts};
+use crate::common::{TestApp, app_at, fixture};
 
 /// The fixture seed's countdown target: 2025-03-21T00:00:00+08:00.
 const TARGET: OffsetDateTime = datetime!(2025-03-20 16:00 UTC);
@@ -32,8 +32,74 @@ async fn the_countdown_counts_before_and_stops_at_and_after_its_target() {
     assert_eq!(countdown(&app).await, ["03", "04", "05", "06"], "days, hours, minutes, seconds left");
     app.state.clock.set(TARGET);
     assert_eq!(countdown(&app).await, ["00", "00", "00", "00"], "at the target");
-    app.state.clock.set(TARGET + Duration::days(400));
-    assert_eq!(countdown(&app).await, ["00", "00", "00", "00"], "after the target");
+    app.state.clock.set(TARGET + Duration::days(1));
+    assert_eq!(countdown(&app).await, ["00", "00", "00", "00"], "after the target, during the conference");
+    app.state.clock.set(LAST_DAY_ENDS - Duration::minutes(1));
+    assert_eq!(countdown(&app).await, ["00", "00", "00", "00"], "the last minute of the last day");
+}
+
+/// The fixture's last day, 23 March 2025, ends at midnight in Singapore (UTC+08:00).
+const LAST_DAY_ENDS: OffsetDateTime = datetime!(2025-03-23 16:00 UTC);
+
+/// The home page's hero.
+async fn hero(app: &TestApp) -> scraper::Html {
+    parse(&app.page("/").await)
+}
+
+/// Between editions (issue 43 item 7, DESIGN.md section 17): once the last day has ended in the
+/// event's zone (and the countdown's target has passed), the countdown gives way to what took
+/// place, with links to the programme and the gallery and the newsletter to hear about the next
+/// edition; a minute before, the countdown still shows its zeros. The page cached in the minute
+/// before is not served after the boundary.
+#[tokio::test]
+async fn after_the_last_day_the_home_page_says_the_conference_took_place() {
+    let app = app_at(LAST_DAY_ENDS - Duration::minutes(1)).await;
+    let before = hero(&app).await;
+    assert!(first(&before, "[role=timer]").is_some(), "the countdown a minute before the last day ends");
+    assert!(first(&before, ".took-place").is_none());
+    let etag = app.request("/", &[]).await.header("etag").map(String::from);
+
+    for now in [LAST_DAY_ENDS, LAST_DAY_ENDS + Duration::minutes(1), LAST_DAY_ENDS + Duration::days(400)] {
+        app.state.clock.set(now);
+        let page = hero(&app).await;
+        assert!(first(&page, "[role=timer]").is_none(), "no countdown at {now}");
+        assert!(first(&page, "[data-island=Countdown]").is_none(), "no countdown island at {now}");
+        let past = first(&page, ".hero .took-place").expect("what took place, in the hero");
+        assert_eq!(
+            text(first(past, ".took-place__summary").unwrap()),
+            format!("{} took place on 21-23 March 2025 in {}.", fixture::SHORT_NAME, fixture::CITY)
+        );
+        assert_eq!(
+            links(past),
+            [
+                ("/schedule".to_owned(), "See the programme".to_owned()),
+                ("/gallery".to_owned(), "See the gallery".to_owned()),
+                ("#footer-newsletter".to_owned(), "Subscribe to the newsletter".to_owned()),
+            ],
+            "no proceedings link: the site has no proceedings page"
+        );
+        assert!(text(past).contains("to hear about the next edition"), "{}", text(past));
+        let newsletter = by_id(&page, "footer-newsletter").expect("the link's target");
+        assert_eq!(text(newsletter), "Newsletter");
+        assert!(first(&page, "form[action='/api/newsletter'] input[name=email]").is_some(), "the sign-up form");
+    }
+    assert_ne!(app.request("/", &[]).await.header("etag").map(String::from), etag, "a new page, not the cached one");
+}
+
+/// The boundary is the end of the last day in the event's zone, not in UTC: at 23:59 in
+/// Singapore on the last day the countdown is still there, whatever the UTC date.
+#[tokio::test]
+async fn the_boundary_is_midnight_after_the_last_day_in_the_event_zone() {
+    let app = app_at(datetime!(2025-03-23 15:59:59 UTC)).await;
+    assert!(first(&hero(&app).await, "[role=timer]").is_some(), "23:59:59 on the last day in Singapore");
+    app.state.clock.set(datetime!(2025-03-23 16:00:00 UTC));
+    assert!(first(&hero(&app).await, ".took-place").is_some(), "00:00 on the day after, in Singapore");
+    // The page prepared ahead for the next minute reads that minute's clock.
+    let app = app_at(datetime!(2025-03-23 15:59:30 UTC)).await;
+    assert!(first(&hero(&app).await, "[role=timer]").is_some());
+    conference::handlers::ahead::prepare_next_minute(&app.state).await;
+    app.state.clock.set(datetime!(2025-03-23 16:00:05 UTC));
+    assert!(first(&hero(&app).await, ".took-place").is_some(), "the page prepared for 16:00");
 }
 
 #[tokio::test]

@@ -18,6 +18,12 @@ export const SITE = {
   paperDue: '18 March 2099',
 } as const;
 
+/**
+ * The home page's countdown target on the server under test: 30 days ahead of the real clock
+ * when the run started (playwright.config.ts), as the fixture's own target has passed.
+ */
+export const COUNTDOWN_TARGET = Date.parse(process.env.E2E_COUNTDOWN_TARGET ?? '');
+
 export interface Plan {
   id: string;
   title: string;

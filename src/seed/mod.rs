@@ -5,6 +5,9 @@
 /// Applying the seed in one transaction, its checks, and the seed built into the binary.
 pub mod apply;
 
+/// The seed's string literals, each named by table, row and column, where they stand in its
+/// text.
+pub mod literals;
 /// Placeholders of the decision mails' templates: the known names, filling, the seed check.
 pub mod placeholders;
 /// The review form and settings: criteria, scales, weights, the review mode, limits, the

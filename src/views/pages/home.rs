@@ -6,6 +6,7 @@ use askama::Template;
 use serde_json::{Value, json};
 
 use crate::clock::dates::{self, Remaining};
+use crate::editions::between::has_taken_place;
 use crate::error::AppError;
 use crate::repo::content::{CoOrganizer, Highlight, Item, Material, Partner, Statistic};
 use crate::views::layout::{Block, Layout, Meta, PageCtx};
@@ -19,6 +20,9 @@ pub struct HomePage {
     pub layout: Layout,
     pub countdown: Remaining,
     pub countdown_props: Value,
+    /// Between editions (DESIGN.md section 17): shown in the countdown's place once the
+    /// edition is over; `None` while the countdown runs.
+    pub took_place: Option<TookPlace>,
     pub sponsors: Block<Vec<Partner>>,
     pub co_organizers: Block<Vec<CoOrganizer>>,
     pub materials: Block<Vec<Material>>,
@@ -37,6 +41,18 @@ pub struct HomePage {
     /// Props of the `Timeline` island, which re-checks `passed` against the visitor's clock.
     pub timeline_props: Value,
 }
+
+/// What the home page says once the edition is over (DESIGN.md section 17).
+pub struct TookPlace {
+    /// `ICSIFT 2025 took place on 21-23 March 2025 in Manila.`
+    pub summary: String,
+    /// (label, site path) of the past edition's pages. No proceedings page exists yet; one
+    /// joins this list when it does.
+    pub links: Vec<(&'static str, &'static str)>,
+}
+
+/// The past edition's pages the home page links to between editions.
+const PAST_EDITION_LINKS: [(&str, &str); 2] = [("See the programme", "/schedule"), ("See the gallery", "/gallery")];
 
 /// The home page from the snapshot at `page.now`: the countdown, the content's blocks, the
 /// timeline's past marks and the conference's `Event` JSON-LD.
@@ -58,8 +74,19 @@ pub fn home_page(page: &PageCtx<'_>) -> Result<HomePage, AppError> {
     let timeline = content.dates.clone().map(|d| timeline(d, &layout.site.utc_offset, now));
     let performers = speakers.iter().flatten().flat_map(|group| &group.speakers);
     let json_ld = script_json(&event_json_ld(&layout.site, page.config.base_url(), &plans, performers));
+    let site = &layout.site;
+    let took_place = has_taken_place(&site.end_date, &site.countdown_target, &content.zone, now).then(|| TookPlace {
+        summary: format!(
+            "{} took place on {} in {}.",
+            site.short_name,
+            dates::range_label(&site.start_date, &site.end_date),
+            site.city
+        ),
+        links: PAST_EDITION_LINKS.to_vec(),
+    });
     Ok(HomePage {
         countdown: Remaining::until(&layout.site.countdown_target, now),
+        took_place,
         countdown_props: json!({ "target": layout.site.countdown_target }),
         sponsors: content.sponsors.clone(),
         co_organizers: content.co_organizers.clone(),
