@@ -6,67 +6,11 @@
 use std::io::Write;
 
 use conference::proceedings::format_check::{FormatRules, PaperSize, Report, Rule, check, page_list};
-use krilla::Document as Writer;
-use krilla::geom::{Point, Size, Transform};
-use krilla::image::Image;
-use krilla::page::PageSettings;
-use krilla::text::{Font, TextDirection};
 use lopdf::content::{Content, Operation};
 use lopdf::encryption::{EncryptionState, EncryptionVersion, Permissions};
 use lopdf::{Document, Object, Stream, dictionary};
 
-/// A4 and US Letter in points.
-const A4: (f32, f32) = (595.276, 841.89);
-const LETTER: (f32, f32) = (612.0, 792.0);
-
-static DEJAVU: &[u8] = include_bytes!("../../templates/pdf/fonts/DejaVuSans.ttf");
-
-#[derive(Clone, Copy)]
-enum Body {
-    /// Lines of text, and a figure on every third page.
-    Text,
-    /// One picture filling the page, as a scanner makes it.
-    Scan,
-}
-
-/// A paper as krilla writes it: each page's size in points and what it holds.
-fn paper(pages: &[((f32, f32), Body)]) -> Vec<u8> {
-    let font = Font::new(DEJAVU.to_vec().into(), 0).unwrap();
-    let picture = || {
-        let (w, h) = (64u32, 48u32);
-        let rgba = (0..w * h).flat_map(|i| [(i % w * 4) as u8, (i / w * 5) as u8, 128, 255]).collect();
-        Image::from_rgba8(rgba, w, h)
-    };
-    let mut writer = Writer::new();
-    for (number, &((w, h), body)) in (1..).zip(pages) {
-        let mut page = writer.start_page_with(PageSettings::from_wh(w, h).unwrap());
-        let mut surface = page.surface();
-        match body {
-            Body::Text => {
-                let title = format!("A study of format checks, page {number}");
-                surface.draw_text(Point::from_xy(56.0, 72.0), font.clone(), 14.0, &title, false, TextDirection::Auto);
-                for line in 0..30 {
-                    let text = "Camera-ready papers go to the publisher as they are: fonts, sizes, pages.";
-                    let at = Point::from_xy(56.0, 100.0 + line as f32 * 14.0);
-                    surface.draw_text(at, font.clone(), 10.0, text, false, TextDirection::Auto);
-                }
-                if number % 3 == 0 {
-                    surface.push_transform(&Transform::from_translate(56.0, 540.0));
-                    surface.draw_image(picture(), Size::from_wh(300.0, 200.0).unwrap());
-                    surface.pop();
-                }
-            }
-            Body::Scan => surface.draw_image(picture(), Size::from_wh(w, h).unwrap()),
-        }
-        surface.finish();
-        page.finish();
-    }
-    writer.finish().unwrap()
-}
-
-fn a4_text(pages: usize) -> Vec<u8> {
-    paper(&vec![(A4, Body::Text); pages])
-}
+use crate::common::papers::{A4, Body, LETTER, a4_text, paper};
 
 fn save(doc: &mut Document) -> Vec<u8> {
     let mut out = Vec::new();
@@ -303,6 +247,16 @@ fn a_truncated_or_damaged_pdf_fails_clearly_and_never_panics() {
     // A header, an end marker and nothing readable between.
     let hollow = b"%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n";
     assert_eq!(only(&check(hollow, &rules()), Rule::Readable).message, "The PDF is damaged and cannot be read. Export it again from your editor and upload the new file.");
+    // Arrays nested a hundred thousand deep, in an object and in a page's content: read
+    // within the parser's depth limit, not by recursing until the stack runs out.
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let nested = format!("%PDF-1.7\n1 0 obj {deep} endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
+    only(&check(nested.as_bytes(), &rules()), Rule::Readable);
+    let mut doc = Document::load_mem(&pdf).unwrap();
+    let content = doc.add_object(Stream::new(dictionary! {}, format!("{deep} Tj").into_bytes()));
+    let first = doc.get_pages()[&1];
+    doc.get_dictionary_mut(first).unwrap().set("Contents", content);
+    assert_eq!(only(&check(&save(&mut doc), &rules()), Rule::TextOnEveryPage).pages, [1]);
     // Bytes overwritten anywhere: some answer, never a panic.
     let mut state = 0x2545_f491_u32;
     for _ in 0..200 {
