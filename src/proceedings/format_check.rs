@@ -410,7 +410,10 @@ fn name_of<'a>(dict: &'a Dictionary, key: &[u8]) -> Option<&'a [u8]> {
 /// file. A Type3 font's glyphs are PDF drawings, so it is always embedded; a Type0 font's
 /// program sits with its descendant font.
 fn missing_fonts(
-    doc: &Document, resources: Option<&Dictionary>, depth: usize, seen: &mut BTreeSet<ObjectId>,
+    doc: &Document,
+    resources: Option<&Dictionary>,
+    depth: usize,
+    seen: &mut BTreeSet<ObjectId>,
 ) -> Vec<String> {
     let Some(resources) = resources else { return Vec::new() };
     let mut missing = Vec::new();
@@ -418,7 +421,8 @@ fn missing_fonts(
     for (_, font) in fonts.into_iter().flat_map(Dictionary::iter) {
         let Some(font) = deref_dict(doc, font) else { continue };
         if !font_embedded(doc, font) {
-            let name = name_of(font, b"BaseFont").map_or("(unnamed)".into(), |n| String::from_utf8_lossy(n).into_owned());
+            let name =
+                name_of(font, b"BaseFont").map_or("(unnamed)".into(), |n| String::from_utf8_lossy(n).into_owned());
             // A subset's name starts with six capitals and a plus: ABCDEF+Times-Roman.
             let name = match name.split_once('+') {
                 Some((tag, rest)) if tag.len() == 6 && tag.bytes().all(|b| b.is_ascii_uppercase()) => rest.to_owned(),
@@ -500,8 +504,7 @@ fn drawn(doc: &Document, content: &[u8], resources: Option<&Dictionary>, depth: 
                 match name_of(&stream.dict, b"Subtype") {
                     Some(b"Image") => found.image = true,
                     Some(b"Form") if depth < MAX_FORM_DEPTH => {
-                        let Ok(inner) = stream.decompressed_content_with_limit((*budget).min(MAX_STREAM_BYTES))
-                        else {
+                        let Ok(inner) = stream.decompressed_content_with_limit((*budget).min(MAX_STREAM_BYTES)) else {
                             continue;
                         };
                         *budget = budget.saturating_sub(inner.len());
@@ -528,7 +531,8 @@ fn drawn(doc: &Document, content: &[u8], resources: Option<&Dictionary>, depth: 
 fn javascript(doc: &Document, pages: &[ObjectId]) -> Vec<Failure> {
     let mut failures = Vec::new();
     if let Ok(catalog) = doc.catalog() {
-        let in_names = catalog.get(b"Names").ok().and_then(|n| deref_dict(doc, n)).is_some_and(|n| n.has(b"JavaScript"));
+        let in_names =
+            catalog.get(b"Names").ok().and_then(|n| deref_dict(doc, n)).is_some_and(|n| n.has(b"JavaScript"));
         let on_open = catalog.get(b"OpenAction").ok().is_some_and(|a| runs_script(doc, a, 0));
         let on_event = catalog.get(b"AA").ok().is_some_and(|aa| triggers_script(doc, aa));
         if in_names || on_open || on_event {
@@ -553,8 +557,10 @@ fn javascript(doc: &Document, pages: &[ObjectId]) -> Vec<Failure> {
     }
     if !scripted.is_empty() {
         let their = if scripted.len() == 1 { "its" } else { "their" };
-        let message =
-            format!("{} JavaScript in {their} actions or links. Export the PDF again without scripts.", have(&scripted));
+        let message = format!(
+            "{} JavaScript in {their} actions or links. Export the PDF again without scripts.",
+            have(&scripted)
+        );
         failures.push(Failure { rule: Rule::JavaScript, pages: scripted, message });
     }
     failures

@@ -77,16 +77,19 @@ fn a_us_letter_page_is_named_with_its_size_and_page() {
     assert_eq!(failure.pages, [3]);
     assert_eq!(failure.message, "Page 3 is 216 × 279 mm (US Letter); the proceedings need A4 (210 × 297 mm).");
 
-    let letter = check(&paper(&vec![(LETTER, Body::Text); 6]), &rules());
+    let letter = check(&paper(&[(LETTER, Body::Text); 6]), &rules());
     let failure = only(&letter, Rule::PageSize);
     assert_eq!(failure.pages, [1, 2, 3, 4, 5, 6]);
     assert!(failure.message.starts_with("Pages 1–6 are 216 × 279 mm (US Letter);"), "{}", failure.message);
 
     // Within the 2 mm slack, a page passes; 3 mm off, it does not.
     let near = |mm: f32| (A4.0 + mm * 72.0 / 25.4, A4.1);
-    assert!(check(&paper(&vec![(near(1.9), Body::Text); 4]), &rules()).passed());
-    let off = check(&paper(&vec![(near(3.0), Body::Text); 4]), &rules());
-    assert_eq!(only(&off, Rule::PageSize).message, "Pages 1–4 are 213 × 297 mm; the proceedings need A4 (210 × 297 mm).");
+    assert!(check(&paper(&[(near(1.9), Body::Text); 4]), &rules()).passed());
+    let off = check(&paper(&[(near(3.0), Body::Text); 4]), &rules());
+    assert_eq!(
+        only(&off, Rule::PageSize).message,
+        "Pages 1–4 are 213 × 297 mm; the proceedings need A4 (210 × 297 mm)."
+    );
 }
 
 #[test]
@@ -184,7 +187,8 @@ fn javascript_in_the_document_or_on_a_page_fails() {
     // In the document's name tree, chained after a harmless open action.
     let mut doc = Document::load_mem(&a4_text(4)).unwrap();
     let action = script(&mut doc);
-    let names = dictionary! { "JavaScript" => dictionary! { "Names" => vec![Object::string_literal("init"), action.into()] } };
+    let names =
+        dictionary! { "JavaScript" => dictionary! { "Names" => vec![Object::string_literal("init"), action.into()] } };
     doc.catalog_mut().unwrap().set("Names", names);
     assert_eq!(only(&check(&save(&mut doc), &rules()), Rule::JavaScript).pages, Vec::<u32>::new());
     let mut doc = Document::load_mem(&a4_text(4)).unwrap();
@@ -204,7 +208,10 @@ fn javascript_in_the_document_or_on_a_page_fails() {
     let report = check(&save(&mut doc), &rules());
     let failure = only(&report, Rule::JavaScript);
     assert_eq!(failure.pages, [2, 4]);
-    assert_eq!(failure.message, "Pages 2, 4 have JavaScript in their actions or links. Export the PDF again without scripts.");
+    assert_eq!(
+        failure.message,
+        "Pages 2, 4 have JavaScript in their actions or links. Export the PDF again without scripts."
+    );
 }
 
 #[test]
@@ -221,7 +228,10 @@ fn a_file_over_the_size_limit_fails_before_it_is_read() {
     let small = FormatRules { max_bytes: 1_500, ..rules() };
     let report = check(&a4_text(4), &small);
     let message = &only(&report, Rule::FileSize).message;
-    assert!(message.ends_with("kB; the proceedings take files of at most 1 kB. Compress the images and export again."), "{message}");
+    assert!(
+        message.ends_with("kB; the proceedings take files of at most 1 kB. Compress the images and export again."),
+        "{message}"
+    );
 }
 
 #[test]
@@ -246,7 +256,10 @@ fn a_truncated_or_damaged_pdf_fails_clearly_and_never_panics() {
     }
     // A header, an end marker and nothing readable between.
     let hollow = b"%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n";
-    assert_eq!(only(&check(hollow, &rules()), Rule::Readable).message, "The PDF is damaged and cannot be read. Export it again from your editor and upload the new file.");
+    assert_eq!(
+        only(&check(hollow, &rules()), Rule::Readable).message,
+        "The PDF is damaged and cannot be read. Export it again from your editor and upload the new file."
+    );
     // Arrays nested a hundred thousand deep, in an object and in a page's content: read
     // within the parser's depth limit, not by recursing until the stack runs out.
     let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
@@ -288,7 +301,10 @@ fn a_compressed_bomb_is_refused_within_the_bounds() {
     doc.get_dictionary_mut(pages[&3]).unwrap().set("Contents", bomb);
     let report = check(&save(&mut doc), &rules());
     assert!(
-        report.failures.iter().any(|f| f.rule == Rule::Readable && f.message.contains("more content than the check reads")),
+        report
+            .failures
+            .iter()
+            .any(|f| f.rule == Rule::Readable && f.message.contains("more content than the check reads")),
         "{:#?}",
         report.failures
     );
@@ -296,15 +312,16 @@ fn a_compressed_bomb_is_refused_within_the_bounds() {
 
 #[test]
 fn other_paper_and_the_errors_of_an_answer() {
-    let letter = FormatRules {
-        paper: PaperSize { name: "US Letter".into(), width_mm: 215.9, height_mm: 279.4 },
-        ..rules()
-    };
-    assert!(check(&paper(&vec![(LETTER, Body::Text); 4]), &letter).passed());
+    let letter =
+        FormatRules { paper: PaperSize { name: "US Letter".into(), width_mm: 215.9, height_mm: 279.4 }, ..rules() };
+    assert!(check(&paper(&[(LETTER, Body::Text); 4]), &letter).passed());
     let report = check(&a4_text(2), &letter);
     let errors = report.errors();
     assert_eq!(errors.keys().collect::<Vec<_>>(), ["page_count", "page_size"]);
-    assert_eq!(errors["page_size"], "Pages 1–2 are 210 × 297 mm (A4); the proceedings need US Letter (215.9 × 279.4 mm).");
+    assert_eq!(
+        errors["page_size"],
+        "Pages 1–2 are 210 × 297 mm (A4); the proceedings need US Letter (215.9 × 279.4 mm)."
+    );
     assert_eq!(page_list(&[1, 2, 3, 5, 7, 8]), "pages 1–3, 5, 7–8");
     assert_eq!(page_list(&[4]), "page 4");
 }
