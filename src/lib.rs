@@ -55,6 +55,8 @@ pub mod mail;
 pub mod papers;
 /// Payments: settings, checkout rules, the order state machine, receipts.
 pub mod payments;
+/// Proceedings: the camera-ready PDF's format check (DESIGN.md section 18).
+pub mod proceedings;
 /// The programme: the draft of sessions and placed papers, its conflicts, publishing versions
 /// and their changes, and the timetable visitors read in the event's zone.
 pub mod programme;

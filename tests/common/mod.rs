@@ -12,6 +12,7 @@ pub mod inflate;
 pub mod log;
 pub mod loopback;
 pub mod paper_form;
+pub mod papers;
 pub mod payer;
 pub mod payments;
 pub mod pdf;

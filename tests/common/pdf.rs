@@ -110,7 +110,7 @@ pub fn pages(pdf: &[u8]) -> Vec<String> {
             .into_iter()
             .map(|(name, font)| (name, font_text(&doc, font)))
             .collect();
-        let content = Content::decode(&doc.get_page_content(page).expect("the page's content")).expect("its operators");
+        let content = Content::decode(&doc.get_page_content(page)).expect("its operators");
         let mut text = String::new();
         let mut current: Option<&FontText> = None;
         let show = |bytes: &[u8], font: Option<&FontText>, text: &mut String| {

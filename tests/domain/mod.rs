@@ -8,6 +8,7 @@ mod attendees;
 mod certificates;
 mod check_in;
 mod decisions;
+mod format_check;
 mod messages;
 mod orders;
 mod programme;
