@@ -68,7 +68,9 @@ publish_programme "$OURS" "$TMP"
 
 # --- nginx, serving saved copies of the same pages (gzip_static: the same gzip bytes) ---
 mkdir -p "$TMP/nginx/html"
-for page in "${PAGES[@]}"; do
+# `/` always: the start-up probes of nginx and the bare handler ask for it, also when PAGES
+# leaves it out.
+for page in / "${PAGES[@]}"; do
   name="${page#/}"; name="${name:-index.html}"
   mkdir -p "$(dirname "$TMP/nginx/html/$name")"
   curl -fs "$OURS$page" -o "$TMP/nginx/html/$name"
