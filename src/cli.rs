@@ -1,10 +1,10 @@
 //! The `conference` command line (DESIGN.md section 2): its subcommands and what each runs.
 
+/// `conference edition archive`: the current edition frozen as static files (issue 43 item 5).
+pub mod edition_archive;
 /// `conference seed --check`: a content seed applied in a rolled-back transaction, and what
 /// it would change.
 pub mod seed_check;
-/// `conference edition archive`: the current edition frozen as static files (issue 43 item 5).
-pub mod edition_archive;
 
 use std::path::PathBuf;
 
@@ -263,7 +263,9 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             let pool = db::connect(&config.database_url).await?;
             // Read only: a database without the schema is refused, never migrated here.
             if backup::schema_version(&pool).await?.is_none() {
-                return Err("the database has no schema yet: run `conference migrate` first; nothing was written".into());
+                return Err(
+                    "the database has no schema yet: run `conference migrate` first; nothing was written".into()
+                );
             }
             let written = edition_archive::write(AppState::new(pool, config), &out, zip).await?;
             println!(

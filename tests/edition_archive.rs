@@ -64,12 +64,8 @@ fn files_under(dir: &Path) -> BTreeSet<String> {
             if path.is_dir() {
                 folders.push(path);
             } else {
-                let relative: Vec<String> = path
-                    .strip_prefix(dir)
-                    .unwrap()
-                    .iter()
-                    .map(|part| part.to_string_lossy().into_owned())
-                    .collect();
+                let relative: Vec<String> =
+                    path.strip_prefix(dir).unwrap().iter().map(|part| part.to_string_lossy().into_owned()).collect();
                 found.insert(relative.join("/"));
             }
         }
@@ -144,14 +140,23 @@ async fn the_archive_is_served_by_a_plain_static_server_with_every_link_resolvin
             pages += 1;
             let page = parse(&body);
             assert!(select(&page, "form").is_empty(), "{path} still has a form");
-            for island in ["ContactForm", "Newsletter", "PaperForm", "TicketCheckout", "SponsorCheckout", "CustomPayment"] {
+            for island in
+                ["ContactForm", "Newsletter", "PaperForm", "TicketCheckout", "SponsorCheckout", "CustomPayment"]
+            {
                 assert!(!body.contains(&format!("data-island=\"{island}\"")), "{path} still mounts {island}");
             }
             let canonical = link_rel(&page, "canonical").unwrap_or_else(|| panic!("{path} has a canonical link"));
-            assert!(canonical.starts_with(&format!("{BASE}{home}")), "{path}: the canonical link {canonical} names a /{year}/ copy");
+            assert!(
+                canonical.starts_with(&format!("{BASE}{home}")),
+                "{path}: the canonical link {canonical} names a /{year}/ copy"
+            );
             let banner = select(&page, ".archive-banner a");
             assert_eq!(banner.len(), 1, "{path}: one banner");
-            assert_eq!(banner[0].attr("href"), Some(format!("{BASE}/").as_str()), "{path}: the banner links the live site");
+            assert_eq!(
+                banner[0].attr("href"),
+                Some(format!("{BASE}/").as_str()),
+                "{path}: the banner links the live site"
+            );
             for element in select(&page, "[href], [src]") {
                 links.extend(element.attr("href").or(element.attr("src")).map(str::to_owned));
             }
@@ -188,9 +193,13 @@ async fn the_archive_is_served_by_a_plain_static_server_with_every_link_resolvin
         }
     }
     server.abort();
-    let talk = format!("/{year}/schedule/talks/{KEYNOTE_SLUG}/");
-    for expected in [talk.as_str(), &format!("/{year}/schedule/"), &format!("/{year}/sitemap.xml")] {
-        assert!(seen.contains(expected), "{expected} is reached from the archive's home");
+    let expected = [
+        format!("/{year}/schedule/talks/{KEYNOTE_SLUG}/"),
+        format!("/{year}/schedule/"),
+        format!("/{year}/sitemap.xml"),
+    ];
+    for path in &expected {
+        assert!(seen.contains(path), "{path} is reached from the archive's home");
     }
     assert!(pages >= 20, "the archive holds every public page; {pages} reached");
     for path in &live {
@@ -198,10 +207,7 @@ async fn the_archive_is_served_by_a_plain_static_server_with_every_link_resolvin
             continue;
         }
         let bare = path.split('?').next().unwrap();
-        assert!(
-            DYNAMIC.iter().all(|route| !bare.starts_with(route)),
-            "a link to the live site's dynamic route {path}"
-        );
+        assert!(DYNAMIC.iter().all(|route| !bare.starts_with(route)), "a link to the live site's dynamic route {path}");
     }
 
     // The zip holds the same files, under `<year>/`.

@@ -48,15 +48,17 @@ const MAX_DOCUMENTS: usize = 20_000;
 /// Whether `path` (no query) is a route the archive never holds ([`DYNAMIC`]).
 pub fn is_dynamic(path: &str) -> bool {
     !path.starts_with(MATERIALS)
-        && DYNAMIC.iter().any(|route| {
-            path.strip_prefix(route).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-        })
+        && DYNAMIC
+            .iter()
+            .any(|route| path.strip_prefix(route).is_some_and(|rest| rest.is_empty() || rest.starts_with('/')))
 }
 
 /// Why no archive was written (each message ends with "nothing was written").
 #[derive(Debug, thiserror::Error)]
 pub enum ArchiveError {
-    #[error("{0} is not empty: the archive of {1} is there already; move it away or choose another --out; nothing was written")]
+    #[error(
+        "{0} is not empty: the archive of {1} is there already; move it away or choose another --out; nothing was written"
+    )]
     NotEmpty(PathBuf, i32),
     #[error("{0} exists: move it away or choose another --out; nothing was written")]
     ZipExists(PathBuf),
@@ -112,7 +114,7 @@ pub async fn write(state: AppState, out: &Path, zip: bool) -> Result<Written, Ar
     if let Some(path) = zip_path.as_ref().filter(|path| path.exists()) {
         return Err(ArchiveError::ZipExists(path.clone()));
     }
-    let write_error = |err| ArchiveError::Write(out.to_path_buf(), err);
+    let write_error = |err: std::io::Error| ArchiveError::Write(out.to_path_buf(), err);
     std::fs::create_dir_all(out).map_err(write_error)?;
     let staging = tempfile::Builder::new().prefix(".archive-").tempdir_in(out).map_err(write_error)?;
 
@@ -233,15 +235,14 @@ async fn crawl(
 /// Whether an answer of `content_type` is text the archive rewrites (stylesheets, scripts,
 /// calendars, XML, JSON).
 fn is_text(content_type: &str) -> bool {
-    content_type.starts_with("text/")
-        || ["javascript", "json", "xml"].iter().any(|kind| content_type.contains(kind))
+    content_type.starts_with("text/") || ["javascript", "json", "xml"].iter().any(|kind| content_type.contains(kind))
 }
 
 /// `files` (names under `<year>/`) into `zip_path`, written under a temporary name in `out`
 /// and renamed. Stored, not deflated: the `zip` crate is built without compression
 /// (bench/README.md, "Edition archive").
 fn write_zip(out: &Path, zip_path: &Path, year: i32, files: &[(PathBuf, Vec<u8>)]) -> Result<(), ArchiveError> {
-    let write_error = |err| ArchiveError::Write(out.to_path_buf(), err);
+    let write_error = |err: std::io::Error| ArchiveError::Write(out.to_path_buf(), err);
     let partial = tempfile::Builder::new().prefix(".archive-").suffix(".zip").tempfile_in(out).map_err(write_error)?;
     let mut writer = zip::ZipWriter::new(partial.as_file());
     let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);

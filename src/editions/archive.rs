@@ -432,10 +432,11 @@ fn element_end(html: &str, start: usize) -> usize {
     let mut at = start;
     while let Some(next) = find_ascii_case_insensitive(html, at, "<") {
         let rest = &html[next..];
-        let is_open = rest.len() > open.len()
-            && rest[..open.len()].eq_ignore_ascii_case(&open)
-            && rest[open.len()..].starts_with(|c: char| c.is_ascii_whitespace() || c == '>');
-        let is_close = rest.len() >= close.len() && rest[..close.len()].eq_ignore_ascii_case(&close);
+        let bytes = rest.as_bytes();
+        let starts = |tag: &str| bytes.get(..tag.len()).is_some_and(|head| head.eq_ignore_ascii_case(tag.as_bytes()));
+        let is_open =
+            starts(&open) && bytes.get(open.len()).is_some_and(|byte| byte.is_ascii_whitespace() || *byte == b'>');
+        let is_close = starts(&close);
         let tag_end = rest.find('>').map_or(html.len(), |end| next + end + 1);
         if is_open {
             depth += 1;
@@ -497,7 +498,8 @@ fn fold_lines(text: &str) -> String {
 fn find_ascii_case_insensitive(haystack: &str, from: usize, needle: &str) -> Option<usize> {
     let bytes = haystack.as_bytes();
     let needle = needle.as_bytes();
-    (from..=bytes.len().checked_sub(needle.len())?).find(|&at| bytes[at..at + needle.len()].eq_ignore_ascii_case(needle))
+    (from..=bytes.len().checked_sub(needle.len())?)
+        .find(|&at| bytes[at..at + needle.len()].eq_ignore_ascii_case(needle))
 }
 
 fn decode_entities(value: &str) -> String {
@@ -550,7 +552,10 @@ mod tests {
         assert_eq!(archive_url(2025, "/schedule", Entry::Page), "/2025/schedule/");
         assert_eq!(archive_url(2025, "/schedule.ics", Entry::File), "/2025/schedule.ics");
         assert_eq!(file_name("/", Entry::Page), Some(PathBuf::from("index.html")));
-        assert_eq!(file_name("/Terms-%26-Conditions", Entry::Page), Some(PathBuf::from("Terms-&-Conditions/index.html")));
+        assert_eq!(
+            file_name("/Terms-%26-Conditions", Entry::Page),
+            Some(PathBuf::from("Terms-&-Conditions/index.html"))
+        );
         assert_eq!(file_name("/assets/a.js", Entry::File), Some(PathBuf::from("assets/a.js")));
         for unsafe_path in ["/../etc/passwd", "/a/%2e%2e/b", "/.env", "/a\\b", "/", "/%zz"] {
             assert_eq!(file_name(unsafe_path, Entry::File), None, "{unsafe_path}");
@@ -560,7 +565,10 @@ mod tests {
     #[test]
     fn only_this_sites_links_are_site_paths() {
         let link = site_path("https://conf.example/schedule?day=2#talk-a", LIVE).unwrap();
-        assert_eq!((link.path.as_str(), link.query.as_str(), link.fragment.as_str()), ("/schedule", "?day=2", "#talk-a"));
+        assert_eq!(
+            (link.path.as_str(), link.query.as_str(), link.fragment.as_str()),
+            ("/schedule", "?day=2", "#talk-a")
+        );
         assert!(link.absolute);
         assert_eq!(site_path(LIVE, LIVE).unwrap().path, "/");
         assert!(!site_path("/venue", LIVE).unwrap().absolute);
@@ -622,7 +630,9 @@ mod tests {
         let page = freezer.page(html, "/schedule");
         assert!(!page.to_ascii_lowercase().contains("<form"), "{page}");
         assert!(!page.contains("data-island=\"Newsletter\""), "{page}");
-        assert!(page.contains("To subscribe to the newsletter, use the current site: <a href=\"https://conf.example/schedule\">"));
+        assert!(page.contains(
+            "To subscribe to the newsletter, use the current site: <a href=\"https://conf.example/schedule\">"
+        ));
         assert!(page.contains("This form is on the current site: <a href=\"https://conf.example/schedule\">"));
         assert!(page.contains("<p>Keep</p>") && page.contains("<p>After</p></main>"), "{page}");
         assert!(!page.contains("<select"), "the GET filter is dropped: {page}");
@@ -637,14 +647,20 @@ mod tests {
         assert!(frozen.contains("<loc>https://conf.example/2025/schedule/</loc>"), "{frozen}");
         assert!(frozen.contains("<loc>https://conf.example/2025/Terms-&amp;-Conditions/</loc>"), "{frozen}");
         let script = "var t=function(e){return`/assets/`+e};import(\"./a.js\");";
-        assert_eq!(freezer.text(script, "text/javascript"), "var t=function(e){return`/2025/assets/`+e};import(\"./a.js\");");
+        assert_eq!(
+            freezer.text(script, "text/javascript"),
+            "var t=function(e){return`/2025/assets/`+e};import(\"./a.js\");"
+        );
         let css = ".a{mask:url(/assets/icons.svg#a)}";
         assert_eq!(freezer.text(css, "text/css; charset=utf-8"), ".a{mask:url(/2025/assets/icons.svg#a)}");
         let long = format!("URL:https://conf.example/schedule/talks/t1\r\nDESCRIPTION:{}\r\n", "x".repeat(100));
         let calendar = freezer.text(&long, "text/calendar");
         assert!(calendar.contains("URL:https://conf.example/2025/schedule/talks/t1/\r\n"), "{calendar}");
         assert!(calendar.split("\r\n").all(|line| line.len() <= 75), "{calendar}");
-        assert_eq!(calendar.replace("\r\n ", ""), long.replace("https://conf.example/", "https://conf.example/2025/").replace("t1\r", "t1/\r"));
+        assert_eq!(
+            calendar.replace("\r\n ", ""),
+            long.replace("https://conf.example/", "https://conf.example/2025/").replace("t1\r", "t1/\r")
+        );
     }
 
     #[test]
