@@ -21,15 +21,17 @@ pub enum Entry {
 }
 
 /// The islands whose forms post (`data-island` names, `islands/src/islands/`), with the note
-/// that replaces each in the archive. The check-in desk is the organisers' and never archived.
-pub const POSTING_ISLANDS: &[(&str, &str)] = &[
-    ("ContactForm", "To write to the organisers, use the contact form of the current site"),
-    ("Newsletter", "To subscribe to the newsletter, use the current site"),
-    ("PaperForm", "Papers are submitted on the current site"),
-    ("TicketCheckout", "Registration is on the current site"),
-    ("CustomPayment", "Payments are made on the current site"),
-    ("SponsorCheckout", "Sponsorship is arranged on the current site"),
-    ("CheckInDesk", "The registration desk is on the current site"),
+/// that replaces each in the archive and whether it links to the live site's home (the
+/// newsletter, in every page's footer, whose page may not exist next year) rather than to the
+/// same page. The check-in desk is the organisers' and never archived.
+pub const POSTING_ISLANDS: &[(&str, &str, bool)] = &[
+    ("ContactForm", "To write to the organisers, use the contact form of the current site", false),
+    ("Newsletter", "To subscribe to the newsletter, use the current site", true),
+    ("PaperForm", "Papers are submitted on the current site", false),
+    ("TicketCheckout", "Registration is on the current site", false),
+    ("CustomPayment", "Payments are made on the current site", false),
+    ("SponsorCheckout", "Sponsorship is arranged on the current site", false),
+    ("CheckInDesk", "The registration desk is on the current site", false),
 ];
 
 /// The URL of `path` inside the archive of `year`: `/<year><path>/` for a page (so a static
@@ -196,8 +198,9 @@ impl Freezer<'_> {
         });
         let scripts = rewrite_script_text(&linked, &mut |text| self.absolute(text));
         // After the links: the notes link to the live page, which must stay so.
-        let without_forms = remove_forms(&scripts, &format!("{}{path}", self.public_url));
-        insert_banner(&without_forms, self.banner, &format!("{}/", self.public_url))
+        let home = format!("{}/", self.public_url);
+        let without_forms = remove_forms(&scripts, &format!("{}{path}", self.public_url), &home);
+        insert_banner(&without_forms, self.banner, &home)
     }
 
     /// A text file (stylesheet, script, sitemap, frab XML or JSON, calendar) for the archive:
@@ -399,15 +402,16 @@ fn walk_strings(value: &mut serde_json::Value, visit: &mut dyn FnMut(&str) -> Op
 
 /// `html` with each element carrying a posting island's `data-island` replaced by its note
 /// ([`POSTING_ISLANDS`]), each remaining `<form method="post">` by a general note, and every
-/// other `<form>` removed with its content. `live` is the page on the live site.
-fn remove_forms(html: &str, live: &str) -> String {
+/// other `<form>` removed with its content. `live` is the page on the live site, `home` its
+/// home page.
+fn remove_forms(html: &str, live: &str, home: &str) -> String {
     let mut html = html.to_owned();
-    for (island, note) in POSTING_ISLANDS {
+    for (island, note, to_home) in POSTING_ISLANDS {
         let marker = format!("data-island=\"{island}\"");
         while let Some(found) = html.find(&marker) {
             let Some(start) = html[..found].rfind('<') else { break };
             let end = element_end(&html, start);
-            html.replace_range(start..end, &note_html(note, live));
+            html.replace_range(start..end, &note_html(note, if *to_home { home } else { live }));
         }
     }
     while let Some(start) = find_ascii_case_insensitive(&html, 0, "<form") {
@@ -502,20 +506,49 @@ fn find_ascii_case_insensitive(haystack: &str, from: usize, needle: &str) -> Opt
         .find(|&at| bytes[at..at + needle.len()].eq_ignore_ascii_case(needle))
 }
 
+/// `value` with HTML's character references decoded: the five named ones the templates'
+/// escaping writes and any numeric one (askama writes `&#38;`, `&#34;`, `&#39;`); anything else
+/// is left as written.
 fn decode_entities(value: &str) -> String {
     if !value.contains('&') {
         return value.to_owned();
     }
-    value
-        .replace("&quot;", "\"")
-        .replace("&#34;", "\"")
-        .replace("&#39;", "'")
-        .replace("&#x27;", "'")
-        .replace("&#x2F;", "/")
-        .replace("&#x2f;", "/")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&")
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let head = &rest[1..];
+        let decoded = head.find(';').filter(|semicolon| *semicolon <= 10).and_then(|semicolon| {
+            let name = &head[..semicolon];
+            let c = match name {
+                "amp" => Some('&'),
+                "quot" => Some('"'),
+                "apos" => Some('\''),
+                "lt" => Some('<'),
+                "gt" => Some('>'),
+                _ => match name.strip_prefix('#') {
+                    Some(hex) if hex.starts_with(['x', 'X']) => u32::from_str_radix(&hex[1..], 16).ok(),
+                    Some(decimal) => decimal.parse().ok(),
+                    None => None,
+                }
+                .and_then(char::from_u32),
+            };
+            c.map(|c| (c, semicolon + 2))
+        });
+        match decoded {
+            Some((c, length)) => {
+                out.push(c);
+                rest = &rest[length..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 fn escape_attribute(value: &str) -> String {
@@ -630,9 +663,9 @@ mod tests {
         let page = freezer.page(html, "/schedule");
         assert!(!page.to_ascii_lowercase().contains("<form"), "{page}");
         assert!(!page.contains("data-island=\"Newsletter\""), "{page}");
-        assert!(page.contains(
-            "To subscribe to the newsletter, use the current site: <a href=\"https://conf.example/schedule\">"
-        ));
+        assert!(
+            page.contains("To subscribe to the newsletter, use the current site: <a href=\"https://conf.example/\">")
+        );
         assert!(page.contains("This form is on the current site: <a href=\"https://conf.example/schedule\">"));
         assert!(page.contains("<p>Keep</p>") && page.contains("<p>After</p></main>"), "{page}");
         assert!(!page.contains("<select"), "the GET filter is dropped: {page}");
@@ -664,8 +697,14 @@ mod tests {
     }
 
     #[test]
+    fn character_references_are_decoded() {
+        assert_eq!(decode_entities("/a?b=1&amp;c=&#38;&#x27;&#39;&quot;&lt;&gt;"), "/a?b=1&c=&''\"<>");
+        assert_eq!(decode_entities("R&D &unknown; & &#xZZ; &"), "R&D &unknown; & &#xZZ; &");
+    }
+
+    #[test]
     fn references_are_decoded_and_found_in_props() {
-        let html = "<a href=\"/Terms-&amp;-Conditions\">T</a><div data-props=\"{&quot;src&quot;:&quot;/static/img/a.png&quot;,&quot;n&quot;:1}\"></div><script>var a='<a href=\"/no\">';</script><img src=\"/static/b.png\">";
+        let html = "<a href=\"/Terms-&#38;-Conditions\">T</a><div data-props=\"{&quot;src&quot;:&quot;/static/img/a.png&quot;,&quot;n&quot;:1}\"></div><script>var a='<a href=\"/no\">';</script><img src=\"/static/b.png\">";
         assert_eq!(references(html), ["/Terms-&-Conditions", "/static/img/a.png", "/static/b.png"]);
     }
 }
