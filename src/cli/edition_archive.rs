@@ -217,7 +217,7 @@ async fn crawl(
         let text = std::str::from_utf8(&body).unwrap_or("");
         let references = match entry {
             Entry::Page => archive::references(text),
-            Entry::File if is_text(&content_type) => archive::absolute_references(text, public_url),
+            Entry::File if is_text(&content_type) => archive::absolute_references(text, &content_type, public_url),
             Entry::File => Vec::new(),
         };
         for reference in references {

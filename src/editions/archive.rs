@@ -133,11 +133,12 @@ pub fn references(html: &str) -> Vec<String> {
     found
 }
 
-/// The absolute `public_url` links in `text` (a sitemap, the frab export, a calendar), `&amp;`
-/// decoded.
-pub fn absolute_references(text: &str, public_url: &str) -> Vec<String> {
+/// The absolute `public_url` links in `text` of `content_type` (a sitemap, the frab export, a
+/// calendar, unfolded first), `&amp;` decoded.
+pub fn absolute_references(text: &str, content_type: &str, public_url: &str) -> Vec<String> {
     let mut found = Vec::new();
-    rewrite_absolute(text, public_url, &mut |url| {
+    let text = if content_type.starts_with("text/calendar") { unfold(text) } else { text.to_owned() };
+    rewrite_absolute(&text, public_url, &mut |url| {
         found.push(url.to_owned());
         None
     });
@@ -209,8 +210,7 @@ impl Freezer<'_> {
     /// first and folded again at 75 octets (RFC 5545 section 3.1).
     pub fn text(&self, text: &str, content_type: &str) -> String {
         if content_type.starts_with("text/calendar") {
-            let unfolded = text.replace("\r\n ", "").replace("\r\n\t", "");
-            return fold_lines(&self.absolute(&unfolded));
+            return fold_lines(&self.absolute(&unfold(text)));
         }
         let rewritten = self.absolute(text);
         if content_type.starts_with("text/css") || content_type.contains("javascript") {
@@ -476,6 +476,11 @@ fn insert_banner(html: &str, banner: &str, live: &str) -> String {
         Some(at) => format!("{}{banner}{}", &html[..at], &html[at..]),
         None => format!("{banner}{html}"),
     }
+}
+
+/// RFC 5545 section 3.1: a line break followed by a space or a tab continues the line.
+fn unfold(text: &str) -> String {
+    text.replace("\r\n ", "").replace("\r\n\t", "")
 }
 
 /// RFC 5545 section 3.1: lines longer than 75 octets continue on the next line after a space.
