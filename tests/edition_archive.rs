@@ -94,6 +94,16 @@ fn archive_path(link: &str, live: &mut BTreeSet<String>) -> Option<String> {
     (link.starts_with('/') && !link.starts_with("//")).then(|| link.split('?').next().unwrap().to_owned())
 }
 
+/// The strings of `value` that are root-relative paths.
+fn json_paths(value: &serde_json::Value, found: &mut Vec<String>) {
+    match value {
+        serde_json::Value::String(text) if text.starts_with('/') && !text.starts_with("//") => found.push(text.clone()),
+        serde_json::Value::Array(items) => items.iter().for_each(|item| json_paths(item, found)),
+        serde_json::Value::Object(map) => map.values().for_each(|item| json_paths(item, found)),
+        _ => {}
+    }
+}
+
 /// The relative module imports (`"./x.js"`) of an island script.
 fn relative_imports(script: &str) -> Vec<String> {
     let mut found = Vec::new();
@@ -162,6 +172,11 @@ async fn the_archive_is_served_by_a_plain_static_server_with_every_link_resolvin
             );
             for element in select(&page, "[href], [src]") {
                 links.extend(element.attr("href").or(element.attr("src")).map(str::to_owned));
+            }
+            // The islands' props hold links and images too (the mobile menu, the gallery).
+            for element in select(&page, "[data-props]") {
+                let props: serde_json::Value = serde_json::from_str(element.attr("data-props").unwrap()).unwrap();
+                json_paths(&props, &mut links);
             }
         } else if is_script {
             // The islands' chunks import each other by relative paths and preload by the base.
