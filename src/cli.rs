@@ -1,5 +1,7 @@
 //! The `conference` command line (DESIGN.md section 2): its subcommands and what each runs.
 
+/// `conference edition archive`: the current edition frozen as static files (issue 43 item 5).
+pub mod edition_archive;
 /// `conference seed --check`: a content seed applied in a rolled-back transaction, and what
 /// it would change.
 pub mod seed_check;
@@ -117,6 +119,18 @@ pub enum EditionAction {
         /// The seed to draft from; without it, the one `conference seed` applies.
         #[arg(long)]
         from: Option<PathBuf>,
+    },
+    /// Write the current edition's archive as `edition next` would freeze it today: every
+    /// public page and its files under `DIR/<year>/` (the start date's year), links rewritten
+    /// to `/<year>/...`, no form that posts, a banner linking to the live site; plain files any
+    /// static server serves. Reads the database only; refuses a non-empty `DIR/<year>`.
+    Archive {
+        /// The folder to write `<year>/` (and `<year>.zip`) into; created when missing.
+        #[arg(long)]
+        out: PathBuf,
+        /// Also write `DIR/<year>.zip` holding the same files.
+        #[arg(long)]
+        zip: bool,
     },
 }
 
@@ -244,6 +258,29 @@ pub async fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         }
         Command::Edition { action: EditionAction::Seed { start, out, from } } => {
             return draft_edition_seed(&start, &out, from);
+        }
+        Command::Edition { action: EditionAction::Archive { out, zip } } => {
+            let pool = db::connect(&config.database_url).await?;
+            // Read only: a database without the schema is refused, never migrated here.
+            if backup::schema_version(&pool).await?.is_none() {
+                return Err(
+                    "the database has no schema yet: run `conference migrate` first; nothing was written".into()
+                );
+            }
+            let written = edition_archive::write(AppState::new(pool, config), &out, zip).await?;
+            println!(
+                "wrote the {} archive to {}: {} pages, {} files",
+                written.year,
+                written.folder.display(),
+                written.pages,
+                written.files
+            );
+            if let Some(zip) = &written.zip {
+                println!("wrote {}", zip.display());
+            }
+            for (path, status) in &written.skipped {
+                println!("not archived (answers {status}), linked to the live site: {path}");
+            }
         }
         Command::Serve => return Err("`serve` is started by main (Cli::serves), not by cli::run".into()),
     }

@@ -24,6 +24,7 @@ mod database;
 mod decisions;
 mod domain;
 mod downloads;
+mod edition_archive;
 mod edition_seed;
 mod exports;
 mod frab;

@@ -184,6 +184,12 @@ fn safe_path(path: &str) -> Option<&str> {
     clean.then_some(path)
 }
 
+/// The site paths (`/assets/<file>`) of every built island file: the runtime loads the
+/// islands' chunks by name, so the edition archive (DESIGN.md section 17) copies them all.
+pub fn island_paths() -> Vec<String> {
+    IslandFiles::iter().map(|file| format!("/assets/{file}")).collect()
+}
+
 /// Whether a static file exists (tests and the sitemap use it).
 pub fn static_exists(path: &str) -> bool {
     safe_path(path.trim_start_matches("/static/")).and_then(StaticFiles::get).is_some()
