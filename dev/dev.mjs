@@ -13,12 +13,14 @@
 //     then a new server beside the old one, the proxy switches to it, the old one stops,
 //     the tab reloads. A failed build leaves the last good server running and shows an error
 //     page (file, line, message from cargo's JSON diagnostics) until the file is fixed.
-//   the content seed (migrations/seed/content.sql, or DEV_SEED_FILE): `seed --check`, then
-//     `seed --file`; no build. The running server picks the new content version up by itself
-//     (src/content/store.rs); the proxy waits until it answers with it, then reloads. A seed
-//     the check refuses is not applied and shows as an error page.
-//   islands/src/: `npm run build` in islands/ (Vite), then a new server (it reads Vite's
-//     manifest at start), no cargo build.
+//   the content seed (migrations/seed/content.sql, or DEV_SEED_FILE): `seed --file`, no build.
+//     The running server picks the new content version up by itself (src/content/store.rs);
+//     the proxy waits until it answers the open page with it, then reloads. A seed that does
+//     not apply changes nothing and shows as an error page (its line from `seed --check`);
+//     then `seed --check` runs in full (it renders every page: seconds in a debug build, so
+//     after the reload) and turns the tab into an error page if it refuses the seed.
+//   islands/src/: Vite's own watch (`vite build --watch`) rebuilds them, then a new server
+//     (it reads Vite's manifest at start), no cargo build.
 //   static/, seed/signatures/: a new server (debug builds read embedded folders from disk).
 //
 // Configuration is `serve`'s (LISTEN_ADDR, PUBLIC_URL, DATABASE_URL, DATA_DIR, ...): every
@@ -50,7 +52,7 @@ const BUILD_PATHS = ['templates/', 'src/', 'migrations/', 'Cargo.toml', 'Cargo.l
 /** Paths a new server picks up without a build (debug builds read embedded folders from disk). */
 const RESTART_PATHS = ['static/', 'seed/'];
 /** Folders watched, recursively; files at the root are watched through the root itself. */
-const WATCHED = ['templates', 'src', 'migrations', 'static', 'seed', 'islands/src'];
+const WATCHED = ['templates', 'src', 'migrations', 'static', 'seed'];
 
 function splitAddr(addr) {
   const at = addr.lastIndexOf(':');
@@ -363,17 +365,22 @@ let lastBin = null;
 
 function classify(path) {
   if (resolve(path) === seedFile) return 'seed';
-  if (path.startsWith('islands/src/')) return 'islands';
+  if (path.startsWith('islands/')) return null; // Vite's watch (watchIslands) has them
   if (BUILD_PATHS.some((p) => path === p || path.startsWith(p))) return 'build';
   if (RESTART_PATHS.some((p) => path.startsWith(p))) return 'restart';
   return null;
 }
 
 function changed(path) {
-  // Editors' swap and backup files, and islands' test files (no page uses them).
-  if (/(^|\/)(\.#|#)|~$|\.sw[px]$|\/4913$|\.test\.tsx?$/.test(path)) return;
+  // Only files with an extension: editors' and sed's temporary files have none (`4913`,
+  // `sedAbC12`) or their own (`.swp`, `~`, `#...#`); islands' tests are no page's.
+  const name = path.split('/').pop();
+  if (!/\.[A-Za-z0-9]+$/.test(name) || /^(\.#|#)|\.(swp|swx|tmp)$|\.test\.tsx?$/.test(name)) return;
   const kind = classify(path);
-  if (!kind) return;
+  if (kind) changedKind(kind, path);
+}
+
+function changedKind(kind, path) {
   if (!waiting.has(kind)) waiting.set(kind, { at: performance.now(), path });
   setTimeout(drain, 30);
 }
@@ -396,8 +403,8 @@ async function work(jobs) {
   const first = Math.min(...[...jobs.values()].map((j) => j.at));
   timing('detect', performance.now() - first, [...jobs.values()].map((j) => j.path).join(','));
   for (const [kind, job] of jobs) log(`${job.path} changed (${kind})`);
-  // What failed last is tried again with whatever changed now.
-  if (failure?.kind) jobs.set(failure.kind, jobs.get(failure.kind) ?? { at: first, path: '(retry)' });
+  // What failed last is tried again with whatever changed now (Vite retries the islands itself).
+  if (failure?.kind && failure.kind !== 'islands') jobs.set(failure.kind, jobs.get(failure.kind) ?? { at: first, path: '(retry)' });
   let bin = lastBin;
   let fresh = false;
   if (jobs.has('build') || !bin) {
@@ -407,12 +414,7 @@ async function work(jobs) {
     fresh = built.bin !== lastBin || jobs.has('build');
     bin = lastBin = built.bin;
   }
-  if (jobs.has('islands')) {
-    const started = performance.now();
-    const vite = await run('npm', ['run', '--silent', 'build'], { cwd: join(root, 'islands') });
-    timing('islands', performance.now() - started);
-    if (vite.code !== 0) return fail({ ...viteFailure(`${vite.stdout}${vite.stderr}`), kind: 'islands' });
-  }
+  await islandsReady;
   if (fresh || jobs.has('islands') || jobs.has('restart') || !current) await restart(bin);
   if (jobs.has('seed')) {
     const started = performance.now();
@@ -423,6 +425,7 @@ async function work(jobs) {
     timing('seed', performance.now() - started);
     setTimeout(() => checkSeed(bin), 0);
   }
+  if (islandsFailure) return fail({ ...islandsFailure, kind: 'islands' });
   failure = null;
   const started = performance.now();
   reload([...jobs.keys()].join(', '));
@@ -437,15 +440,80 @@ function fail(error) {
 
 function viteFailure(output) {
   const text = output.replace(ANSI, '');
-  const at = /(islands\/)?(src\/[^\s:]+):(\d+):(\d+)/.exec(text);
+  const at = /(?:islands\/)?(src\/[^\s:\]]+):(\d+):(\d+)/.exec(text);
+  const lines = text.split('\n').map((l) => l.trim());
   return {
     title: 'The islands do not build (vite build)',
-    file: at ? `islands/${at[2]}` : undefined,
-    line: at ? Number(at[3]) : undefined,
-    column: at ? Number(at[4]) : undefined,
-    message: text.split('\n').find((l) => /error/i.test(l)) ?? 'vite build failed',
+    file: at ? `islands/${at[1]}` : undefined,
+    line: at ? Number(at[2]) : undefined,
+    column: at ? Number(at[3]) : undefined,
+    message: lines.find((l) => l && !/^Build failed/.test(l)) ?? 'vite build failed',
     output: text,
   };
+}
+
+/**
+ * Vite's own watch mode over islands/src/ (`vite build --watch`): it keeps its module graph, so
+ * a rebuild takes about a second where a fresh `vite build` takes five (bench/README.md, "Edit
+ * loop"). Each build it finishes (after its first) queues an `islands` job: a new server,
+ * which reads Vite's manifest at start, and the reload; a failed build shows as the error page.
+ */
+let islandsFailure = null;
+let vite = null;
+/** Resolved once Vite's first build is written: no server starts while it writes the manifest. */
+let islandsReady = Promise.resolve();
+let firstIslands = () => {};
+function watchIslands() {
+  const bin = join(root, 'islands/node_modules/.bin/vite');
+  if (!existsSync(bin)) {
+    log('islands/node_modules is missing (npm ci in islands/): island edits are not rebuilt');
+    return;
+  }
+  islandsReady = new Promise((ok) => {
+    firstIslands = ok;
+  });
+  vite = spawn(bin, ['build', '--watch'], { cwd: join(root, 'islands'), stdio: ['ignore', 'pipe', 'pipe'] });
+  let builds = 0;
+  let started = performance.now();
+  let failed = null;
+  let text = '';
+  const line = (l) => {
+    const plain = l.replace(ANSI, '');
+    if (/^build started/.test(plain)) {
+      started = performance.now();
+      failed = null;
+    } else if (/^built in /.test(plain)) {
+      islandsFailure = null;
+      firstIslands();
+      if (builds++ > 0) {
+        timing('islands', performance.now() - started);
+        changedKind('islands', 'islands/dist/ (vite)');
+      }
+    } else if (/^Build failed/.test(plain)) {
+      failed = [];
+      setTimeout(() => {
+        firstIslands();
+        islandsFailure = viteFailure(failed.join('\n'));
+        changedKind('islands', 'islands/src/ (vite failed)');
+      }, 300);
+    } else if (failed) {
+      failed.push(plain);
+    }
+  };
+  for (const stream of [vite.stdout, vite.stderr]) {
+    stream.on('data', (d) => {
+      text += d;
+      let nl;
+      while ((nl = text.indexOf('\n')) >= 0) {
+        line(text.slice(0, nl));
+        text = text.slice(nl + 1);
+      }
+    });
+  }
+  vite.on('exit', (code) => {
+    firstIslands();
+    if (code !== null) log(`vite build --watch exited (${code}); island edits are not rebuilt`);
+  });
 }
 
 // ---- the proxy ---------------------------------------------------------------------------
@@ -576,6 +644,7 @@ function watchAll() {
 }
 
 async function stopAll() {
+  vite?.kill('SIGTERM');
   await stopServer(current);
   process.exit(0);
 }
@@ -585,6 +654,7 @@ process.on('SIGTERM', stopAll);
 proxy.listen(listenPort, listenHost, async () => {
   log(`http://${listen}/ (the working tree; Ctrl-C stops)`);
   watchAll();
+  watchIslands();
   // The first build, then the seed, so the site shows the working tree as it is.
   waiting.set('build', { at: performance.now(), path: '(start)' });
   waiting.set('seed', { at: performance.now(), path: relative(root, seedFile) });
