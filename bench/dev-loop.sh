@@ -6,8 +6,9 @@
 #
 #   bench/dev-loop.sh            # template and seed edits, 10 each
 #   EDITS=3 bench/dev-loop.sh    # fewer
+#   KINDS=seed bench/dev-loop.sh # only the seed edits (or KINDS=template)
 #
-# Runs dev/dev.mjs on this working tree with its own database (a temp folder), on port 3100.
+# Runs dev/dev.mjs on this working tree with its own database (a temp folder), on port 3197 (DEV_BENCH_PORT).
 # Edits, in place (both files are put back as they were when the run ends, also on failure):
 # a heading of templates/pages/home.html and a statistic's label in
 # migrations/seed/content.sql, both shown on `/`. A save is a rewrite of the file; "new page"
@@ -17,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 edits=${EDITS:-10}
-port=${DEV_BENCH_PORT:-3100}
+port=${DEV_BENCH_PORT:-3197}
 work=$(mktemp -d /tmp/dev-loop-bench.XXXXXX)
 template=templates/pages/home.html
 seed=migrations/seed/content.sql
@@ -37,7 +38,7 @@ DEV_LOG=timings LISTEN_ADDR=127.0.0.1:$port PUBLIC_URL=http://127.0.0.1:$port \
   node dev/dev.mjs >"$work/dev.log" 2>&1 &
 dev_pid=$!
 
-EDITS=$edits PORT=$port LOG=$work/dev.log node --input-type=module - <<'EOF'
+KINDS=${KINDS:-template seed} EDITS=$edits PORT=$port LOG=$work/dev.log DEV_PID=$dev_pid node --input-type=module - <<'EOF'
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 
@@ -61,14 +62,18 @@ function get(path) {
 let reloads = 0;
 let lastReload = 0;
 function listen() {
-  http.get({ host: '127.0.0.1', port, path: '/__dev/events', agent: false }, (res) => {
-    res.on('data', (c) => {
-      if (String(c).includes('event: reload')) {
-        reloads += 1;
-        lastReload = performance.now();
-      }
+  http
+    .get({ host: '127.0.0.1', port, path: '/__dev/events', agent: false }, (res) => {
+      res.on('data', (c) => {
+        if (String(c).includes('event: reload')) {
+          reloads += 1;
+          lastReload = performance.now();
+        }
+      });
+    })
+    .on('error', (err) => {
+      throw new Error(`the reload events stopped: ${err.message}`);
     });
-  });
 }
 
 // The dev log's timing lines since `from` (an offset in the log file).
@@ -84,6 +89,11 @@ async function ready() {
   for (;;) {
     const page = await get('/');
     if (page.status === 200 && readFileSync(log, 'utf8').includes('reload (build, seed)')) return;
+    try {
+      process.kill(Number(process.env.DEV_PID), 0);
+    } catch {
+      throw new Error(`dev/dev.mjs exited:\n${readFileSync(log, 'utf8')}`);
+    }
     if (Date.now() - started > 900_000) throw new Error(`dev/dev.mjs did not serve / within 15 min; see ${log}`);
     await sleep(500);
   }
@@ -129,9 +139,12 @@ async function edit(kind, file, from, to) {
   console.log(`${kind}: median of ${edits}: ` + keys.map((k) => `${k} ${Math.round(median(rows.map((r) => r[k] ?? 0)))}`).join(', ') + ' ms');
 }
 
-listen();
 await ready();
+listen();
 await sleep(1500);
-await edit('template', 'templates/pages/home.html', 'Conference Highlights', 'Conference Highlights');
-await edit('seed', 'migrations/seed/content.sql', "'Participants", "'Participants");
+const kinds = (process.env.KINDS || 'template seed').split(/\s+/);
+if (kinds.includes('template')) await edit('template', 'templates/pages/home.html', 'Conference Highlights', 'Conference Highlights');
+if (kinds.includes('seed')) await edit('seed', 'migrations/seed/content.sql', "'home', 'Participants", "'home', 'Participants");
+// The event stream would keep this process alive.
+process.exit(0);
 EOF

@@ -415,6 +415,8 @@ async function work(jobs) {
     bin = lastBin = built.bin;
   }
   await islandsReady;
+  // Vite wrote nothing: the running server has the last good islands.
+  if (islandsFailure && !fresh) return fail({ ...islandsFailure, kind: 'islands' });
   if (fresh || jobs.has('islands') || jobs.has('restart') || !current) await restart(bin);
   if (jobs.has('seed')) {
     const started = performance.now();
