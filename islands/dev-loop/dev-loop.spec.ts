@@ -26,31 +26,35 @@ let tree = '';
 let dev: ChildProcess | undefined;
 let devLog = '';
 
-/** This crate's own build files (copied, not linked): the copy rebuilds them. */
+/** This crate's own build folders and files (the copy rebuilds them). */
 function ownFile(name: string): boolean {
-  return /^(libconference|conference|site|acme|web|browser|cluster)([-.]|$)/.test(name);
+  return /^(libconference|conference|site|acme|web|browser|cluster|dev_features)([-.]|$)/.test(name);
 }
 
-/** A target folder for the copy: every dependency hard-linked, this crate's files copied. */
+/** `cp FLAG SOURCES... DEST`, 500 sources at a time. */
+function cp(flag: string, sources: string[], dest: string) {
+  for (let i = 0; i < sources.length; i += 500) execFileSync('cp', [flag, ...sources.slice(i, i + 500), dest]);
+}
+
+/**
+ * A target folder for the copy, in seconds and without the gigabytes: hard links, except
+ * for what cargo rewrites in place. rustc replaces its outputs (rlibs, binaries, incremental
+ * session files) rather than writing into them, so a link never changes the original; cargo
+ * truncates and rewrites fingerprints, dep-info (`.d`) files and build-script outputs, so
+ * those are copied.
+ */
 function targetFor(copyTarget: string) {
   const debug = join(repo, 'target/debug');
   const out = join(copyTarget, 'debug');
   execFileSync('mkdir', ['-p', out]);
-  for (const dir of ['deps', 'build', '.fingerprint']) {
+  for (const dir of ['deps', 'build', 'incremental', '.fingerprint', 'examples']) {
     const from = join(debug, dir);
     if (!existsSync(from)) continue;
     execFileSync('mkdir', ['-p', join(out, dir)]);
     const names = readdirSync(from);
-    const linked = names.filter((n) => !ownFile(n)).map((n) => join(from, n));
-    const copied = names.filter(ownFile).map((n) => join(from, n));
-    for (let i = 0; i < linked.length; i += 500) execFileSync('cp', ['-al', ...linked.slice(i, i + 500), join(out, dir)]);
-    for (let i = 0; i < copied.length; i += 500) execFileSync('cp', ['-a', ...copied.slice(i, i + 500), join(out, dir)]);
-  }
-  const incremental = join(debug, 'incremental');
-  if (existsSync(incremental)) {
-    const own = readdirSync(incremental).filter(ownFile).map((n) => join(incremental, n));
-    execFileSync('mkdir', ['-p', join(out, 'incremental')]);
-    if (own.length) execFileSync('cp', ['-a', ...own, join(out, 'incremental')]);
+    const copy = (n: string) => dir === '.fingerprint' || (dir === 'build' && ownFile(n)) || n.endsWith('.d');
+    cp('-al', names.filter((n) => !copy(n)).map((n) => join(from, n)), join(out, dir));
+    cp('-a', names.filter(copy).map((n) => join(from, n)), join(out, dir));
   }
 }
 
