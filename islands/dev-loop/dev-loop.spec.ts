@@ -96,6 +96,7 @@ test.beforeAll(async () => {
       DATABASE_URL: `sqlite://${join(work, 'data/conference.db')}`,
       DEV_SEED_FILE: join(tree, SEED),
       RUST_LOG: 'warn',
+      DEV_LOG: 'timings',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -119,8 +120,10 @@ test.afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test.afterEach(async ({}, info) => {
-  if (info.status !== info.expectedStatus) console.log(`dev/dev.mjs said:\n${devLog}`);
+// What the loop did and how long each step took (DEV_LOG=timings), for a failure and for
+// the CI log; the server's own lines left out.
+test.afterEach(async () => {
+  console.log(`dev/dev.mjs said:\n${devLog.split('\n').filter((l) => /^dev/.test(l)).join('\n')}`);
 });
 
 test('the open page follows template and seed edits, and shows a broken template until it is fixed', async ({ page }) => {
@@ -139,13 +142,13 @@ test('the open page follows template and seed edits, and shows a broken template
   // A broken template: the tab turns into an error page naming the file and the line.
   const lines = readFileSync(join(tree, TEMPLATE), 'utf8').split('\n');
   const line = lines.findIndex((l) => l.includes('id="highlights-title"')) + 1;
-  edit(TEMPLATE, '>Highlights of the Year<', '>Highlights of the Year {{ if }}<');
+  edit(TEMPLATE, '>Highlights of the Year<', '>Highlights of the Year {% if %}<');
   const error = page.locator('#dev-error');
   await expect(error).toBeVisible();
   await expect(error.locator('.where')).toContainText(`${TEMPLATE}:${line}`);
 
   // Fixed: the page comes back by itself, with the fix.
-  edit(TEMPLATE, '>Highlights of the Year {{ if }}<', '>Highlights, fixed<');
+  edit(TEMPLATE, '>Highlights of the Year {% if %}<', '>Highlights, fixed<');
   await expect(page.locator('#highlights-title')).toHaveText('Highlights, fixed');
   await expect(page.locator('#dev-error')).toHaveCount(0);
 });
