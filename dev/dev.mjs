@@ -652,6 +652,11 @@ async function stopAll() {
 }
 process.on('SIGINT', stopAll);
 process.on('SIGTERM', stopAll);
+// An uncaught error ends this process: the server and Vite must not outlive it.
+process.on('exit', () => {
+  current?.child.kill('SIGTERM');
+  vite?.kill('SIGTERM');
+});
 
 proxy.listen(listenPort, listenHost, async () => {
   log(`http://${listen}/ (the working tree; Ctrl-C stops)`);
