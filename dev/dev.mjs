@@ -160,6 +160,7 @@ async function restart(bin) {
 function run(program, args, options = {}) {
   return new Promise((ok) => {
     const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    options.onSpawn?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => {
@@ -301,10 +302,18 @@ async function applySeed(bin) {
  * runs after the reload and turns the tab into an error page only when it refuses.
  */
 let checkRun = 0;
+/** The check under way: stopped when the next change comes, which has its own. */
+let checking = null;
 async function checkSeed(bin) {
   const mine = ++checkRun;
   const env = { ...serverEnv(current?.port ?? 0), RUST_LOG: 'warn' };
-  const checked = await run(bin, ['seed', '--check', '--file', seedFile], { env });
+  const checked = await run(bin, ['seed', '--check', '--file', seedFile], {
+    env,
+    onSpawn: (child) => {
+      checking = child;
+    },
+  });
+  checking = null;
   // A newer seed or build started meanwhile: its own check decides.
   if (mine !== checkRun || busy || waiting.size > 0) return;
   if (checked.code !== 0) {
@@ -388,6 +397,7 @@ function changedKind(kind, path) {
 async function drain() {
   if (busy || waiting.size === 0) return;
   busy = true;
+  checking?.kill('SIGTERM');
   const jobs = new Map(waiting);
   waiting.clear();
   try {
