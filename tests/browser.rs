@@ -1,5 +1,6 @@
 //! Runs the islands' Vitest suite and the Playwright end-to-end suite (Debian's Chromium)
-//! against this build's server binary, so `cargo test` is the one test command.
+//! against this build's server binary, then the edit loop's browser test (dev/dev.mjs on a copy
+//! of the repository, `islands/dev-loop/`), so `cargo test` is the one test command.
 //!
 //! `harness = false`: this is a plain program; its exit code is the verdict. Set
 //! `BROWSER_TESTS=skip` to leave both suites out (only for quick local iteration; with `CI`
@@ -57,10 +58,15 @@ fn main() -> ExitCode {
     };
     let tmp_dir = tmp.path().to_string_lossy().into_owned();
     let mut e2e = run("browser tests", "npx", &["playwright", "test"], &[("SERVER_BIN", server), ("TMPDIR", &tmp_dir)]);
+    // The edit loop (dev/dev.mjs, issue 45) on a copy of the repository: after the main suite,
+    // whose servers are stopped by then, since its cargo builds want the machine.
+    let dev_loop = run("edit loop browser test", "npx", &["playwright", "test", "-c", "dev-loop.config.ts"], &[("TMPDIR", &tmp_dir)]);
+    e2e &= dev_loop;
     let left: Vec<String> = std::fs::read_dir(tmp.path())
         .map(|entries| entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
         .unwrap_or_default();
-    let left: Vec<String> = left.into_iter().filter(|name| name.starts_with("conference-e2e-")).collect();
+    let left: Vec<String> =
+        left.into_iter().filter(|name| name.starts_with("conference-e2e-") || name.starts_with("conference-devloop-")).collect();
     if !left.is_empty() {
         eprintln!("browser: the end-to-end run left its data folder behind in the temp folder: {left:?}");
         e2e = false;
@@ -79,9 +85,9 @@ const SNAPSHOT_LINES: usize = 120;
 /// writes to `test-results/<test>/error-context.md`): CI keeps only this output, not the
 /// folder, and a rare failure must be readable from the run that had it.
 fn print_failure_contexts() {
-    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("islands/test-results");
-    let Ok(entries) = std::fs::read_dir(&results) else { return };
-    for entry in entries.flatten() {
+    let islands = Path::new(env!("CARGO_MANIFEST_DIR")).join("islands");
+    let folders = ["test-results", "test-results-dev-loop"].map(|name| islands.join(name));
+    for entry in folders.iter().filter_map(|dir| std::fs::read_dir(dir).ok()).flatten().flatten() {
         let Ok(context) = std::fs::read_to_string(entry.path().join("error-context.md")) else { continue };
         let snapshot = context.split_once("# Page snapshot").map_or(context.as_str(), |(_, after)| after);
         // From the page's `main` on: the header and navigation are the same on every page.

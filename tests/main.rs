@@ -22,6 +22,7 @@ mod connections;
 mod crash;
 mod database;
 mod decisions;
+mod dev_loop;
 mod domain;
 mod downloads;
 mod edition_archive;
