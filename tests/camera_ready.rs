@@ -72,7 +72,7 @@ async fn an_accepted_author_goes_from_the_status_link_to_ready_without_javascrip
     let html = parse(&page);
     let form = select(&html, "form[enctype='multipart/form-data']");
     assert_eq!(form.len(), 1, "the PDF's form is a plain multipart form");
-    for input in select(&html, "form input:not([type=hidden]), form textarea") {
+    for input in select(&html, "main form input:not([type=hidden]), main form textarea") {
         let id = input.value().attr("id").expect("every field has an id");
         assert_eq!(select(&html, &format!("label[for='{id}']")).len(), 1, "{id} has one label");
     }
@@ -186,7 +186,7 @@ async fn a_locked_volume_and_a_passed_due_date_close_the_step_and_keep_what_was_
     assert!(late.text().contains("Camera-ready papers were due by Saturday, 1 March 2025, 23:59 Singapore time"));
     let page = parse(&app.page(&format!("{}/camera-ready", paper.link)).await);
     assert!(by_id(&page, "camera-ready-closed").is_some());
-    assert!(select(&page, "form").is_empty(), "no form is offered once closed");
+    assert!(select(&page, "main form").is_empty(), "no form is offered once closed");
 
     app.exec("UPDATE site SET camera_ready_due = NULL").await;
     app.exec("UPDATE proceedings_volumes SET locked = 1").await;

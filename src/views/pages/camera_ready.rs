@@ -197,6 +197,11 @@ impl CameraReadyView {
         self.error(&format!("author-{row}-{field}"))
     }
 
+    /// Whether author row `row` is the corresponding author's.
+    pub fn is_corresponding(&self, row: &usize) -> bool {
+        self.form.corresponding == Some(*row)
+    }
+
     /// The PDF's problems (the format check's rules), for the file field.
     pub fn pdf_errors(&self) -> Vec<&str> {
         self.errors.iter().filter(|(k, _)| field_id(k) == "pdf").map(|(_, v)| v.as_str()).collect()
