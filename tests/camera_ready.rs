@@ -102,7 +102,7 @@ async fn an_accepted_author_goes_from_the_status_link_to_ready_without_javascrip
 }
 
 fn paper_of_letter() -> Vec<u8> {
-    paper(&vec![(LETTER, Body::Text); 5])
+    paper(&[(LETTER, Body::Text); 5])
 }
 
 #[tokio::test]

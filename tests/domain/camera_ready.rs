@@ -20,6 +20,9 @@ use crate::authors_programme::{Paper, accept, authors_app, submit_paper};
 use crate::common::TestApp;
 use crate::common::papers::{A4, Body, LETTER, a4_text, paper};
 
+/// A bad details form, the field its refusal names and words of that refusal.
+type Case = (Vec<(&'static str, &'static str)>, &'static str, &'static str);
+
 const NOW: OffsetDateTime = datetime!(2025-02-24 10:00 UTC);
 
 async fn submission(app: &TestApp, paper: &Paper) -> Submission {
@@ -180,7 +183,7 @@ async fn a_pdf_that_fails_the_check_is_refused_with_each_failure_and_the_last_ac
     let rules = FormatRules::default();
     let good = hand_in_pdf(&app.pool, NOW, &author(), &s, "a.pdf", a4_text(5), &rules).await.unwrap();
 
-    let letter = paper(&vec![(LETTER, Body::Text); 5]);
+    let letter = paper(&[(LETTER, Body::Text); 5]);
     let (message, errors) =
         invalid(hand_in_pdf(&app.pool, NOW, &author(), &s, "l.pdf", letter, &rules).await.unwrap_err());
     assert!(message.contains("not accepted") && message.contains("stays"), "{message}");
@@ -203,7 +206,7 @@ async fn bad_details_are_refused_field_by_field_and_what_was_saved_stays() {
     let (_, s) = accepted(&app, "ana@example.org").await;
     save_details(&app.pool, NOW, &author(), &s, &form(&good())).await.unwrap();
 
-    let cases: Vec<(Vec<(&str, &str)>, &str, &str)> = vec![
+    let cases: Vec<Case> = vec![
         (with("author-1-orcid", &["0000-0002-1825-0098"]), "author-1-orcid", "check digit"),
         (with("author-1-orcid", &["1234"]), "author-1-orcid", "16 characters"),
         (with("corresponding", &[]), "corresponding", "exactly one"),
