@@ -37,8 +37,12 @@ pub struct Step {
     /// `camera_ready_due` in words (`Friday, 28 February 2025, 23:59 Singapore time
     /// (UTC+08:00)`); `None` when unset.
     pub due: Option<String>,
-    /// Whether the file, the details and the licence are all in.
+    /// Whether the file, the details and the licence are all in, the licence signed in the
+    /// name of the corresponding author the details name now.
     pub complete: bool,
+    /// The licence was accepted in the name of someone who is no longer the corresponding
+    /// author: it stays stored (nothing accepted is lost) but is asked for again.
+    pub licence_stale: bool,
 }
 
 /// The details as stored: keywords and authors read from their JSON.
@@ -106,9 +110,13 @@ pub async fn step(pool: &Pool, now: OffsetDateTime, s: &Submission) -> Outcome<S
     let closed = why_closed(&mut conn, &calendar, now, s.id).await?;
     let stored = store::get(&mut conn, s.id).await?;
     let details = stored.as_ref().and_then(StoredDetails::of);
-    let complete = stored.as_ref().is_some_and(|r| r.pdf_at.is_some() && r.licence_at.is_some()) && details.is_some();
+    let signed = stored.as_ref().and_then(|r| r.licence_signed.as_deref());
+    let corresponding = details.as_ref().and_then(|d| d.corresponding()).map(|a| a.name.as_str());
+    let licence_stale = matches!((signed, corresponding), (Some(signed), Some(now)) if !names(signed, now));
+    let licence_current = signed.is_some() && corresponding.is_some() && !licence_stale;
+    let complete = stored.as_ref().is_some_and(|r| r.pdf_at.is_some()) && licence_current;
     let due = calendar.entry(Key::CameraReadyDue).when.as_ref().map(|w| w.label());
-    Ok(Step { stored, details, closed, due, complete })
+    Ok(Step { stored, details, closed, due, complete, licence_stale })
 }
 
 /// Opens the write's transaction once the step is open for `s` at `now` (refused, not

@@ -173,6 +173,16 @@ async fn every_part_can_be_replaced_and_the_audit_keeps_before_and_after() {
     accept_licence(&app.pool, NOW, &author(), &s, "Ben Reyes").await.unwrap();
     accept_licence(&app.pool, NOW, &author(), &s, "Ben Reyes").await.unwrap();
     assert_eq!(audited(&app, "camera_ready.licence_accepted").await[1]["before"].as_str(), Some(LICENCE.version));
+    assert!(step(&app.pool, NOW, &s).await.unwrap().complete);
+
+    // A new corresponding author: the stored acceptance stays, but is asked for again in their name.
+    save_details(&app.pool, NOW, &author(), &s, &form(&with("corresponding", &["1"]))).await.unwrap();
+    let now = step(&app.pool, NOW, &s).await.unwrap();
+    assert!(now.licence_stale && !now.complete);
+    assert_eq!(stored(&app, &s).await.2.as_deref(), Some("Ben Reyes"));
+    accept_licence(&app.pool, NOW, &author(), &s, "Ana Cruz").await.unwrap();
+    let now = step(&app.pool, NOW, &s).await.unwrap();
+    assert!(!now.licence_stale && now.complete);
     assert_eq!(stored(&app, &s).await.0, Some(second.sha256));
 }
 

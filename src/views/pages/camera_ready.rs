@@ -20,6 +20,8 @@ pub struct CameraReadyView {
     pub closed: Option<String>,
     pub due: Option<String>,
     pub complete: bool,
+    /// The licence was signed by someone no longer the corresponding author.
+    pub licence_stale: bool,
     /// The file as accepted: `paper.pdf, 8 pages, 120,345 bytes, handed in 2025-03-01T...`.
     pub pdf: Option<String>,
     pub rules: String,
@@ -170,6 +172,7 @@ impl CameraReadyView {
             closed: step.closed.clone(),
             due: step.due.clone(),
             complete: step.complete,
+            licence_stale: step.licence_stale,
             pdf,
             rules: format!(
                 "{} paper ({} mm slack), {} to {} pages, at most {} bytes, every font embedded, text on every page \
