@@ -197,3 +197,19 @@ async fn a_locked_volume_and_a_passed_due_date_close_the_step_and_keep_what_was_
         sqlx::query_as("SELECT pdf_pages, title FROM camera_ready").fetch_one(&app.pool).await.unwrap();
     assert_eq!((pages, title.as_str()), (5, "Lantern tides, final"));
 }
+
+#[tokio::test]
+async fn a_file_over_the_size_rule_is_told_its_size_and_a_body_over_the_route_limit_is_413() {
+    let app = authors_app().await;
+    let paper = accepted(&app, "ana@example.org").await;
+    // Over the format check's 10 MB but within the form's limit: the check says why.
+    let mut large = a4_text(5);
+    large.resize(11_000_000, b' ');
+    let reply = upload(&app, &paper, &large).await;
+    assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(summary(&reply.text()).iter().any(|(href, _)| href == "#pdf"), "{}", reply.text());
+    // Over the route's limit (conference::handlers::pages::camera_ready::PDF_BODY_LIMIT): 413.
+    let huge = vec![b' '; conference::handlers::pages::camera_ready::PDF_BODY_LIMIT + 1];
+    assert_eq!(upload(&app, &paper, &huge).await.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert_eq!(app.count("camera_ready").await, 0, "nothing stored");
+}
