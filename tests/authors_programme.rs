@@ -25,19 +25,19 @@ const CHAIR: &str = "chair@example.org";
 const AUTHORS: [&str; 3] = ["Ana Cruz", "Ben Reyes", "Carla Santos"];
 
 /// A paper submitted through the public form.
-struct Paper {
-    id: i64,
-    reference: String,
+pub(crate) struct Paper {
+    pub(crate) id: i64,
+    pub(crate) reference: String,
     /// The status page's path, from the acknowledgement.
-    link: String,
-    email: String,
+    pub(crate) link: String,
+    pub(crate) email: String,
 }
 
-async fn authors_app() -> TestApp {
+pub(crate) async fn authors_app() -> TestApp {
     app_with(|c| c.rate_limit_per_minute = 10_000).await
 }
 
-async fn submit_paper(app: &TestApp, email: &str, title: &str) -> Paper {
+pub(crate) async fn submit_paper(app: &TestApp, email: &str, title: &str) -> Paper {
     let form = Form::valid().with("email", email).with("paperTitle", title);
     let (status, answer) = submit(app, &form).await;
     assert_eq!(status, StatusCode::CREATED, "{answer}");
@@ -67,7 +67,7 @@ async fn version(app: &TestApp, paper: &Paper) -> i64 {
 }
 
 /// Accepts `paper` the way organisers do: a pending decision, then applied.
-async fn accept(app: &TestApp, paper: &Paper) {
+pub(crate) async fn accept(app: &TestApp, paper: &Paper) {
     let v = version(app, paper).await;
     let mut conn = app.pool.acquire().await.unwrap();
     let staged = conference::repo::decisions::set_pending(&mut conn, &paper.reference, v, Some("accepted"), "")
@@ -103,12 +103,12 @@ async fn publish_as(app: &TestApp, number: i64, name: &str) -> Result<Published,
 }
 
 /// A same-origin form POST.
-async fn post(app: &TestApp, path: &str, body: &str) -> Reply {
+pub(crate) async fn post(app: &TestApp, path: &str, body: &str) -> Reply {
     app.post(path, FORM, body.to_owned(), &[("origin", BASE)]).await
 }
 
 /// A form body: each pair URL-encoded.
-fn body(pairs: &[(&str, &str)]) -> String {
+pub(crate) fn body(pairs: &[(&str, &str)]) -> String {
     serde_urlencoded::to_string(pairs).unwrap()
 }
 

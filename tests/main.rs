@@ -14,6 +14,7 @@ mod authors_programme;
 mod backup;
 mod budget;
 mod calendar;
+mod camera_ready;
 mod certificates;
 mod check_in;
 mod checkout_pages;

@@ -37,6 +37,20 @@ impl Calendar {
         })
     }
 
+    /// After `camera_ready_due` (DESIGN.md section 18): `Camera-ready papers were due by
+    /// Friday, 28 February 2025, 23:59 Singapore time (UTC+08:00), so nothing was changed. To
+    /// change your paper now, write to desk@example.org.`
+    pub fn camera_ready_closed(&self, now: OffsetDateTime) -> Option<String> {
+        let entry = self.entry(Key::CameraReadyDue);
+        entry.is_passed(now).then(|| {
+            let when = entry.when.as_ref().map(|w| format!(" by {}", w.label())).unwrap_or_default();
+            format!(
+                "Camera-ready papers were due{when}, so nothing was changed. To change your paper now, write to {}.",
+                self.contact_email
+            )
+        })
+    }
+
     /// After `review_deadline`: why assignments can be neither staged nor released, naming
     /// the setting's page ([`SETTINGS_PATH`]).
     pub fn assignments_closed(&self, now: OffsetDateTime) -> Option<String> {

@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use crate::config::Config;
 use crate::handlers::api::payments;
 use crate::handlers::extract::{FORM_BODY_LIMIT, Refusal};
-use crate::handlers::pages::test_gateway;
+use crate::handlers::pages::{camera_ready, test_gateway};
 use crate::payments::config::TEST_GATEWAY_PATH;
 
 /// Largest body each route accepts, in bytes; the readers enforce the same limits as the
@@ -29,6 +29,7 @@ impl BodyLimits {
     pub fn for_path(&self, path: &str) -> Option<u64> {
         Some(match path {
             "/api/paper-submission" => return None,
+            pdf if camera_ready::is_pdf_path(pdf) => camera_ready::PDF_BODY_LIMIT as u64,
             "/api/ccavenue-initiate" | "/api/ccavenue-handle" => payments::BODY_LIMIT_BYTES as u64,
             TEST_GATEWAY_PATH => test_gateway::BODY_LIMIT_BYTES as u64,
             // Every other route takes at most a visitor form (or no body at all).

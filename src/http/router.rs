@@ -42,6 +42,7 @@ use crate::handlers::organiser::{review_progress, reviews_csv, settings};
 use crate::handlers::organiser::check_in;
 use crate::handlers::page_table::PAGES;
 use crate::handlers::pages::attendee;
+use crate::handlers::pages::camera_ready;
 // A certificate's public verify page and PDF (issue 33 item 5).
 use crate::handlers::pages::certificate;
 // Certificates in the back office (not the `crate::attendance::certificates` domain).
@@ -85,6 +86,14 @@ pub fn app_with_routes(state: AppState, extra_pages: Router<AppState>, extra_api
         .route(submission_status::PATH, get(submission_status::show))
         .route(submission_status::WITHDRAW_PATH, post(submission_status::withdraw))
         .route(submission_status::PROGRAMME_PATH, post(submission_status::set_public))
+        // The camera-ready step of an accepted paper (issue 44 item 1; DESIGN.md section 18).
+        .route(camera_ready::PATH, get(camera_ready::show))
+        .route(
+            camera_ready::PDF_PATH,
+            post(camera_ready::pdf).layer(DefaultBodyLimit::max(camera_ready::PDF_BODY_LIMIT)),
+        )
+        .route(camera_ready::DETAILS_PATH, post(camera_ready::details))
+        .route(camera_ready::LICENCE_PATH, post(camera_ready::licence))
         // The attendee's private page, "send my link again" and the ticket's QR address (issue
         // 33; DESIGN.md section 16).
         .route(attendee::PATH, get(attendee::show).post(attendee::change_name))

@@ -3,6 +3,7 @@
 pub mod assignments;
 pub mod attendees;
 pub mod audit;
+pub mod camera_ready;
 pub mod certificates;
 pub mod check_ins;
 pub mod content;

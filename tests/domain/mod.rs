@@ -5,6 +5,7 @@
 
 mod assignments;
 mod attendees;
+pub(crate) mod camera_ready;
 mod certificates;
 mod check_in;
 mod decisions;

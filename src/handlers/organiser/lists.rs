@@ -9,11 +9,11 @@ use axum::response::Response;
 
 use super::download::{self, CsvList};
 use super::query::Params;
+use super::session::Organiser;
 use super::sign_in::layout;
 use crate::error::AppError;
 use crate::handlers::render::render;
 use crate::handlers::state::AppState;
-use super::session::Organiser;
 use crate::views::organiser::shared::{Cell, Control, ListPage, Pager};
 
 /// One organiser list: `F` is its filter (as `repo/` takes it), `T` a row as `repo/` streams it.

@@ -87,10 +87,18 @@ const OUTBOX_LIST: List<outbox::Filter, outbox::Mail> = List {
     path: OUTBOX,
     known: &["status", "q"],
     filter: |params| {
-        Ok(outbox::Filter { status: params.one_of("status", &MAIL_STATES)?.map(str::to_owned), search: params.search()? })
+        Ok(outbox::Filter {
+            status: params.one_of("status", &MAIL_STATES)?.map(str::to_owned),
+            search: params.search()?,
+        })
     },
     columns: &OUTBOX_COLUMNS,
-    csv: CsvList { list: "outbox", header: &outbox_csv::HEADER, rows: outbox::stream, write: |out, m| outbox_csv::write_row(out, &m) },
+    csv: CsvList {
+        list: "outbox",
+        header: &outbox_csv::HEADER,
+        rows: outbox::stream,
+        write: |out, m| outbox_csv::write_row(out, &m),
+    },
 };
 
 /// GET `/organiser/outbox`: every mail's state, attempts and last error.

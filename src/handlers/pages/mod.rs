@@ -3,6 +3,7 @@
 
 pub mod about;
 pub mod attendee;
+pub mod camera_ready;
 pub mod certificate;
 pub mod changes;
 pub mod errors;

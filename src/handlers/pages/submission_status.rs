@@ -83,7 +83,7 @@ struct StatusPage {
 
 /// The page for `token`'s submission (or the 404 page), with the headers every answer of a
 /// private link carries.
-async fn page(
+pub async fn page(
     state: &AppState,
     token: &str,
     found: Option<Submission>,
@@ -91,6 +91,11 @@ async fn page(
     notice: Option<&str>,
 ) -> Result<Response, AppError> {
     answer(state, token, found, status, notice, false, None).await
+}
+
+/// The 404 of a token that opens no submission (the camera-ready step's too).
+pub async fn unknown(state: &AppState, token: &str) -> Result<Response, AppError> {
+    page(state, token, None, StatusCode::NOT_FOUND, None).await
 }
 
 /// [`page`], or with `asking` the withdrawal's confirmation step, or with `posted` the public

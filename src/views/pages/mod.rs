@@ -4,6 +4,8 @@
 pub mod about;
 /// What the attendee's pages show: the ticket, the name form, sending the link again, check-in.
 pub mod attendee;
+/// What the author's camera-ready step shows: each part, the forms, the error summary.
+pub mod camera_ready;
 /// What a certificate's verify page shows.
 pub mod certificate;
 /// What the programme's changelog shows.
