@@ -189,6 +189,18 @@ async fn table(app: &TestApp, data: &Data) -> Vec<Row> {
         get("/submission/status/{token}", format!("/submission/status/{token}"), Visitor),
         post("/submission/status/{token}/withdraw", format!("/submission/status/{token}/withdraw")),
         post("/submission/status/{token}/programme", format!("/submission/status/{token}/programme")),
+        // The camera-ready step (issue 44 item 1): the paper is not accepted, so the page and
+        // its forms answer their refusal.
+        get("/submission/status/{token}/camera-ready", format!("/submission/status/{token}/camera-ready"), Visitor),
+        post("/submission/status/{token}/camera-ready/pdf", format!("/submission/status/{token}/camera-ready/pdf")),
+        post(
+            "/submission/status/{token}/camera-ready/details",
+            format!("/submission/status/{token}/camera-ready/details"),
+        ),
+        post(
+            "/submission/status/{token}/camera-ready/licence",
+            format!("/submission/status/{token}/camera-ready/licence"),
+        ),
         // The attendee's pages (issue 33): a forged link (404), "send my link again", the QR's
         // address.
         get("/attendee/{token}", format!("/attendee/{token}"), Visitor),
