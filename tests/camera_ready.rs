@@ -93,6 +93,10 @@ async fn an_accepted_author_goes_from_the_status_link_to_ready_without_javascrip
     assert_eq!(text(by_id(&page, "camera-ready-complete").unwrap()), "Ready");
     let state = text(by_id(&page, "camera-ready-state").unwrap());
     assert!(state.contains("6 pages") && state.contains("Accepted by Ben Reyes"), "{state}");
+    // Times as the rest of the site shows them: in the event's zone, not a stored UTC stamp.
+    let zone = app.state.event_zone().await;
+    let abbreviation = zone.abbreviation_at(app.state.clock.now());
+    assert!(state.contains(&format!(" {abbreviation}")) && !state.contains("Z ("), "{state}");
     let actions: Vec<String> =
         sqlx::query_scalar("SELECT action FROM audit_log WHERE action LIKE 'camera_ready.%' ORDER BY id")
             .fetch_all(&app.pool)

@@ -85,7 +85,7 @@ async fn draw(
         )
         .noindex()
     })?;
-    let v = CameraReadyView::of(&s, &step, &status_path, &rules(), refusal);
+    let v = CameraReadyView::of(&s, &step, &status_path, &rules(), refusal, &snapshot.zone);
     let mut response = html_response(status, html(&CameraReadyPage { layout, v, notice })?);
     private(&mut response);
     Ok(response)

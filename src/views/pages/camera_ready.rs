@@ -4,11 +4,13 @@
 
 use std::collections::BTreeMap;
 
+use crate::clock::zone::Zone;
 use crate::proceedings::camera_ready::Step;
 use crate::proceedings::details::{AuthorForm, DetailsForm, MAX_AUTHORS, MAX_KEYWORDS};
 use crate::proceedings::format_check::FormatRules;
 use crate::proceedings::licence::{LICENCE, Licence};
 use crate::repo::submissions::Submission;
+use crate::views::organiser::shared::when;
 
 /// The step as the page draws it.
 pub struct CameraReadyView {
@@ -138,29 +140,32 @@ pub struct Refusal {
 }
 
 impl CameraReadyView {
-    /// The page of `s`'s `step`, under the status page `status_path`.
+    /// The page of `s`'s `step`, under the status page `status_path`; stored times are shown
+    /// in the event's `zone`, as everywhere on the site.
     pub fn of(
         s: &Submission,
         step: &Step,
         status_path: &str,
         rules: &FormatRules,
         refusal: Refusal,
+        zone: &Zone,
     ) -> CameraReadyView {
         let stored = step.stored.as_ref();
+        let at = |stamp: &str| when(stamp, zone).text;
         let pdf = stored.and_then(|r| {
             Some(format!(
                 "{}, {} pages, {} bytes, handed in {}",
                 r.pdf_name.as_deref().unwrap_or("paper.pdf"),
                 r.pdf_pages?,
                 r.pdf_bytes?,
-                r.pdf_at.as_deref()?
+                at(r.pdf_at.as_deref()?)
             ))
         });
         let licence_signed = stored.and_then(|r| {
             Some(format!(
                 "Accepted by {} on {} ({})",
                 r.licence_signed.as_deref()?,
-                r.licence_at.as_deref()?,
+                at(r.licence_at.as_deref()?),
                 r.licence_version.as_deref()?
             ))
         });
@@ -179,7 +184,7 @@ impl CameraReadyView {
                  (no scans), no encryption or JavaScript.",
                 rules.paper.name, rules.tolerance_mm, rules.min_pages, rules.max_pages, rules.max_bytes
             ),
-            details_at: stored.and_then(|r| r.details_at.clone()),
+            details_at: stored.and_then(|r| r.details_at.as_deref()).map(at),
             licence_signed,
             licence: LICENCE,
             form: FormRows::of(s, step, refusal.posted),
